@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "policyc",
+    products: [
+        .executable(name: "policyc", targets: ["policyc"]),
+        .library(name: "PolicyKit", targets: ["PolicyKit"]),
+    ],
+    targets: [
+        // libyaml, the only YAML parser we use (Debian: libyaml-dev).
+        .systemLibrary(
+            name: "CYaml",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // All logic: load → decode + check → generate, pure and in memory.
+        .target(name: "PolicyKit", dependencies: ["CYaml"]),
+        // The thin command line: arguments, file I/O, reporters, exit codes.
+        .executableTarget(name: "policyc", dependencies: ["PolicyKit"]),
+        .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"]),
+        .testTarget(name: "policycTests", dependencies: ["policyc"]),
+    ]
+)

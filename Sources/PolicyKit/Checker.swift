@@ -1,0 +1,85 @@
+/// One file after `load` and `decode + check`.
+public struct CheckedFile: Sendable {
+    /// The path as given on the command line, or `<stdin>`.
+    public var path: String
+    /// Every finding of the file, in report order.
+    public var diagnostics: [Diagnostic]
+    /// What the file said, typed (nil when it could not be read as YAML).
+    public var doc: PolicyDoc?
+    /// The complete policy, when the file has no errors.
+    public var policy: Policy?
+    /// The file's bytes, kept only when there are findings (reporters quote the source line).
+    public var source: [UInt8] = []
+
+    public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+    public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+}
+
+/// The pipeline's first two stages for one file, and the checks that span files.
+public enum Checker {
+    public static func check(_ bytes: [UInt8], path: String) -> CheckedFile {
+        let loaded = Loader.load(bytes)
+        var diagnostics = loaded.diagnostics
+        var doc: PolicyDoc?
+        if loaded.decodable {
+            var decoder = Decoder()
+            let decoded = PolicyDoc(decoder.decodeRoot(loaded.root))
+            doc = decoded
+            if let version = decoded.version, version.value != Language.version {
+                // Another version may mean other keys: saying more would only be noise.
+                diagnostics += findings(of: .unsupportedVersion, in: decoded)
+            } else {
+                diagnostics += decoder.diagnostics
+                for rule in Catalog.rules where rule.check != nil {
+                    diagnostics += findings(of: rule, in: decoded)
+                }
+            }
+        }
+        for i in diagnostics.indices {
+            diagnostics[i].file = path
+            for j in diagnostics[i].related.indices where diagnostics[i].related[j].file.isEmpty {
+                diagnostics[i].related[j].file = path
+            }
+        }
+        diagnostics.sort(by: Diagnostic.inReportOrder)
+        let clean = !diagnostics.contains { $0.severity == .error }
+        return CheckedFile(path: path, diagnostics: diagnostics, doc: doc,
+                           policy: clean ? doc?.complete(file: path) : nil,
+                           source: diagnostics.isEmpty ? [] : bytes)
+    }
+
+    static func findings(of id: RuleID, in doc: PolicyDoc) -> [Diagnostic] {
+        Catalog.rule(id).map { findings(of: $0, in: doc) } ?? []
+    }
+
+    static func findings(of rule: Rule, in doc: PolicyDoc) -> [Diagnostic] {
+        guard let check = rule.check else { return [] }
+        var findings = Findings()
+        findings.rule = rule
+        check(doc, &findings)
+        return findings.diagnostics
+    }
+
+    /// Checks that need every file of a run: two files may not define one policy name, nor two
+    /// names that become one generated type. Files are taken in the order given (sorted paths).
+    public static func checkAcrossFiles(_ files: inout [CheckedFile]) {
+        var seen: [String: (file: String, name: Located<String>)] = [:]
+        for i in files.indices {
+            guard let name = files[i].doc?.policy, Values.isName(name.value) else { continue }
+            let type = Naming.typeName(policy: name.value)
+            guard let first = seen[type] else {
+                seen[type] = (files[i].path, name)
+                continue
+            }
+            let message = first.name.value == name.value
+                ? "policy '\(name.value)' is also defined in \(first.file); each policy name belongs to one file"
+                : "policy '\(name.value)' becomes the type \(type), as policy '\(first.name.value)' in \(first.file) does"
+            files[i].diagnostics.append(Diagnostic(
+                file: files[i].path, span: name.span, severity: .error, rule: RuleID.nameCollision.rawValue,
+                message: message, help: "rename one of the two policies",
+                related: [.init(file: first.file, span: first.name.span, message: "'\(first.name.value)' is defined here")]))
+            files[i].diagnostics.sort(by: Diagnostic.inReportOrder)
+            files[i].policy = nil
+        }
+    }
+}

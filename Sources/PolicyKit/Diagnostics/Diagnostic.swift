@@ -1,0 +1,60 @@
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    case warning
+    case error
+
+    public static func < (a: Severity, b: Severity) -> Bool {
+        a == .warning && b == .error
+    }
+}
+
+/// One finding, as every reporter shows it. A value: stages return these, they never throw them.
+public struct Diagnostic: Sendable, Hashable {
+    /// The path as the user gave it (or `<stdin>`), never made absolute.
+    public var file: String
+    public var span: Span
+    public var severity: Severity
+    /// A rule id of the catalog (`RuleID`), stable across releases.
+    public var rule: String
+    /// One sentence naming the value found and the limit.
+    public var message: String
+    /// A suggestion such as a did-you-mean, when there is one.
+    public var help: String?
+    /// Other places the finding involves (the first of two duplicate keys, say).
+    public var related: [Related]
+
+    public struct Related: Sendable, Hashable {
+        public var file: String
+        public var span: Span
+        public var message: String
+
+        public init(file: String, span: Span, message: String) {
+            self.file = file
+            self.span = span
+            self.message = message
+        }
+    }
+
+    public init(
+        file: String = "", span: Span, severity: Severity, rule: String, message: String,
+        help: String? = nil, related: [Related] = []
+    ) {
+        self.file = file
+        self.span = span
+        self.severity = severity
+        self.rule = rule
+        self.message = message
+        self.help = help
+        self.related = related
+    }
+
+    public var line: Int { span.start.line }
+    public var column: Int { span.start.column }
+
+    /// The order every report uses: by file, then position, then rule id.
+    public static func inReportOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        if a.file != b.file { return a.file < b.file }
+        if a.span.start != b.span.start { return a.span.start < b.span.start }
+        if a.rule != b.rule { return a.rule < b.rule }
+        return a.message < b.message
+    }
+}

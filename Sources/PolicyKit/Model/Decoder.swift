@@ -1,0 +1,229 @@
+/// A value the decoder accepted, typed by the key it stands under, with where it was written.
+public struct Decoded: Sendable, Hashable {
+    public indirect enum Value: Sendable, Hashable {
+        case integer(Int)
+        case string(String)
+        case boolean(Bool)
+        /// Whole milliseconds.
+        case duration(Int)
+        case percent(Percent)
+        /// `network` in `retryOn`.
+        case network
+        case list([Decoded])
+        /// Keys in file order; only the entries whose values decoded.
+        case object([DecodedEntry])
+    }
+
+    public var value: Value
+    public var span: Span
+
+    public subscript(key: String) -> Decoded? {
+        guard case .object(let entries) = value else { return nil }
+        return entries.first { $0.key == key }?.value
+    }
+}
+
+public struct DecodedEntry: Sendable, Hashable {
+    public var key: String
+    public var keySpan: Span
+    public var value: Decoded
+}
+
+/// Node tree → typed values, directed by `Language`: unknown, missing and mistyped keys become
+/// diagnostics; a value that does not decode is left out, so no rule sees it (no cascades).
+struct Decoder {
+    var diagnostics: [Diagnostic] = []
+
+    mutating func decodeRoot(_ root: Node?) -> Decoded? {
+        guard let root, !root.isNull else {
+            fail(.missingKey, at: Span(.start),
+                 "the file holds no policy; a policy needs the keys version, policy, retry, prefetch and tickets",
+                 help: "run 'policyc init' for a canonical policy to start from")
+            return nil
+        }
+        return decode(root, as: .object(Language.root), key: "the policy", owner: "the policy", keySpan: nil)
+    }
+
+    /// - Parameters:
+    ///   - key: how the value is named in messages ("'timeout'", "an item of 'retryOn'").
+    ///   - owner: for mappings, how the mapping is named when a key is missing or unknown.
+    ///   - keySpan: where a missing key is reported: the key of this mapping (root: its start).
+    mutating func decode(_ node: Node, as shape: Shape, key: String, owner: String, keySpan: Span?) -> Decoded? {
+        if case .reported = node.kind { return nil }
+        if node.isNull {
+            fail(.typeMismatch, at: node.span, "\(key) has no value; it must be \(shape.expectation)")
+            return nil
+        }
+        switch shape {
+        case .object(let fields):
+            guard case .mapping(let entries) = node.kind else { return mismatch(node, shape, key) }
+            return decodeObject(entries, fields, node: node, owner: owner, keySpan: keySpan ?? node.span)
+        case .namedMap(let valueShape, _):
+            guard case .mapping(let entries) = node.kind else { return mismatch(node, shape, key) }
+            if entries.isEmpty {
+                fail(.typeMismatch, at: node.span, "\(key) is empty; it needs at least one entry")
+                return nil
+            }
+            var out: [DecodedEntry] = []
+            for e in entries {
+                let name = "'\(e.key)'"
+                if let v = decode(e.value, as: valueShape, key: name, owner: "profile '\(e.key)'", keySpan: e.keySpan) {
+                    out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
+                }
+            }
+            return Decoded(value: .object(out), span: node.span)
+        case .list(let itemShape, let unique):
+            guard case .sequence(let items) = node.kind else { return mismatch(node, shape, key) }
+            var out: [Decoded] = []
+            for item in items {
+                guard let v = decode(item, as: itemShape, key: "an item of \(key)", owner: "an item of \(key)", keySpan: item.span)
+                else { continue }
+                if unique, let first = out.first(where: { $0.value.sameValue(as: v.value) }) {
+                    fail(.typeMismatch, at: v.span,
+                         "\(describe(item)) is listed twice in \(key); the first is at line \(first.span.start.line), column \(first.span.start.column)",
+                         help: "remove the repeated item")
+                    continue
+                }
+                out.append(v)
+            }
+            return Decoded(value: .list(out), span: node.span)
+        default:
+            guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
+            return decodeScalar(text, style, shape, key: key, span: node.span)
+        }
+    }
+
+    mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: String, keySpan: Span) -> Decoded? {
+        var out: [DecodedEntry] = []
+        for e in entries {
+            guard let field = fields.first(where: { $0.key == e.key }) else {
+                let keys = fields.map(\.key)
+                let help = Suggest.nearest(e.key, in: keys).map { "did you mean '\($0)'?" }
+                    ?? "the keys of \(owner) are \(Suggest.andList(keys))"
+                fail(.unknownKey, at: e.keySpan, "unknown key '\(printable(e.key))' in \(owner)", help: help)
+                continue
+            }
+            let childOwner = "'\(field.key)'"
+            if let v = decode(e.value, as: field.shape, key: "'\(field.key)'", owner: childOwner, keySpan: e.keySpan) {
+                out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
+            }
+        }
+        for field in fields where field.required && !entries.contains(where: { $0.key == field.key }) {
+            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.lowercased()))",
+                 help: "add '\(field.key):' with \(field.shape.expectation)")
+        }
+        return Decoded(value: .object(out), span: node.span)
+    }
+
+    mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: String, span: Span) -> Decoded? {
+        func ok(_ v: Decoded.Value) -> Decoded { Decoded(value: v, span: span) }
+        let shown = "'\(printable(text))'"
+        switch shape {
+        case .integer, .status:
+            var (lo, hi) = (100, 599)
+            if case .integer(let a, let b) = shape { (lo, hi) = (a, b) }
+            guard style.isPlain else {
+                let help = Int(text).map { "write \($0) without quotes" }
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation), found the quoted string \(shown)", help: help)
+            }
+            switch Values.integer(text) {
+            case .invalid(let message, let help):
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(message)", help: help)
+            case .value(let v):
+                if v < lo {
+                    return fail(.typeMismatch, at: span, "\(key) is \(v); it must be \(lo) or more")
+                }
+                if v > hi {
+                    var isStatus = false
+                    if case .status = shape { isStatus = true }
+                    return fail(.typeMismatch, at: span, isStatus
+                        ? "\(key) is \(v), not an HTTP status code (100 to 599)"
+                        : "\(key) is \(v); it must be at most \(hi)")
+                }
+                return ok(.integer(v))
+            }
+        case .string, .name:
+            return ok(.string(text))
+        case .boolean:
+            guard style.isPlain else {
+                let help = (text == "true" || text == "false") ? "write \(text) without quotes" : "write true or false"
+                return fail(.typeMismatch, at: span, "\(key) must be true or false, found the quoted string \(shown)", help: help)
+            }
+            switch Values.boolean(text) {
+            case .value(let b): return ok(.boolean(b))
+            case .invalid(let message, let help):
+                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(message)", help: help)
+            }
+        case .duration:
+            switch Values.duration(text) {
+            case .value(let ms): return ok(.duration(ms))
+            case .invalid(let message, let help):
+                return fail(.typeMismatch, at: span, "\(key) must be a duration: \(printable(message))", help: help)
+            }
+        case .percent:
+            switch Values.percent(text) {
+            case .value(let p): return ok(.percent(p))
+            case .invalid(let message, let help):
+                return fail(.typeMismatch, at: span, "\(key) must be a percent: \(printable(message))", help: help)
+            }
+        case .choice(let options):
+            if options.contains(text) { return ok(.string(text)) }
+            let help = Suggest.nearest(text, in: options).map { "did you mean '\($0)'?" }
+                ?? "write one of \(Suggest.orList(options))"
+            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is not one of \(Suggest.orList(options))", help: help)
+        case .statusOrNetwork:
+            if text == "network" { return ok(.network) }
+            if style.isPlain, case .value = Values.integer(text) {
+                return decodeScalar(text, style, .status, key: key, span: span)
+            }
+            if !style.isPlain, let v = Int(text) {
+                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code, found the quoted string \(shown)",
+                            help: "write \(v) without quotes")
+            }
+            if case .invalid(let message, let help) = Values.integer(text), text.first?.isASCIIDigit == true {
+                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(message)", help: help)
+            }
+            let help = Suggest.nearest(text, in: ["network"]).map { "did you mean '\($0)'?" }
+                ?? "write network or a status code such as 503"
+            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither network nor an HTTP status code", help: help)
+        case .object, .namedMap, .list:
+            return mismatch(Node(.scalar(text, style), span: span), shape, key)
+        }
+    }
+
+    mutating func mismatch(_ node: Node, _ shape: Shape, _ key: String) -> Decoded? {
+        fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(describe(node))")
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node.kind {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .reported: return "an alias"
+        case .scalar(let text, let style):
+            let shown = printable(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+            return style.isPlain ? "'\(shown)'" : "the string \"\(shown)\""
+        }
+    }
+
+    @discardableResult
+    mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil) -> Decoded? {
+        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message, help: help))
+        return nil
+    }
+}
+
+extension Decoded.Value {
+    /// Equality for "no repeats": the same status, word or pair, wherever it was written.
+    func sameValue(as other: Decoded.Value) -> Bool {
+        switch (self, other) {
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.value.sameValue(as: $1.value.value) }
+        case (.list(let a), .list(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.value.sameValue(as: $1.value) }
+        default:
+            return self == other
+        }
+    }
+}
+

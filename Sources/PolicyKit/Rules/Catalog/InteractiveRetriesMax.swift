@@ -1,0 +1,21 @@
+extension Rule {
+    static let interactiveRetriesMax = Rule(
+        .interactiveRetriesMax, .error,
+        summary: "an interactive profile's maxRetries is over 3",
+        reference: Reference("Checklist", quote: "At most 3 retries per interactive request"),
+        examples: [
+            .canonical(replacing: "maxRetries: 3", with: "maxRetries: ↓4", triggers: true,
+                       note: "four retries while a viewer waits"),
+            .canonical(replacing: "maxRetries: 3", with: "maxRetries: 3", triggers: false,
+                       note: "three retries is the limit"),
+            .canonical(replacing: "maxRetries: 5", with: "maxRetries: 9", triggers: false,
+                       note: "background profiles may retry more"),
+        ],
+        check: { doc, findings in
+            for profile in doc.profiles where profile.isInteractive {
+                guard let retries = profile.maxRetries, retries.value > 3 else { continue }
+                findings.add(at: retries.span,
+                             "interactive profile '\(profile.name.value)' allows \(retries.value) retries; at most 3 are allowed")
+            }
+        })
+}

@@ -1,0 +1,24 @@
+extension Rule {
+    static let timeoutMin = Rule(
+        .timeoutMin, .error,
+        summary: "a profile's timeout is under 5 s",
+        reference: Reference("What Wandura does when it is busy; Checklist",
+                             quote: "give ticket requests at least 5 seconds of client timeout"),
+        examples: [
+            .canonical(replacing: "timeout: 8s", with: "timeout: ↓4s", triggers: true,
+                       note: "an interactive timeout of 4 s"),
+            .canonical(replacing: "timeout: 15s", with: "timeout: ↓4999ms", triggers: true,
+                       note: "a millisecond under the limit"),
+            .canonical(replacing: "timeout: 8s", with: "timeout: 5s", triggers: false,
+                       note: "exactly 5 s is enough"),
+            .canonical(replacing: "timeout: 8s", with: "timeout: 5000ms", triggers: false,
+                       note: "any spelling of 5 s"),
+        ],
+        check: { doc, findings in
+            for profile in doc.profiles {
+                guard let timeout = profile.timeout, timeout.value < 5000 else { continue }
+                findings.add(at: timeout.span,
+                             "profile '\(profile.name.value)' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least 5s")
+            }
+        })
+}

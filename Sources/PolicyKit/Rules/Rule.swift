@@ -1,0 +1,119 @@
+/// Where in the integration guide a rule comes from: the section and the sentence it enforces.
+public struct Reference: Sendable, Hashable {
+    public var section: String
+    public var quote: String?
+
+    public init(_ section: String, quote: String? = nil) {
+        self.section = section
+        self.quote = quote
+    }
+
+    /// `"give ticket requests at least 5 seconds of client timeout" (What Wandura does when it is busy)`
+    public var text: String {
+        guard let quote else { return section }
+        return "\"\(quote)\" (\(section))"
+    }
+}
+
+/// A YAML text for a rule: its test and its documentation. In a triggering example each `↓`
+/// marks where a finding of the rule must point; nothing else may be found in the file except
+/// findings of the rules listed in `alsoFinds`.
+public struct Example: Sendable {
+    public static let marker: Character = "↓"
+
+    public var text: String
+    public var triggers: Bool
+    /// What the example shows, for the catalog ("a bare number has no unit").
+    public var note: String
+    public var alsoFinds: [RuleID]
+
+    public init(_ text: String, triggers: Bool, note: String, alsoFinds: [RuleID] = []) {
+        self.text = text
+        self.triggers = triggers
+        self.note = note
+        self.alsoFinds = alsoFinds
+    }
+
+    /// The canonical policy (`Canonical.text`) with one piece of text replaced: most examples are a
+    /// single change to a policy that is otherwise clean.
+    public static func canonical(replacing old: String, with new: String, triggers: Bool, note: String,
+                                 alsoFinds: [RuleID] = []) -> Example {
+        Example(Canonical.text.replacingFirst(old, with: new), triggers: triggers, note: note, alsoFinds: alsoFinds)
+    }
+
+    /// The text without markers, as the checker sees it.
+    public var source: String { String(text.filter { $0 != Example.marker }) }
+
+    /// The positions the markers stand at, 1-based, columns in Unicode scalars.
+    public var markedPositions: [Mark] {
+        var marks: [Mark] = []
+        var line = 1, column = 1
+        for c in text {
+            if c == Example.marker {
+                marks.append(Mark(line: line, column: column))
+                continue
+            }
+            if c == "\n" || c == "\r\n" {
+                line += 1
+                column = 1
+            } else {
+                column += c.unicodeScalars.count
+            }
+        }
+        return marks
+    }
+}
+
+/// One rule of the catalog. Structural rules (YAML, keys, types) are found by the loader and the
+/// decoder and have no `check`; the others check a decoded policy and skip values that are absent.
+public struct Rule: Sendable {
+    public typealias Check = @Sendable (PolicyDoc, inout Findings) -> Void
+
+    public let id: RuleID
+    public let severity: Severity
+    /// One line: when the rule fires.
+    public let summary: String
+    /// The guide's sentence and section, or nil for rules of the language itself.
+    public let reference: Reference?
+    public let examples: [Example]
+    public let check: Check?
+
+    public init(_ id: RuleID, _ severity: Severity, summary: String, reference: Reference?,
+                examples: [Example], check: Check? = nil) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.reference = reference
+        self.examples = examples
+        self.check = check
+    }
+}
+
+/// Collects a rule's findings with its id and severity filled in.
+public struct Findings {
+    public private(set) var diagnostics: [Diagnostic] = []
+    var rule: Rule?
+
+    public init() {}
+
+    public mutating func add(at span: Span, _ message: String, help: String? = nil) {
+        guard let rule else { return }
+        diagnostics.append(Diagnostic(span: span, severity: rule.severity, rule: rule.id.rawValue,
+                                      message: message, help: help))
+    }
+}
+
+extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while !rest.isEmpty {
+            if rest.hasPrefix(target) {
+                return result + replacement + rest.dropFirst(target.count)
+            }
+            result.append(rest.removeFirst())
+        }
+        return self
+    }
+}

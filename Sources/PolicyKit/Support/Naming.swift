@@ -1,0 +1,99 @@
+/// The one place that turns policy and profile names into identifiers, and knows which
+/// identifiers are taken: keywords of both languages and the members every generated type has.
+public enum Naming {
+    /// `ios-player` → `IosPlayer`; `ticketPlay` → `TicketPlay`.
+    public static func upperCamel(_ name: String) -> String {
+        name.split(separator: "-").map { capitalizeFirst(String($0)) }.joined()
+    }
+
+    /// `ticket-play` → `ticketPlay`; `ticketPlay` stays.
+    public static func lowerCamel(_ name: String) -> String {
+        let parts = name.split(separator: "-").map(String.init)
+        guard let first = parts.first else { return name }
+        return first + parts.dropFirst().map(capitalizeFirst).joined()
+    }
+
+    /// `ticket-play` and `ticketPlay` → `TICKET_PLAY`; `myURL` → `MY_URL`.
+    public static func screamingSnake(_ name: String) -> String {
+        var words: [String] = []
+        for part in name.split(separator: "-") {
+            words += humps(Array(part))
+        }
+        return words.map { $0.uppercased() }.joined(separator: "_")
+    }
+
+    /// The generated Swift and Kotlin type of a policy: `ios-player` → `IosPlayerPolicy`.
+    public static func typeName(policy: String) -> String { upperCamel(policy) + "Policy" }
+
+    /// The Swift constant of a profile.
+    public static func swiftProfile(_ name: String) -> String { lowerCamel(name) }
+
+    /// The Kotlin constant of a profile.
+    public static func kotlinProfile(_ name: String) -> String { screamingSnake(name) }
+
+    static func capitalizeFirst(_ s: String) -> String {
+        guard let f = s.first else { return s }
+        return f.uppercased() + s.dropFirst()
+    }
+
+    /// Splits camelCase: a new word starts at an uppercase letter after a lowercase letter or digit,
+    /// and at the last uppercase letter of a run that a lowercase letter follows (`URLFast`).
+    static func humps(_ chars: [Character]) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for (i, c) in chars.enumerated() {
+            if c.isUppercase, !current.isEmpty {
+                let prev = chars[i - 1]
+                let nextIsLower = i + 1 < chars.count && chars[i + 1].isLowercase
+                if prev.isLowercase || prev.isNumber || (prev.isUppercase && nextIsLower) {
+                    words.append(current)
+                    current = ""
+                }
+            }
+            current.append(c)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// Members that every generated Swift type declares; a profile constant may not take one.
+    public static let swiftMembers: Set<String> = [
+        "RetryProfile", "RetryBudget", "NeverRetry", "allProfiles", "policyName", "policyDescription",
+        "retryOnNetworkError", "retryableStatuses", "neverRetry", "retryAfterHonored", "retryAfterMaxJitterMs",
+        "backoffStrategy", "budgetRatio", "budgetMinPerMinute", "prefetchAhead", "prefetchOnlyUnlocked",
+        "retryRefusedPrefetch", "ticketReuseKey", "ticketStopReuseBeforeMs", "viewerRef",
+        "isRetryable", "backoffMs",
+    ]
+
+    /// Members that every generated Kotlin object declares.
+    public static let kotlinMembers: Set<String> = [
+        "RetryProfile", "RetryBudget", "NeverRetry", "ALL_PROFILES", "POLICY_NAME", "POLICY_DESCRIPTION",
+        "RETRY_ON_NETWORK_ERROR", "RETRYABLE_STATUSES", "NEVER_RETRY", "RETRY_AFTER_HONORED",
+        "RETRY_AFTER_MAX_JITTER_MS", "BACKOFF_STRATEGY", "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE",
+        "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "RETRY_REFUSED_PREFETCH", "TICKET_REUSE_KEY",
+        "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs",
+    ]
+
+    /// Swift keywords, contextual ones included: a generated name never needs backticks.
+    public static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+        "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+        "throw", "switch", "where", "while", "as", "await", "false", "is", "nil", "self", "super", "throws",
+        "true", "try", "async", "actor", "some", "any", "borrowing", "consuming", "consume", "copy",
+        "discard", "each", "macro", "nonisolated", "package", "sending", "get", "set", "willSet", "didSet",
+        "lazy", "mutating", "nonmutating", "optional", "override", "required", "convenience", "dynamic",
+        "final", "indirect", "infix", "postfix", "prefix", "unowned", "weak", "isolated", "associativity",
+        "precedence", "left", "right", "none", "unsafe", "then",
+    ]
+
+    /// Kotlin hard keywords (and the soft ones that would read badly as a constant).
+    public static let kotlinKeywords: Set<String> = [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface",
+        "is", "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias",
+        "typeof", "val", "var", "when", "while", "by", "catch", "constructor", "delegate", "dynamic",
+        "field", "file", "finally", "get", "import", "init", "param", "property", "receiver", "set",
+        "setparam", "value", "where",
+    ]
+}

@@ -1,0 +1,26 @@
+/// Text from a policy made safe to echo in a message: control characters (C0, DEL, C1), line and
+/// paragraph separators and bidi controls become `\u{…}`, so output cannot carry terminal escapes,
+/// break a line of a machine format, or reorder what a reviewer reads.
+public func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isUnsafeScalar) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+        if isUnsafeScalar(scalar) {
+            out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
+}
+
+public func isUnsafeScalar(_ s: Unicode.Scalar) -> Bool {
+    switch s.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true          // C0, DEL, C1 (ESC starts terminal escapes)
+    case 0x2028, 0x2029: return true                       // line and paragraph separators
+    case 0x200E, 0x200F, 0x061C: return true               // directional marks
+    case 0x202A...0x202E, 0x2066...0x2069: return true     // bidi embeddings, overrides, isolates
+    case 0xFEFF: return true                               // zero-width no-break space
+    default: return false
+    }
+}

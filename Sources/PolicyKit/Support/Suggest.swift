@@ -1,0 +1,49 @@
+/// Did-you-mean: the candidate closest to `word`, when it is close enough to be a likely typo.
+public enum Suggest {
+    public static func nearest(_ word: String, in candidates: [String]) -> String? {
+        let w = Array(word.lowercased().unicodeScalars.prefix(64))
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(w, Array(c.lowercased().unicodeScalars))
+            if best == nil || d < best!.1 { best = (c, d) }
+        }
+        guard let (candidate, d) = best else { return nil }
+        let limit = max(2, min(w.count, candidate.count) / 3)
+        if d <= limit { return candidate }
+        // A key written with other separators or case: max_retries → maxRetries.
+        let squash = { (s: String) in s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " } }
+        return candidates.first { squash($0) == squash(word) }
+    }
+
+    /// Levenshtein distance with transpositions counted once (optimal string alignment).
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+
+    /// `a, b or c`.
+    public static func orList(_ items: [String]) -> String { list(items, "or") }
+
+    /// `a, b and c`.
+    public static func andList(_ items: [String]) -> String { list(items, "and") }
+
+    static func list(_ items: [String], _ word: String) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(word) " + items.last!
+    }
+}

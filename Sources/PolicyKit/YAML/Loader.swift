@@ -1,0 +1,303 @@
+internal import CYaml
+
+/// What the loader made of a file: the tree (when there is one to decode) and its findings.
+public struct LoadResult: Sendable {
+    /// The document's root; nil for an empty stream, or when the file could not be read whole.
+    public var root: Node?
+    /// False after a syntax error or a broken limit: then nothing more is checked.
+    public var decodable: Bool
+    public var diagnostics: [Diagnostic]
+}
+
+/// Bytes → YAML tree with positions, through libyaml's event API. The only file that sees libyaml.
+///
+/// Every limit is enforced while events stream in, so hostile input never builds a large tree:
+/// size is checked before parsing, nesting depth at each start event, and no alias is expanded.
+public enum Loader {
+    public static let maxBytes = 1 << 20
+    public static let maxDepth = 32
+
+    public static func load(_ bytes: [UInt8]) -> LoadResult {
+        if bytes.count > maxBytes {
+            return refused(.inputLimit, at: .start,
+                "the file is \(describeSize(bytes.count)), over the limit of 1 MiB for a policy file")
+        }
+        if let problem = Encoding.problem(in: bytes) {
+            return refused(.inputLimit, at: problem.mark, problem.message)
+        }
+        var run = EventReader(bytes: bytes)
+        return run.read()
+    }
+
+    static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
+        LoadResult(root: nil, decodable: false, diagnostics: [
+            Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message),
+        ])
+    }
+
+    static func describeSize(_ count: Int) -> String {
+        count >= 1 << 20
+            ? "\((count * 10 >> 20) / 10).\((count * 10 >> 20) % 10) MiB"
+            : "\(count) bytes"
+    }
+}
+
+/// One frame of the open collections while events stream in.
+private struct Frame {
+    var isMapping: Bool
+    var start: Mark
+    /// Collect nothing: this subtree is a refused key, a duplicate's value or a merge key's value.
+    var discard: Bool
+    var entries: [Entry] = []
+    var items: [Node] = []
+    var seen: [String: Span] = [:]
+    var pendingKey: String?
+    var pendingKeySpan = Span(.start)
+    var skipValue = false
+
+    /// True when the next node completes a `key: value` pair rather than starting one.
+    var expectsValue: Bool { isMapping && pendingKey != nil }
+}
+
+private struct EventReader {
+    let bytes: [UInt8]
+    var stack: [Frame] = []
+    var root: Node?
+    var diagnostics: [Diagnostic] = []
+    /// The first finding of each unsupported construct, and how many more there were: a file full
+    /// of aliases gets one clear finding, not thousands.
+    var unsupported: [String: (index: Int, more: Int)] = [:]
+    var documents = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func read() -> LoadResult {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            return Loader.refused(.inputLimit, at: .start, "the YAML parser could not start (out of memory)")
+        }
+        defer { yaml_parser_delete(&parser) }
+
+        // libyaml wants a pointer even for empty input; it reads `count` bytes and no further.
+        let input = bytes.isEmpty ? [0] : bytes
+        return input.withUnsafeBufferPointer { buffer -> LoadResult in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, bytes.count)
+            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
+            var decodable = true
+            loop: while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) == 1 else {
+                    diagnostics.append(syntaxError(parser))
+                    decodable = false
+                    break
+                }
+                defer { yaml_event_delete(&event) }
+                switch handle(&event) {
+                case .goOn: continue
+                case .done: break loop
+                case .abort:
+                    decodable = false
+                    break loop
+                }
+            }
+            finishUnsupportedCounts()
+            return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics)
+        }
+    }
+
+    enum Step { case goOn, done, abort }
+
+    mutating func handle(_ event: inout yaml_event_t) -> Step {
+        let start = mark(event.start_mark)
+        let end = mark(event.end_mark)
+        switch event.type {
+        case YAML_STREAM_START_EVENT, YAML_DOCUMENT_END_EVENT:
+            return .goOn
+        case YAML_STREAM_END_EVENT:
+            return .done
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                report(.yamlUnsupported, at: start,
+                       "a policy file holds one YAML document; a second one starts here")
+                return .done
+            }
+            return .goOn
+        case YAML_ALIAS_EVENT:
+            if isSkipping {
+                // Part of something already refused.
+            } else if let top = stack.last, top.isMapping, top.pendingKey == nil {
+                reportOnce("key", at: start, "a key must be a plain word, not an alias")
+            } else {
+                reportOnce("anchor", at: start,
+                           "anchors and aliases are not supported in policy files; write the value out in full")
+            }
+            deliver(Node(.reported, span: Span(start: start, end: end)))
+            return .goOn
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: start)
+            let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length),
+                              as: UTF8.self)
+            deliver(Node(.scalar(text, style(scalar.style)), span: Span(start: start, end: end)))
+            return .goOn
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            if stack.count >= Loader.maxDepth {
+                report(.inputLimit, at: start,
+                       "nesting is deeper than \(Loader.maxDepth) levels, the limit for a policy file")
+                return .abort
+            }
+            if isMapping {
+                checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, at: start)
+            } else {
+                checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, at: start)
+            }
+            var discard = isSkipping
+            if let top = stack.last, top.isMapping, !top.discard, top.pendingKey == nil {
+                reportOnce("key", at: start,
+                           "a key must be a plain word, not a \(isMapping ? "mapping" : "list")")
+                discard = true
+            }
+            stack.append(Frame(isMapping: isMapping, start: start, discard: discard))
+            return .goOn
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            guard let frame = stack.popLast() else { return .abort }
+            let span = Span(start: frame.start, end: end)
+            if frame.discard {
+                deliver(Node(.reported, span: span))
+            } else if frame.isMapping {
+                deliver(Node(.mapping(frame.entries), span: span))
+            } else {
+                deliver(Node(.sequence(frame.items), span: span))
+            }
+            return .goOn
+        default:
+            return .goOn
+        }
+    }
+
+    /// True while the events belong to something already refused, so they add no findings.
+    var isSkipping: Bool {
+        guard let top = stack.last else { return false }
+        return top.discard || (top.expectsValue && top.skipValue)
+    }
+
+    mutating func checkProperties(anchor: UnsafeMutablePointer<yaml_char_t>?,
+                                  tag: UnsafeMutablePointer<yaml_char_t>?, at start: Mark) {
+        guard !isSkipping else { return }
+        if anchor != nil {
+            reportOnce("anchor", at: start,
+                       "anchors and aliases are not supported in policy files; write the value out in full")
+        }
+        if let tag {
+            reportOnce("tag", at: start,
+                       "tags such as '\(String(cString: tag))' are not supported; the key a value stands under gives its type")
+        }
+    }
+
+    mutating func deliver(_ node: Node) {
+        guard !stack.isEmpty else {
+            if root == nil { root = node }
+            return
+        }
+        let top = stack.count - 1
+        if stack[top].discard { return }
+        if !stack[top].isMapping {
+            stack[top].items.append(node)
+            return
+        }
+        guard let key = stack[top].pendingKey else {
+            takeKey(node, frame: top)
+            return
+        }
+        if !stack[top].skipValue {
+            stack[top].entries.append(Entry(key: key, keySpan: stack[top].pendingKeySpan, value: node))
+        }
+        stack[top].pendingKey = nil
+        stack[top].skipValue = false
+    }
+
+    mutating func takeKey(_ node: Node, frame top: Int) {
+        stack[top].pendingKeySpan = node.span
+        guard case .scalar(let key, let style) = node.kind else {
+            // An alias or a collection as a key, reported when it started: drop the pair.
+            stack[top].pendingKey = ""
+            stack[top].skipValue = true
+            return
+        }
+        stack[top].pendingKey = key
+        if key == "<<" && style == .plain {
+            reportOnce("merge", at: node.span.start,
+                       "merge keys ('<<') are not supported in policy files; write each key out")
+            stack[top].skipValue = true
+        } else if let first = stack[top].seen[key] {
+            diagnostics.append(Diagnostic(
+                span: node.span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
+                message: "key '\(key)' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
+                help: "remove one of them; a duplicate key means one value is silently lost",
+                related: [.init(file: "", span: first, message: "first '\(key)' is here")]))
+            stack[top].skipValue = true
+        } else {
+            stack[top].seen[key] = node.span
+        }
+    }
+
+    mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
+        diagnostics.append(Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message))
+    }
+
+    mutating func reportOnce(_ kind: String, at mark: Mark, _ message: String) {
+        if let seen = unsupported[kind] {
+            unsupported[kind] = (seen.index, seen.more + 1)
+            return
+        }
+        unsupported[kind] = (diagnostics.count, 0)
+        report(.yamlUnsupported, at: mark, message)
+    }
+
+    mutating func finishUnsupportedCounts() {
+        for (_, seen) in unsupported where seen.more > 0 {
+            diagnostics[seen.index].message += " (\(seen.more) more in this file)"
+        }
+    }
+
+    func syntaxError(_ parser: yaml_parser_t) -> Diagnostic {
+        var message = parser.problem.map { String(cString: $0) } ?? "the file is not well-formed YAML"
+        let at: Mark
+        if parser.error == YAML_READER_ERROR {
+            at = Encoding.mark(at: parser.problem_offset, in: bytes)
+            if parser.problem_value >= 0 && message.hasPrefix("control characters") {
+                message += " (found U+\(hex(parser.problem_value)))"
+            }
+        } else {
+            at = mark(parser.problem_mark)
+            if let context = parser.context {
+                let where_ = mark(parser.context_mark)
+                message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"
+            }
+        }
+        return Diagnostic(span: Span(at), severity: .error, rule: RuleID.yamlSyntax.rawValue, message: message)
+    }
+
+    func hex(_ value: Int32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    func mark(_ m: yaml_mark_t) -> Mark {
+        Mark(line: m.line + 1, column: m.column + 1)
+    }
+
+    func style(_ s: yaml_scalar_style_t) -> ScalarStyle {
+        switch s {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: return .literal
+        case YAML_FOLDED_SCALAR_STYLE: return .folded
+        default: return .plain
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// A position in a source file, 1-based, columns counted in Unicode scalars (as libyaml does).
+public struct Mark: Hashable, Comparable, Sendable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public static let start = Mark(line: 1, column: 1)
+
+    public static func < (a: Mark, b: Mark) -> Bool {
+        (a.line, a.column) < (b.line, b.column)
+    }
+}
+
+/// Where a node stands: from its first character up to (not including) `end`.
+public struct Span: Hashable, Sendable {
+    public var start: Mark
+    public var end: Mark
+
+    public init(start: Mark, end: Mark) {
+        self.start = start
+        self.end = end
+    }
+
+    public init(_ mark: Mark) {
+        self.init(start: mark, end: mark)
+    }
+}
+
+public enum ScalarStyle: Sendable, Hashable {
+    case plain, singleQuoted, doubleQuoted, literal, folded
+
+    public var isPlain: Bool { self == .plain }
+}
+
+/// A node of the YAML tree, as the loader builds it: only what a policy may contain.
+public struct Node: Sendable {
+    public indirect enum Kind: Sendable {
+        case scalar(String, ScalarStyle)
+        case mapping([Entry])
+        case sequence([Node])
+        /// A node the loader already reported (an alias, say): the decoder stays silent on it.
+        case reported
+    }
+
+    public var kind: Kind
+    public var span: Span
+
+    public init(_ kind: Kind, span: Span) {
+        self.kind = kind
+        self.span = span
+    }
+
+    /// `~`, `null` and an empty plain scalar: YAML's ways to write nothing.
+    public var isNull: Bool {
+        if case .scalar(let text, .plain) = kind {
+            return text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+        }
+        return false
+    }
+}
+
+/// One `key: value` pair of a mapping; keys are always scalars (the loader refuses others).
+public struct Entry: Sendable {
+    public var key: String
+    public var keySpan: Span
+    public var value: Node
+
+    public init(key: String, keySpan: Span, value: Node) {
+        self.key = key
+        self.keySpan = keySpan
+        self.value = value
+    }
+}

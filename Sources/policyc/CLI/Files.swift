@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PolicyKit
+
+#if canImport(Glibc)
+private let systemRead = Glibc.read
+#elseif canImport(Musl)
+private let systemRead = Musl.read
+#elseif canImport(Darwin)
+private let systemRead = Darwin.read
+#endif
+
+/// Reading inputs: files, directories (every *.yaml / *.yml below, sorted) and `-` for stdin.
+enum Files {
+    struct ReadError: Error {
+        var path: String
+        var message: String
+    }
+
+    static let stdinPath = "<stdin>"
+
+    /// Expands PATH arguments to the policy files they name, in a stable order.
+    static func expand(_ paths: [String], allowStdin: Bool) -> Result<[String], ReadError> {
+        var out: [String] = []
+        for raw in paths {
+            if raw == "-" {
+                guard allowStdin else { return .failure(ReadError(path: "-", message: "standard input ('-') is accepted by 'lint' only")) }
+                out.append("-")
+                continue
+            }
+            let path = raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                return .failure(ReadError(path: raw, message: "cannot read '\(printable(raw))': \(describeErrno())"))
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                var found: [String] = []
+                walk(path, into: &found)
+                out += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            } else {
+                out.append(path)
+            }
+        }
+        return .success(out)
+    }
+
+    static func isPolicyFile(_ name: String) -> Bool {
+        name.hasSuffix(".yaml") || name.hasSuffix(".yml")
+    }
+
+    /// Depth-first; hidden folders (.git, .build) and symbolic links to folders are not entered.
+    static func walk(_ dir: String, into found: inout [String]) {
+        guard let handle = opendir(dir) else { return }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name == "." || name == ".." || name.hasPrefix(".") { continue }
+            let path = dir == "." ? name : dir + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                walk(path, into: &found)
+            } else if isPolicyFile(name), type == S_IFREG || (type == S_IFLNK && isRegularFile(path)) {
+                found.append(path)
+            }
+        }
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Reads at most `limit` + 1 bytes: a larger input is known to be too large without holding it.
+    static func read(_ path: String, limit: Int = Loader.maxBytes) -> Result<[UInt8], ReadError> {
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            return .failure(ReadError(path: path, message: "cannot read '\(printable(path))': \(describeErrno())"))
+        }
+        defer { if fd != 0 { close(fd) } }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            return .failure(ReadError(path: path, message: "cannot read '\(printable(path))': it is a directory"))
+        }
+        let cap = limit + 1
+        var bytes = [UInt8](repeating: 0, count: min(cap, max(4096, Int(info.st_size) + 1)))
+        var count = 0
+        while count < cap {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(cap, bytes.count * 2) - bytes.count) }
+            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadError(path: path, message: "cannot read '\(printable(path))': \(describeErrno())"))
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return .success(bytes)
+    }
+
+    static func describeErrno() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+extension Files {
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}

@@ -1,0 +1,59 @@
+import Dispatch
+import PolicyKit
+
+/// Reads and checks the files that PATH arguments name: in parallel on all cores, results in the
+/// order of the paths, then the checks across files.
+enum Workspace {
+    struct Run {
+        var files: [CheckedFile]
+        /// Inputs that could not be read (exit 2).
+        var readErrors: [Files.ReadError]
+    }
+
+    static let defaultFolder = "Policies"
+
+    /// The paths to check: the arguments, or `Policies/` when there are none.
+    static func inputs(_ arguments: [String], allowStdin: Bool) -> Result<[String], Files.ReadError> {
+        if arguments.isEmpty {
+            guard Files.isDirectory(defaultFolder) else {
+                return .failure(Files.ReadError(
+                    path: defaultFolder,
+                    message: "no PATH given and there is no '\(defaultFolder)/' folder here; name the policy files or folders to check"))
+            }
+            return Files.expand([defaultFolder], allowStdin: allowStdin)
+        }
+        return Files.expand(arguments, allowStdin: allowStdin)
+    }
+
+    static func check(_ paths: [String], threads: Int? = nil) -> Run {
+        var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
+        let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
+            let path = paths[i]
+            return Files.read(path).map { Checker.check($0, path: path == "-" ? Files.stdinPath : path) }
+        }
+        if paths.count < 8 || threads == 1 {
+            for i in paths.indices { results[i] = work(i) }
+        } else {
+            results.withUnsafeMutableBufferPointer { buffer in
+                nonisolated(unsafe) let slots = buffer
+                // Chunks of files per task keep the scheduling cost far below the work.
+                let chunk = 16
+                let tasks = (paths.count + chunk - 1) / chunk
+                DispatchQueue.concurrentPerform(iterations: tasks) { t in
+                    for i in (t * chunk)..<min(paths.count, (t + 1) * chunk) {
+                        slots[i] = work(i)
+                    }
+                }
+            }
+        }
+        var run = Run(files: [], readErrors: [])
+        for result in results {
+            switch result! {
+            case .success(let file): run.files.append(file)
+            case .failure(let error): run.readErrors.append(error)
+            }
+        }
+        Checker.checkAcrossFiles(&run.files)
+        return run
+    }
+}
