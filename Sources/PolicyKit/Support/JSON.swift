@@ -1,0 +1,88 @@
+/// A JSON value and its one writer: keys sorted, so every output is byte-for-byte stable.
+public indirect enum JSON: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
+
+    /// Two-space indented with a trailing newline when `pretty`, else one line.
+    public func rendered(pretty: Bool = true) -> String {
+        var out = ""
+        write(to: &out, pretty: pretty, indent: 0)
+        if pretty { out += "\n" }
+        return out
+    }
+
+    func write(to out: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += JSON.number(d)
+        case .string(let s): JSON.quote(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                item.write(to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "]"
+        case .object(let members):
+            if members.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                JSON.quote(key, into: &out)
+                out += pretty ? ": " : ":"
+                members[key]!.write(to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "}"
+        }
+    }
+
+    /// Shortest round-trip form; integral values without a fraction (`10`, not `10.0`).
+    public static func number(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+        return "\(d)"
+    }
+
+    /// A JSON string literal: quotes, backslashes and all control characters escaped, and U+2028,
+    /// U+2029 too so that the output is also safe inside JavaScript.
+    public static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}", "\u{2029}":
+                out += "\\u" + String(scalar.value, radix: 16)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+
+    public static func quote(_ s: String) -> String {
+        var out = ""
+        quote(s, into: &out)
+        return out
+    }
+}
