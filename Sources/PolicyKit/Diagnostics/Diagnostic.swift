@@ -58,3 +58,23 @@ public struct Diagnostic: Sendable, Hashable {
         return a.message < b.message
     }
 }
+
+extension Diagnostic {
+    /// The object of SPEC §3's `json` format; `help` is null when there is none.
+    public var json: JSON {
+        .object([
+            "file": .string(file),
+            "line": .int(line),
+            "column": .int(column),
+            "severity": .string(severity.rawValue),
+            "rule": .string(rule),
+            "message": .string(message),
+            "help": help.map(JSON.string) ?? .null,
+        ])
+    }
+
+    /// `file:line:col: severity: message [rule]`, the first line of the compiler-style text format.
+    public var headline: String {
+        "\(file):\(line):\(column): \(severity.rawValue): \(printable(message)) [\(rule)]"
+    }
+}
