@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds the Kotlin consumer the way an Android build would: `policyc generate` first, then the
+# app's Kotlin compiled against Generated/Kotlin. Usage: Examples/KotlinConsumer/build.sh [POLICYC]
+set -euo pipefail
+cd "$(dirname "$0")"
+policyc=${1:-${POLICYC:-$(cd ../.. && swift build --show-bin-path)/policyc}}
+rm -rf build
+"$policyc" generate --out build/generated --kotlin-package com.example.player.policies Policies
+# -Werror: the generated code must compile without a single warning.
+kotlinc -Werror src/main/kotlin/Main.kt build/generated/Kotlin/*.kt -include-runtime -d build/app.jar
+java -jar build/app.jar
