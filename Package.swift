@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "policyc", targets: ["policyc"]),
         .library(name: "PolicyKit", targets: ["PolicyKit"]),
+        .plugin(name: "PolicycPlugin", targets: ["PolicycPlugin"]),
     ],
     targets: [
         // libyaml, the only YAML parser we use (Debian: libyaml-dev).
@@ -18,6 +19,8 @@ let package = Package(
         .target(name: "PolicyKit", dependencies: ["CYaml"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         .executableTarget(name: "policyc", dependencies: ["PolicyKit"]),
+        // Build-tool plugin: generates a target's policy code at build time (Examples/SwiftConsumer).
+        .plugin(name: "PolicycPlugin", capability: .buildTool(), dependencies: ["policyc"]),
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"]),
         .testTarget(name: "policycTests", dependencies: ["policyc"]),
     ]
