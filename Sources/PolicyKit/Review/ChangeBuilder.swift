@@ -197,8 +197,23 @@ struct ChangeBuilder {
     mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
         let interactive = (n.kind ?? o.kind)?.value == "interactive"
         let who = interactive ? "while a viewer waits" : "in the background"
-        let consequences = Effects.consequences(o, n, interactive: interactive)
-        func with(_ primary: String) -> String { ([primary] + consequences).joined(separator: "; ") }
+        let fields: [WritableKeyPath<PolicyDoc.Profile, Located<Int>?>] = [\.maxRetries, \.base, \.cap, \.timeout, \.deadline]
+        let changed = fields.filter { o[keyPath: $0]?.value != n[keyPath: $0]?.value }.count
+            + (o.kind?.value != n.kind?.value ? 1 : 0)
+        let together = Effects.consequences(o, n, interactive: interactive)
+        // Each change says what it alone does to the figures; when the profile changes in more
+        // ways, also what they do together.
+        func with(_ field: WritableKeyPath<PolicyDoc.Profile, Located<Int>?>, _ primary: String) -> String {
+            var alone = o
+            alone[keyPath: field] = n[keyPath: field]
+            let own = Effects.consequences(o, alone, interactive: interactive)
+            var parts = [primary] + own
+            let more = together.filter { !own.contains($0) && !$0.hasPrefix("the worst case does not move") }
+            if changed > 1, !more.isEmpty {
+                parts.append("with the other changes to '\(printable(n.name.value))': " + more.joined(separator: ", "))
+            }
+            return parts.joined(separator: "; ")
+        }
 
         compare(path + ".kind", CanonicalValue.string(o.kind), CanonicalValue.string(n.kind)) {
             n.kind?.value == "interactive"
@@ -207,20 +222,20 @@ struct ChangeBuilder {
         }
         compare(path + ".maxRetries", CanonicalValue.int(o.maxRetries), CanonicalValue.int(n.maxRetries)) {
             let (b, a) = (o.maxRetries?.value ?? 0, n.maxRetries?.value ?? 0)
-            return with("\(a > b ? "more" : "fewer") retries \(who): up to \(Spoken.count(Saturating.add(a, 1), "attempt")) "
+            return with(\.maxRetries, "\(a > b ? "more" : "fewer") retries \(who): up to \(Spoken.count(Saturating.add(a, 1), "attempt")) "
                 + "instead of \(Saturating.add(b, 1))")
         }
         compare(path + ".base", CanonicalValue.duration(o.base), CanonicalValue.duration(n.base), show: Show.duration) {
-            with("wait before the first retry: up to \(Spoken.duration(o.base?.value ?? 0)) → \(Spoken.duration(n.base?.value ?? 0))")
+            with(\.base, "wait before the first retry: up to \(Spoken.duration(o.base?.value ?? 0)) → \(Spoken.duration(n.base?.value ?? 0))")
         }
         compare(path + ".cap", CanonicalValue.duration(o.cap), CanonicalValue.duration(n.cap), show: Show.duration) {
-            with("longest wait between attempts: \(Spoken.duration(o.cap?.value ?? 0)) → \(Spoken.duration(n.cap?.value ?? 0))")
+            with(\.cap, "longest wait between attempts: \(Spoken.duration(o.cap?.value ?? 0)) → \(Spoken.duration(n.cap?.value ?? 0))")
         }
         compare(path + ".timeout", CanonicalValue.duration(o.timeout), CanonicalValue.duration(n.timeout), show: Show.duration) {
-            with("each attempt may run \(Spoken.duration(o.timeout?.value ?? 0)) → \(Spoken.duration(n.timeout?.value ?? 0)) before it is abandoned")
+            with(\.timeout, "each attempt may run \(Spoken.duration(o.timeout?.value ?? 0)) → \(Spoken.duration(n.timeout?.value ?? 0)) before it is abandoned")
         }
         compare(path + ".deadline", CanonicalValue.duration(o.deadline), CanonicalValue.duration(n.deadline), show: Show.duration) {
-            with("the whole call, retries included, ends after \(Spoken.duration(o.deadline?.value ?? 0)) → \(Spoken.duration(n.deadline?.value ?? 0))")
+            with(\.deadline, "the whole call, retries included, ends after \(Spoken.duration(o.deadline?.value ?? 0)) → \(Spoken.duration(n.deadline?.value ?? 0))")
         }
     }
 }

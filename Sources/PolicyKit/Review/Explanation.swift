@@ -76,7 +76,8 @@ public struct Explanation: Sendable {
         for (n, p) in policies.enumerated() {
             if n > 0 { out += "\n" }
             out += "## \(Spoken.code(p.policy.name)) (\(Spoken.code(p.policy.file)))\n\n"
-            if let d = p.policy.description { out += Spoken.markdown(d) + "\n\n" }
+            // Labelled, so that the text never starts a line (where it could start a block).
+            if let d = p.policy.description { out += "Description: " + Spoken.markdown(d) + "\n\n" }
             out += "| Profile | Kind | Attempts at most | Backoff in total at most | Worst case: attempts started | Worst-case wait |\n"
             out += "|---|---|---|---|---|---|\n"
             for e in p.profiles {

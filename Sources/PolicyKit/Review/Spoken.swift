@@ -34,14 +34,15 @@ public enum Spoken {
 
     // MARK: markdown
 
-    /// Policy text as inline markdown: printable (no control or bidi characters, so no new line or
-    /// reordering), and every character that markdown, GitHub tables, HTML or math could read
-    /// escaped with a backslash — which also reads fine as plain text.
+    /// Policy text as inline markdown (never at the start of a line, where `-` or `1.` would start
+    /// a block): printable (no control or bidi characters, so no new line or reordering), and
+    /// every character that inline markdown, GitHub tables, HTML or math could read escaped with a
+    /// backslash — which also reads fine as plain text. (`(` and `!` need no escape once `[` has one.)
     public static func markdown(_ text: String) -> String {
         var out = ""
         for scalar in printable(text).unicodeScalars {
             switch scalar {
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "&", "|", "~", "$", "#", "!", "{", "}", "(", ")":
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "&", "|", "~", "$", "#":
                 out += "\\"
                 out.unicodeScalars.append(scalar)
             default:
