@@ -95,9 +95,10 @@ public struct DiffReport: Sendable {
             newUsed[j] = true
             pairs.append((old[i], n))
         }
-        // A new file whose name cannot be read is compared with the old file at the same place.
+        // A new file whose name cannot be read is compared with the old file at the same place
+        // (an unused old file: its name, if any, is gone from the new side).
         for (j, n) in new.enumerated() where !newUsed[j] && name(n) == nil {
-            guard let i = old.indices.first(where: { !oldUsed[$0] && old[$0].matchKey == n.matchKey && old[$0].file.doc != nil })
+            guard let i = old.indices.first(where: { !oldUsed[$0] && old[$0].matchKey == n.matchKey })
             else { continue }
             oldUsed[i] = true
             newUsed[j] = true

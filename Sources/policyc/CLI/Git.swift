@@ -77,7 +77,10 @@ enum Git {
     static func verify(ref: String) -> Result<Void, Failure> {
         run(["rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"])
             .map { _ in () }
-            .mapError { _ in Failure(message: "'\(printable(ref))' is not a commit in this git repository") }
+            .mapError { f in
+                // Quiet rev-parse says nothing about a bad ref, but does say "not a git repository".
+                f.message.hasPrefix("git rev-parse") ? Failure(message: "'\(printable(ref))' is not a commit in this git repository") : f
+            }
     }
 
     /// Runs `git ARGS` with stdin from /dev/null; stdout is the result, stderr the message of a
