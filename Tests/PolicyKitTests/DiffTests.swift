@@ -319,7 +319,7 @@ struct DiffMarkdownTests {
         #expect(pass.hasPrefix("✅ **policyc diff passes**"))
         let fail = review(DiffBreakingTests.withFast, Canonical.text).markdown(allowBreaking: false)
         #expect(fail.hasPrefix("❌ **policyc diff fails**: 1 breaking change"))
-        #expect(fail.contains("| `retry.profiles.fast` | interactive, 1 retries, base 200 ms, cap 1 s, timeout 5 s, deadline 10 s → none |"))
+        #expect(fail.contains("| `retry.profiles.fast` | interactive, 1 retry, base 200 ms, cap 1 s, timeout 5 s, deadline 10 s → none |"))
         #expect(fail.contains("| **breaking** |"))
         let allowed = review(DiffBreakingTests.withFast, Canonical.text).markdown(allowBreaking: true)
         #expect(allowed.hasPrefix("✅ **policyc diff passes**"))

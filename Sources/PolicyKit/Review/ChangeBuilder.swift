@@ -391,7 +391,7 @@ enum Show {
     static func profile(_ v: JSON) -> String {
         guard case .object(let m) = v else { return value(v) }
         let retries = m["maxRetries"].map(value) ?? "none"
-        return [value(m["kind"] ?? .null), "\(retries) retries", "base \(duration(m["base"] ?? .null))",
+        return [value(m["kind"] ?? .null), "\(retries) \(retries == "1" ? "retry" : "retries")", "base \(duration(m["base"] ?? .null))",
                 "cap \(duration(m["cap"] ?? .null))", "timeout \(duration(m["timeout"] ?? .null))",
                 "deadline \(duration(m["deadline"] ?? .null))"].joined(separator: ", ")
     }
