@@ -7,6 +7,8 @@ public indirect enum JSON: Sendable, Hashable {
     case string(String)
     case array([JSON])
     case object([String: JSON])
+    /// An exact integer beyond `Int`, as decimal digits (explain's sums of huge profiles).
+    case bigInt(String)
 
     /// Two-space indented with a trailing newline when `pretty`, else one line.
     public func rendered(pretty: Bool = true) -> String {
@@ -21,6 +23,7 @@ public indirect enum JSON: Sendable, Hashable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
+        case .bigInt(let digits): out += digits.isEmpty || !digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? "null" : digits
         case .double(let d): out += JSON.number(d)
         case .string(let s): JSON.quote(s, into: &out)
         case .array(let items):

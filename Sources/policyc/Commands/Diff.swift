@@ -1,14 +1,142 @@
 import PolicyKit
 
 enum Diff {
+    static let formats = ["text", "markdown", "json"]
+
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Reviews a change of policies: what it means for viewers, servers and apps.",
-        usage: "policyc diff",
+        usage: "policyc diff [--format <format>] [--allow-breaking] <old> <new>\n"
+            + "       policyc diff --base <git-ref> [--format <format>] [--allow-breaking] [<path> ...]",
+        arguments: [
+            ("OLD NEW", "Two policy files or folders: the policies before and after the change."),
+            ("PATH", "With --base: files or folders of the working tree (default: Policies/)."),
+        ],
+        options: [
+            OptionSpec(name: "--base", valueName: "GIT-REF",
+                       help: "Compare the working tree with the same paths at this git revision."),
+            OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
+                       help: "How the review is printed (markdown is for a pull-request comment).", defaultValue: "text"),
+            OptionSpec(name: "--allow-breaking", valueName: nil,
+                       help: "A change that removes generated code (a policy or profile) does not fail the check."),
+        ],
+        discussion: """
+            Policies are matched by name and profiles by name; values are compared as parsed, so
+            8s -> 8000ms, reordered keys and new comments are no change. Files added or deleted
+            since GIT-REF count. Findings of the new side are part of the review.
+
+            EXIT STATUS:
+              0  no errors in the new policies, and nothing breaking (or --allow-breaking)
+              1  the new policies have errors, or a change is breaking
+              2  usage error, unreadable input or git failure
+            """,
         run: run)
 
     static func run(_ args: ParsedArguments) -> Int32 {
-        Output.err("error: 'policyc diff' is not built yet\n")
-        return 2
+        if args.positionals.contains("-") {
+            return CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
+        }
+        let sides: Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError>
+        if let ref = args.value("--base") {
+            // A ref that looks like an option would be read by git as one.
+            guard !ref.isEmpty, !ref.hasPrefix("-") else {
+                return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
+            }
+            sides = againstRevision(ref, paths: args.positionals.isEmpty ? [Workspace.defaultFolder] : args.positionals)
+        } else {
+            guard args.positionals.count == 2 else {
+                return CommandLine.usageError(
+                    args.positionals.count < 2 ? "diff needs OLD and NEW (or --base GIT-REF)" : "diff takes only OLD and NEW; use --base to compare more paths",
+                    command: spec)
+            }
+            sides = betweenPaths(old: args.positionals[0], new: args.positionals[1])
+        }
+        let old: [ReviewInput], new: [ReviewInput]
+        switch sides {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+            return 2
+        case .success(let s):
+            (old, new) = s
+        }
+
+        let report = DiffReport(old: old, new: new)
+        let allowBreaking = args.flag("--allow-breaking")
+        switch args.value("--format") ?? "text" {
+        case "json":
+            Output.out(report.json.rendered())
+            Output.err("policyc diff \(report.verdict(allowBreaking: allowBreaking).text)\n")
+        case "markdown":
+            Output.out(report.markdown(allowBreaking: allowBreaking))
+        default:
+            Output.out(report.text(allowBreaking: allowBreaking))
+        }
+        return report.exitCode(allowBreaking: allowBreaking)
+    }
+
+    /// OLD and NEW, each a file or a folder. A file without a readable policy name is matched
+    /// with the file at the same place under the other folder.
+    static func betweenPaths(old: String, new: String) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
+        func side(_ root: String) -> Result<[ReviewInput], Files.ReadError> {
+            Files.expand([root], allowStdin: false).flatMap { paths in
+                let run = Workspace.check(paths)
+                if let error = run.readErrors.first { return .failure(error) }
+                let base = Git.normalize(root)
+                let isFolder = Files.isDirectory(root)
+                return .success(run.files.map { file in
+                    let path = Git.normalize(file.path)
+                    let key: String
+                    if !isFolder { key = "" }   // file against file
+                    else if !base.isEmpty, path.hasPrefix(base + "/") { key = String(path.dropFirst(base.count + 1)) }
+                    else { key = path }
+                    return ReviewInput(file: file, matchKey: key)
+                })
+            }
+        }
+        return side(old).flatMap { o in side(new).map { n in (o, n) } }
+    }
+
+    /// The working tree against the same paths at `ref`, read with git; files added or deleted
+    /// since then count.
+    static func againstRevision(_ ref: String, paths: [String]) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
+        func gitError(_ f: Git.Failure) -> Files.ReadError { Files.ReadError(path: ref, message: f.message) }
+        if case .failure(let f) = Git.verify(ref: ref) { return .failure(gitError(f)) }
+        let entries: [Git.Entry]
+        switch Git.list(ref: ref, paths: paths) {
+        case .failure(let f): return .failure(gitError(f))
+        case .success(let e): entries = e
+        }
+        var old: [ReviewInput] = []
+        for entry in entries {
+            switch Git.blob(entry.object) {
+            case .failure(let f): return .failure(gitError(f))
+            case .success(let bytes):
+                old.append(ReviewInput(file: Checker.check(bytes, path: entry.path), matchKey: Git.normalize(entry.path)))
+            }
+        }
+        // A path gone from the working tree is fine when it was there at `ref`: it was deleted.
+        var present: [String] = []
+        for path in paths {
+            if Files.exists(path) {
+                present.append(path)
+                continue
+            }
+            let root = Git.normalize(path)
+            guard entries.contains(where: { Git.isWanted(Git.normalize($0.path), under: [root]) }) else {
+                return .failure(Files.ReadError(
+                    path: path, message: "cannot read '\(printable(path))': not in the working tree, nor a policy file at \(printable(ref))"))
+            }
+        }
+        var new: [ReviewInput] = []
+        if !present.isEmpty {
+            switch Files.expand(present, allowStdin: false) {
+            case .failure(let error): return .failure(error)
+            case .success(let files):
+                let run = Workspace.check(files)
+                if let error = run.readErrors.first { return .failure(error) }
+                new = run.files.map { ReviewInput(file: $0, matchKey: Git.normalize($0.path)) }
+            }
+        }
+        return .success((old, new))
     }
 }

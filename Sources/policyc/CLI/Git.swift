@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PolicyKit
+
+#if canImport(Glibc)
+private let systemRead = Glibc.read
+#elseif canImport(Musl)
+private let systemRead = Musl.read
+#elseif canImport(Darwin)
+private let systemRead = Darwin.read
+#endif
+
+/// Reading policy files as they were at a git revision, by running `git` (posix_spawn, no shell,
+/// no Foundation). Paths are relative to the current directory on both sides.
+enum Git {
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// A policy file at the revision: its path (relative to the current directory) and blob id.
+    struct Entry {
+        var path: String
+        var object: String
+        var size: Int
+    }
+
+    /// Every policy file under `paths` at `ref`, as `Files.expand` would find them in a working
+    /// tree: `*.yaml`/`*.yml` under folders (hidden ones skipped), and files named outright.
+    static func list(ref: String, paths: [String]) -> Result<[Entry], Failure> {
+        // `ls-tree -l -z`: "<mode> SP <type> SP <object> SP+ <size> TAB <path> NUL", unquoted paths.
+        let result = run(["ls-tree", "-r", "-l", "-z", ref, "--"] + paths)
+        guard case .success(let output) = result else { return result.map { _ in [] } }
+        var entries: [Entry] = []
+        let roots = paths.map(normalize)
+        for record in output.split(separator: 0) {
+            guard let tab = record.firstIndex(of: 0x09) else { continue }
+            let fields = record[..<tab].split(separator: 0x20)
+            let path = String(decoding: record[record.index(after: tab)...], as: UTF8.self)
+            // Regular files only: a symbolic link's blob is its target, not a policy.
+            guard fields.count == 4, String(decoding: fields[1], as: UTF8.self) == "blob",
+                  ["100644", "100755"].contains(String(decoding: fields[0], as: UTF8.self)),
+                  isWanted(normalize(path), under: roots)
+            else { continue }
+            entries.append(Entry(path: path, object: String(decoding: fields[2], as: UTF8.self),
+                                 size: Int(String(decoding: fields[3], as: UTF8.self)) ?? 0))
+        }
+        entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return .success(entries)
+    }
+
+    static func isWanted(_ path: String, under roots: [String]) -> Bool {
+        for root in roots {
+            if path == root { return true }   // named outright: taken whatever its name
+            let rest: Substring
+            if root.isEmpty { rest = path[...] } else if path.hasPrefix(root + "/") { rest = path.dropFirst(root.count + 1) } else { continue }
+            if rest.split(separator: "/").allSatisfy({ !$0.hasPrefix(".") }), Files.isPolicyFile(path) { return true }
+        }
+        return false
+    }
+
+    /// `a/./b/` and `./a//b` → `a/b`; `.` → ``.
+    static func normalize(_ path: String) -> String {
+        path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// A blob's bytes, at most `limit` + 1 of them (more only tells that it is too large).
+    static func blob(_ object: String, limit: Int = Loader.maxBytes) -> Result<[UInt8], Failure> {
+        run(["cat-file", "blob", object], limit: limit + 1)
+    }
+
+    /// Whether `ref` names a commit, so that a typo is a clear error rather than "no files".
+    static func verify(ref: String) -> Result<Void, Failure> {
+        run(["rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"])
+            .map { _ in () }
+            .mapError { f in
+                // Quiet rev-parse says nothing about a bad ref, but does say "not a git repository".
+                f.message.hasPrefix("git rev-parse") ? Failure(message: "'\(printable(ref))' is not a commit in this git repository") : f
+            }
+    }
+
+    /// Runs `git ARGS` with stdin from /dev/null; stdout is the result, stderr the message of a
+    /// failure. With `limit`, stops reading stdout after that many bytes (and ignores the status,
+    /// since git may then die of a closed pipe).
+    static func run(_ args: [String], limit: Int? = nil) -> Result<[UInt8], Failure> {
+        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
+        guard pipe(&outPipe) == 0 else { return .failure(Failure(message: "cannot run git: \(Files.describeErrno())")) }
+        guard pipe(&errPipe) == 0 else {
+            close(outPipe[0]); close(outPipe[1])
+            return .failure(Failure(message: "cannot run git: \(Files.describeErrno())"))
+        }
+        // Close-on-exec, so git gets only the ends that the file actions give it.
+        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+
+        let argv = ["git"] + args
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, "git", &actions, nil, &cArgs, environ)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard spawned == 0 else {
+            close(outPipe[0]); close(errPipe[0])
+            return .failure(Failure(message: "cannot run git: \(String(cString: strerror(spawned)))"))
+        }
+
+        var out: [UInt8] = [], err: [UInt8] = []
+        var truncated = false
+        var fds = [pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: errPipe[0], events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while fds.contains(where: { $0.fd >= 0 }) {
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for i in fds.indices where fds[i].fd >= 0 && fds[i].revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { systemRead(fds[i].fd, $0.baseAddress!, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    close(fds[i].fd)
+                    fds[i].fd = -1
+                    continue
+                }
+                if i == 0 {
+                    out += buffer[0..<n]
+                    if let limit, out.count >= limit {
+                        out.removeSubrange(limit...)
+                        truncated = true
+                        close(fds[i].fd)
+                        fds[i].fd = -1
+                    }
+                } else if err.count < 65536 {
+                    err += buffer[0..<n]
+                }
+            }
+        }
+        for fd in fds where fd.fd >= 0 { close(fd.fd) }
+
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitedCleanly = (status & 0x7F) == 0 && ((status >> 8) & 0xFF) == 0
+        if exitedCleanly || truncated { return .success(out) }
+        var message = String(decoding: err, as: UTF8.self)
+        while message.last?.isNewline == true { message.removeLast() }
+        if message.isEmpty { message = "git \(args.first ?? "") failed" }
+        return .failure(Failure(message: printable(message)))
+    }
+}
+
+extension Files {
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+
+/// `policyc diff` and `policyc explain` end to end: the built binary, its stdout, stderr and exit
+/// status, in temporary folders and a temporary git repository.
+private struct Ran {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
+    }
+}
+
+/// The `policyc` built beside this test bundle.
+private let policyc: URL = {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = dir.appendingPathComponent("policyc")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        dir = dir.deletingLastPathComponent()
+    }
+    // `swift test` builds the products into the package's .build folder.
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/policyc")
+}()
+
+@discardableResult
+private func run(_ executable: URL, _ args: [String], in dir: URL) throws -> Ran {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = args
+    process.currentDirectoryURL = dir
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = "1"
+    env["GIT_CONFIG_NOSYSTEM"] = "1"
+    env["HOME"] = dir.path
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read before waiting, so a full pipe cannot block the child.
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Ran(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+               stderr: String(decoding: e, as: UTF8.self))
+}
+
+private func policycRun(_ args: [String], in dir: URL) throws -> Ran { try run(policyc, args, in: dir) }
+
+private func git(_ args: [String], in dir: URL) throws {
+    let r = try run(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + args, in: dir)
+    try #require(r.status == 0, "git \(args): \(r.stderr)")
+}
+
+private func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-review-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+private func write(_ text: String, to path: String, in dir: URL) throws {
+    let url = dir.appendingPathComponent(path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+}
+
+private func canonical() throws -> String {
+    // The repository's own canonical policy.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return try String(contentsOf: root.appendingPathComponent("Policies/playback.yaml"), encoding: .utf8)
+}
+
+private func changes(_ policy: Any?) -> [[String: Any]] {
+    (policy as? [String: Any])?["changes"] as? [[String: Any]] ?? []
+}
+
+private func policies(_ json: [String: Any]) -> [String: [String: Any]] {
+    var out: [String: [String: Any]] = [:]
+    for p in json["policies"] as? [[String: Any]] ?? [] {
+        out[p["policy"] as? String ?? ""] = p
+    }
+    return out
+}
+
+@Suite(.serialized)
+struct ReviewCLITests {
+    @Test func diffBaseInATemporaryGitRepository() throws {
+        let repo = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: repo) }
+        let playback = try canonical()
+        let downloads = playback.replacingOccurrences(of: "policy: playback", with: "policy: downloads")
+        try git(["init", "-q"], in: repo)
+        try git(["config", "user.email", "t@example.com"], in: repo)
+        try git(["config", "user.name", "t"], in: repo)
+        try write(playback, to: "Policies/playback.yaml", in: repo)
+        try write(downloads, to: "Policies/downloads.yaml", in: repo)
+        try write("not a policy", to: "Policies/README.md", in: repo)
+        try git(["add", "."], in: repo)
+        try git(["commit", "-qm", "base"], in: repo)
+
+        // No change yet; a respelled value is still no change.
+        try write(playback.replacingOccurrences(of: "cap: 8s ", with: "cap: 8000ms"), to: "Policies/playback.yaml", in: repo)
+        var r = try policycRun(["diff", "--base", "HEAD", "--format", "json"], in: repo)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(policies(r.json)["playback"]?["status"] as? String == "unchanged")
+        #expect(policies(r.json)["downloads"]?["status"] as? String == "unchanged")
+
+        // Edit one file, delete one, add one.
+        try write(playback.replacingOccurrences(of: "deadline: 15s", with: "deadline: 12s"), to: "Policies/playback.yaml", in: repo)
+        try FileManager.default.removeItem(at: repo.appendingPathComponent("Policies/downloads.yaml"))
+        try write(playback.replacingOccurrences(of: "policy: playback", with: "policy: uploads"), to: "Policies/new/uploads.yml", in: repo)
+
+        r = try policycRun(["diff", "--base", "HEAD", "--format", "json"], in: repo)
+        #expect(r.status == 1, "a removed policy is breaking")
+        let byName = policies(r.json)
+        #expect(byName.keys.sorted() == ["downloads", "playback", "uploads"])
+        #expect(byName["downloads"]?["status"] as? String == "removed")
+        #expect(byName["downloads"]?["file"] as? String == "Policies/downloads.yaml")
+        let removed = changes(byName["downloads"])
+        #expect(removed.count == 1)
+        #expect(removed.first?["path"] as? String == "policy")
+        #expect(removed.first?["before"] as? String == "downloads")
+        #expect(removed.first?["after"] is NSNull)
+        #expect(removed.first?["breaking"] as? Bool == true)
+        #expect(byName["uploads"]?["status"] as? String == "added")
+        #expect(byName["uploads"]?["file"] as? String == "Policies/new/uploads.yml")
+        let edited = changes(byName["playback"])
+        #expect(edited.map { $0["path"] as? String } == ["retry.profiles.interactive.deadline"])
+        #expect(edited.first?["before"] as? Int == 15000)
+        #expect(edited.first?["after"] as? Int == 12000)
+        #expect(edited.first?["breaking"] as? Bool == false)
+        #expect((edited.first?["effect"] as? String)?.contains("worst-case wait before Retry shows: 15 s → 12 s") == true)
+        #expect(r.json["breaking"] as? Bool == true)
+        #expect(r.json["errors"] as? Int == 0)
+
+        r = try policycRun(["diff", "--base", "HEAD", "--allow-breaking"], in: repo)
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("policyc diff passes"))
+
+        // Markdown, from a subfolder, naming the folder relative to it.
+        r = try policycRun(["diff", "--base", "HEAD", "--format", "markdown", "."], in: repo.appendingPathComponent("Policies"))
+        #expect(r.status == 1)
+        #expect(r.stdout.hasPrefix("❌ **policyc diff fails**"))
+        #expect(r.stdout.contains("### `downloads` — removed"))
+        #expect(r.stdout.contains("| `policy` | downloads → none |"))
+
+        // The whole folder deleted: every policy removed.
+        try FileManager.default.removeItem(at: repo.appendingPathComponent("Policies"))
+        r = try policycRun(["diff", "--base", "HEAD", "--format", "json"], in: repo)
+        #expect(r.status == 1)
+        #expect(policies(r.json).mapValues { $0["status"] as? String } == ["downloads": "removed", "playback": "removed"])
+
+        // New errors fail the check, and are reported.
+        try write(playback.replacingOccurrences(of: "maxRetries: 3  ", with: "maxRetries: 9  "), to: "Policies/playback.yaml", in: repo)
+        r = try policycRun(["diff", "--base", "HEAD", "--allow-breaking", "--format", "json", "Policies/playback.yaml"], in: repo)
+        #expect(r.status == 1)
+        #expect(r.json["errors"] as? Int == 1)
+        let diagnostics = policies(r.json)["playback"]?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.first?["rule"] as? String == "interactive-retries-max")
+
+        // A revision that does not exist, or a path in neither tree: exit 2.
+        r = try policycRun(["diff", "--base", "no-such-branch"], in: repo)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("no-such-branch"))
+        r = try policycRun(["diff", "--base", "HEAD", "Nowhere"], in: repo)
+        #expect(r.status == 2)
+        r = try policycRun(["diff", "--base", "--upload-pack=x"], in: repo)
+        #expect(r.status == 2)
+    }
+
+    @Test func diffOutsideAGitRepositoryIsExit2() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try write(try canonical(), to: "Policies/playback.yaml", in: dir)
+        let r = try policycRun(["diff", "--base", "HEAD"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("error: "))
+    }
+
+    @Test func diffOfTwoFoldersAndUsageErrors() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let playback = try canonical()
+        try write(playback, to: "old/playback.yaml", in: dir)
+        try write(playback.replacingOccurrences(of: "  background:", with: "  sync:"), to: "new/playback.yaml", in: dir)
+
+        var r = try policycRun(["diff", "old", "new", "--format", "json"], in: dir)
+        #expect(r.status == 1)
+        let paths = changes(policies(r.json)["playback"]).map { $0["path"] as? String }
+        #expect(paths == ["retry.profiles.background", "retry.profiles.sync"])
+        #expect(changes(policies(r.json)["playback"]).map { $0["breaking"] as? Bool } == [true, false])
+        #expect(r.stderr.contains("fails"))
+
+        r = try policycRun(["diff", "old/playback.yaml", "old/playback.yaml"], in: dir)
+        #expect(r.status == 0)
+
+        for args in [["diff"], ["diff", "old"], ["diff", "old", "new", "extra"], ["diff", "--format", "yaml", "old", "new"],
+                     ["diff", "old", "-"], ["explain", "--format", "sarif"]] {
+            r = try policycRun(args, in: dir)
+            #expect(r.status == 2, "\(args)")
+            #expect(r.stderr.hasPrefix("error: "), "\(args)")
+        }
+        r = try policycRun(["diff", "old", "missing"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("missing"))
+    }
+
+    @Test func explainFiguresAndExitCodes() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let playback = try canonical()
+        try write(playback, to: "Policies/playback.yaml", in: dir)
+        try write(playback.replacingOccurrences(of: "policy: playback", with: "policy: huge")
+                    .replacingOccurrences(of: "maxRetries: 5", with: "maxRetries: 9007199254740991"),
+                  to: "Policies/huge.yaml", in: dir)
+
+        var r = try policycRun(["explain", "--format", "json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let all = r.json["policies"] as? [String: Any] ?? [:]
+        let playbackProfiles = (all["playback"] as? [String: Any])?["profiles"] as? [String: [String: Any]] ?? [:]
+        let interactive = playbackProfiles["interactive"] ?? [:]
+        #expect(interactive["attemptsMax"] as? Int == 4)
+        #expect(interactive["maxBackoffTotalMs"] as? Int == 3500)
+        #expect(interactive["worstCaseAttempts"] as? Int == 2)
+        #expect(interactive["worstCaseWaitMs"] as? Int == 15000)
+        #expect((all["playback"] as? [String: Any])?["file"] as? String == "Policies/playback.yaml")
+        // 1+2+4+8+16 s, then (2^53 − 1 − 5)·30 s: past 64 bits, printed exactly.
+        #expect(r.stdout.contains(#""maxBackoffTotalMs": 270215977642229611000,"#))
+        #expect(r.stdout.contains(#""attemptsMax": 9007199254740992,"#))
+
+        r = try policycRun(["explain"], in: dir)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("A viewer waits at most 15 s before Retry shows."))
+        r = try policycRun(["explain", "--format", "markdown", "Policies/playback.yaml"], in: dir)
+        #expect(r.stdout.hasPrefix("## `playback`"))
+
+        // A file with errors: its findings on stderr, exit 1, the others still explained.
+        try write(playback.replacingOccurrences(of: "policy: playback", with: "policy: broken")
+                    .replacingOccurrences(of: "timeout: 8s", with: "timeout: 1s"), to: "Policies/broken.yaml", in: dir)
+        r = try policycRun(["explain", "--format", "json"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("Policies/broken.yaml:"))
+        #expect(r.stderr.contains("[timeout-min]"))
+        let explained = (r.json["policies"] as? [String: Any] ?? [:]).keys.sorted()
+        #expect(explained == ["huge", "playback"])
+
+        r = try policycRun(["explain", "Nowhere"], in: dir)
+        #expect(r.status == 2)
+    }
+}
