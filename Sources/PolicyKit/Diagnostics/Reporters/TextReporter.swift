@@ -123,7 +123,7 @@ extension Reporters {
                 if i < at {
                     caret += scalars[i] == "\t" ? "\t" : String(repeating: " ", count: width)
                 } else if i == at {
-                    caret += "^"
+                    caret += "^" + String(repeating: "~", count: max(0, width - 1))
                 } else if i < end {
                     caret += String(repeating: "~", count: max(1, width))
                 }
