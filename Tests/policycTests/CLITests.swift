@@ -296,6 +296,37 @@ import Testing
         #expect(try Self.policyc(["lint", "bad.yaml", "missing.yaml"], in: dir).status == 2)
     }
 
+    @Test func aFileNamedTwiceIsCheckedOnceAndTwoFilesMayNotShareAName() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.canonical, to: "Policies/ok.yaml", in: dir)
+        let twice = try Self.policyc(["lint", "Policies", "Policies/ok.yaml", "./Policies//ok.yaml"], in: dir)
+        #expect(twice.status == 0, "\(twice)")
+        #expect(twice.err == "0 errors, 0 warnings in 1 file\n")
+
+        try Self.write(Self.canonical, to: "Policies/copy.yaml", in: dir)
+        let shared = try Self.policyc(["lint"], in: dir)
+        #expect(shared.status == 1)
+        #expect(shared.out == """
+            Policies/ok.yaml:2:9: error: policy 'playback' is also defined in Policies/copy.yaml; each policy name belongs to one file [name-collision]
+            policy: playback
+                    ^~~~~~~~
+              help: rename one of the two policies
+              note: Policies/copy.yaml:2:9: 'playback' is defined here
+
+            """)
+    }
+
+    @Test func aFolderWithoutPoliciesIsNotAnError() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let outcome = try Self.policyc(["lint", "--format", "json", "empty"], in: dir)
+        #expect(outcome.status == 0)
+        #expect(try Self.json(outcome.out)["summary"] as? [String: Int] == ["files": 0, "errors": 0, "warnings": 0])
+        #expect(outcome.err == "warning: no *.yaml or *.yml file under 'empty'\n0 errors, 0 warnings in 0 files\n")
+    }
+
     @Test func withoutPathOrPoliciesFolder() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

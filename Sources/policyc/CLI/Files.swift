@@ -38,9 +38,13 @@ enum Files {
         var out: [String] = []
         var errors: [ReadError] = []
         var empty: [String] = []
-        var seen: Set<String> = []
+        // By device and inode: `ok.yaml`, `./ok.yaml` and a link to it are one file.
+        var seen: Set<[UInt64]> = []
+        var seenStdin = false
         func add(_ path: String) {
-            if seen.insert(path).inserted { out.append(path) }
+            var info = stat()
+            guard stat(path, &info) == 0 else { return out.append(path) }  // reading it will say why
+            if seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { out.append(path) }
         }
         for raw in paths {
             if raw == "-" {
@@ -48,7 +52,8 @@ enum Files {
                     errors.append(ReadError(path: "-", message: "standard input ('-') is accepted by 'lint' only"))
                     continue
                 }
-                add("-")
+                if !seenStdin { out.append("-") }
+                seenStdin = true
                 continue
             }
             let path = raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw

@@ -64,6 +64,15 @@ enum Workspace {
             }
         }
         Checker.checkAcrossFiles(&run.files)
+        // A file found only across files (a shared policy name) was clean when checked alone, so
+        // its bytes were not kept: read them again to quote the line. Standard input cannot be
+        // read twice; its findings then show without the source line.
+        for i in run.files.indices where run.files[i].source.isEmpty && !run.files[i].diagnostics.isEmpty {
+            if let index = paths.firstIndex(where: { $0 == run.files[i].path }),
+               case .success(let bytes) = Files.read(paths[index]) {
+                run.files[i].source = bytes
+            }
+        }
         return run
     }
 }

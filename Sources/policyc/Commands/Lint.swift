@@ -1,7 +1,7 @@
 import PolicyKit
 
 enum Lint {
-    static let formats = ["text", "json", "github", "sarif", "junit"]
+    static let formats = ReportFormat.allCases.map(\.rawValue)
 
     static let spec = CommandSpec(
         name: "lint",
