@@ -113,6 +113,11 @@ import FoundationXML
         #expect(text.split(separator: "\n")[2] == "      ^~~~~~")
     }
 
+    @Test func textNeutralisesAFileName() {
+        let files = [Self.file("evil\n\u{1B}[2J.yaml", "a: 1\n", [Self.diagnostic(1, 1, message: "m")])]
+        #expect(Reporters.text(files) == "evil\\u{A}\\u{1B}[2J.yaml:1:1: error: m [yaml-syntax]\na: 1\n^\n")
+    }
+
     @Test func textFindsLinesAsLibyamlCountsThem() {
         // CRLF, a lone CR and a BOM: the third line is still line 3, and the BOM is no column.
         let source = "\u{FEFF}a: 1\r\nb: 2\rc: 3\n"

@@ -77,13 +77,15 @@ extension Reporters {
     }
 
     static func sarifPhysicalLocation(_ file: String, _ span: Span) -> JSON {
+        // SARIF counts from 1 and wants the end at or after the start.
+        let start = Mark(line: max(1, span.start.line), column: max(1, span.start.column))
         var end = span.end
-        if end < span.start { end = span.start }
+        if end < start { end = start }
         return .object([
             "artifactLocation": sarifArtifactLocation(file),
             "region": .object([
-                "startLine": .int(span.start.line),
-                "startColumn": .int(span.start.column),
+                "startLine": .int(start.line),
+                "startColumn": .int(start.column),
                 "endLine": .int(end.line),
                 "endColumn": .int(end.column),
             ]),

@@ -12,7 +12,10 @@ extension Reporters {
         var out = ""
         for file in sortedFiles(files) where !file.diagnostics.isEmpty {
             let source = SourceLines(file.source)
-            for d in file.diagnostics.sorted(by: Diagnostic.inReportOrder) {
+            for var d in file.diagnostics.sorted(by: Diagnostic.inReportOrder) {
+                // A file name is echoed input too: a newline or an escape in it must not reach
+                // the terminal.
+                d.file = printable(d.file)
                 out += headline(d, color: color) + "\n"
                 if let line = source.line(d.line) {
                     let endColumn = d.span.end.line == d.line ? d.span.end.column : nil
@@ -24,7 +27,7 @@ extension Reporters {
                     out += "  help: \(printable(help))\n"
                 }
                 for related in d.related {
-                    out += "  note: \(related.file):\(related.span.start.line):\(related.span.start.column): \(printable(related.message))\n"
+                    out += "  note: \(printable(related.file)):\(related.span.start.line):\(related.span.start.column): \(printable(related.message))\n"
                 }
                 if let reference = reference(of: d.rule) {
                     out += "  guide: \(printable(reference.text))\n"
