@@ -24,29 +24,54 @@ enum Files {
 
     static let stdinPath = "<stdin>"
 
-    /// Expands PATH arguments to the policy files they name, in a stable order.
+    /// Expands PATH arguments to the policy files they name, in a stable order; fails on the
+    /// first PATH that cannot be read.
     static func expand(_ paths: [String], allowStdin: Bool) -> Result<[String], ReadError> {
+        let expanded = expandAll(paths, allowStdin: allowStdin)
+        if let first = expanded.errors.first { return .failure(first) }
+        return .success(expanded.paths)
+    }
+
+    /// Expands every PATH it can and reports the others, so that one bad PATH does not hide the
+    /// findings of the rest. A file named twice (`Policies Policies/playback.yaml`) is read once.
+    static func expandAll(_ paths: [String], allowStdin: Bool) -> (paths: [String], errors: [ReadError], empty: [String]) {
         var out: [String] = []
+        var errors: [ReadError] = []
+        var empty: [String] = []
+        // By device and inode: `ok.yaml`, `./ok.yaml` and a link to it are one file.
+        var seen: Set<[UInt64]> = []
+        var seenStdin = false
+        func add(_ path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return out.append(path) }  // reading it will say why
+            if seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { out.append(path) }
+        }
         for raw in paths {
             if raw == "-" {
-                guard allowStdin else { return .failure(ReadError(path: "-", message: "standard input ('-') is accepted by 'lint' only")) }
-                out.append("-")
+                guard allowStdin else {
+                    errors.append(ReadError(path: "-", message: "standard input ('-') is accepted by 'lint' only"))
+                    continue
+                }
+                if !seenStdin { out.append("-") }
+                seenStdin = true
                 continue
             }
             let path = raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw
             var info = stat()
             guard stat(path, &info) == 0 else {
-                return .failure(ReadError(path: raw, message: "cannot read '\(printable(raw))': \(describeErrno())"))
+                errors.append(ReadError(path: raw, message: "cannot read '\(printable(raw))': \(describeErrno())"))
+                continue
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 var found: [String] = []
                 walk(path, into: &found)
-                out += found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                if found.isEmpty { empty.append(raw) }
+                found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.forEach(add)
             } else {
-                out.append(path)
+                add(path)
             }
         }
-        return .success(out)
+        return (out, errors, empty)
     }
 
     static func isPolicyFile(_ name: String) -> Bool {

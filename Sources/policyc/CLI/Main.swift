@@ -14,6 +14,7 @@ extension CommandLine {
         A <path> is a policy file, a folder (every *.yaml and *.yml under it, sorted), or - for
         standard input (lint only). Without a path, policyc works on Policies/.
 
+
         """
 
     static func main(_ args: [String]) -> Int32 {
@@ -57,6 +58,8 @@ extension CommandLine {
 
     static var commandList: String {
         "COMMANDS:\n" + commands.map { ArgumentParser.row($0.name, $0.abstract) }.joined()
+            + "\nOPTIONS:\n" + ArgumentParser.row("--version", "Show the version.")
+            + ArgumentParser.row("-h, --help", "Show help information.")
     }
 
     /// `error: …`, the usage line and where to read more; exit 2.

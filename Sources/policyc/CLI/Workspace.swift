@@ -14,15 +14,25 @@ enum Workspace {
 
     /// The paths to check: the arguments, or `Policies/` when there are none.
     static func inputs(_ arguments: [String], allowStdin: Bool) -> Result<[String], Files.ReadError> {
+        let gathered = gather(arguments, allowStdin: allowStdin)
+        if let first = gathered.errors.first { return .failure(first) }
+        return .success(gathered.paths)
+    }
+
+    /// Like `inputs`, but keeps going past a PATH that cannot be read: lint reports the files it
+    /// can and exits 2 for the others. `empty` lists folders that hold no policy file.
+    static func gather(_ arguments: [String], allowStdin: Bool)
+        -> (paths: [String], errors: [Files.ReadError], empty: [String])
+    {
         if arguments.isEmpty {
             guard Files.isDirectory(defaultFolder) else {
-                return .failure(Files.ReadError(
+                return ([], [Files.ReadError(
                     path: defaultFolder,
-                    message: "no PATH given and there is no '\(defaultFolder)/' folder here; name the policy files or folders to check"))
+                    message: "no PATH given and there is no '\(defaultFolder)/' folder here; name the policy files or folders to check")], [])
             }
-            return Files.expand([defaultFolder], allowStdin: allowStdin)
+            return Files.expandAll([defaultFolder], allowStdin: allowStdin)
         }
-        return Files.expand(arguments, allowStdin: allowStdin)
+        return Files.expandAll(arguments, allowStdin: allowStdin)
     }
 
     static func check(_ paths: [String], threads: Int? = nil) -> Run {
@@ -54,6 +64,15 @@ enum Workspace {
             }
         }
         Checker.checkAcrossFiles(&run.files)
+        // A file found only across files (a shared policy name) was clean when checked alone, so
+        // its bytes were not kept: read them again to quote the line. Standard input cannot be
+        // read twice; its findings then show without the source line.
+        for i in run.files.indices where run.files[i].source.isEmpty && !run.files[i].diagnostics.isEmpty {
+            if let index = paths.firstIndex(where: { $0 == run.files[i].path }),
+               case .success(let bytes) = Files.read(paths[index]) {
+                run.files[i].source = bytes
+            }
+        }
         return run
     }
 }

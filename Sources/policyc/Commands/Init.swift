@@ -1,14 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PolicyKit
 
 enum Init {
+    static let defaultFolder = "Policies"
+    static let defaultName = "playback"
+    /// Where `policyc generate` writes the schema by default, from the working directory.
+    static let schemaPath = "Generated/policy.schema.json"
+
     static let spec = CommandSpec(
         name: "init",
         abstract: "Writes a canonical policy file; never overwrites.",
-        usage: "policyc init",
+        usage: "policyc init [--policy <name>] [<dir>]",
+        arguments: [("DIR", "The folder to write NAME.yaml in, created when missing (default: Policies/).")],
+        options: [
+            OptionSpec(name: "--policy", valueName: "NAME",
+                       help: "The policy's name, also the file's name.", defaultValue: defaultName),
+        ],
+        discussion: """
+            The file is the canonical policy of the integration guide, under NAME, with a last line
+            that points editors (yaml-language-server) at Generated/policy.schema.json.
+
+            EXIT STATUS:
+              0  written
+              1  the file exists already (nothing is written)
+              2  usage error, a bad NAME, or the file cannot be written
+            """,
         run: run)
 
     static func run(_ args: ParsedArguments) -> Int32 {
-        Output.err("error: 'policyc init' is not built yet\n")
-        return 2
+        guard args.positionals.count <= 1 else {
+            return CommandLine.usageError("'init' takes one folder, not \(args.positionals.count)", command: spec)
+        }
+        let name = args.value("--policy") ?? defaultName
+        guard Values.isName(name) else {
+            return CommandLine.usageError(
+                "'\(printable(name))' is not a valid policy name: \(Values.nameProblem(name)) (a name matches ^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$, e.g. playback, ios-player)",
+                command: spec)
+        }
+        var dir = args.positionals.first ?? defaultFolder
+        while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
+        let path = (dir == "." ? "" : dir + "/") + name + ".yaml"
+        let text = Canonical.text(policy: name)
+            + "# yaml-language-server: $schema=\(relativePath(from: dir, to: schemaPath))\n"
+
+        // What init writes must lint clean: a name the pattern allows may still be refused by a
+        // rule (a reserved word once converted, say).
+        let checked = Checker.check(Array(text.utf8), path: path)
+        if let problem = checked.diagnostics.first(where: { $0.severity == .error }) {
+            return CommandLine.usageError("'\(printable(name))' cannot be a policy name: \(printable(problem.message))", command: spec)
+        }
+
+        if let problem = makeDirectories(dir) {
+            Output.err("error: cannot create '\(printable(dir))': \(problem)\n")
+            return 2
+        }
+        // O_EXCL: never overwrite, not even through a symbolic link, and no race with a check.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            if errno == EEXIST {
+                Output.err("error: '\(printable(path))' exists already; policyc init never overwrites a file (remove it, or choose another --policy or folder)\n")
+                return 1
+            }
+            Output.err("error: cannot write '\(printable(path))': \(Files.describeErrno())\n")
+            return 2
+        }
+        let written = writeAll(fd, Array(text.utf8))
+        let closed = close(fd) == 0
+        guard written && closed else {
+            let reason = Files.describeErrno()
+            unlink(path)  // no half-written policy left behind
+            Output.err("error: cannot write '\(printable(path))': \(reason)\n")
+            return 2
+        }
+        Output.err("Wrote \(printable(path)). Check it with: policyc lint \(printable(path))\n")
+        return 0
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    /// `mkdir -p`: nil when the folder exists or was made, else why not.
+    static func makeDirectories(_ dir: String) -> String? {
+        if Files.isDirectory(dir) { return nil }
+        var prefix = dir.hasPrefix("/") ? "/" : ""
+        for part in dir.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if Files.isDirectory(prefix) { continue }
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return Files.describeErrno() }
+            if !Files.isDirectory(prefix) { return "'\(printable(prefix))' is not a folder" }
+        }
+        return nil
+    }
+
+    /// The path of `target` (relative to the working directory) as seen from the folder `from`:
+    /// `Policies` → `../Generated/policy.schema.json`. Both are made absolute first, so `..` and
+    /// absolute folders work too.
+    static func relativePath(from dir: String, to target: String) -> String {
+        let cwd = currentDirectory()
+        let from = components(absolute(dir, cwd: cwd))
+        let to = components(absolute(target, cwd: cwd))
+        var common = 0
+        while common < min(from.count, to.count), from[common] == to[common] { common += 1 }
+        let ups = Array(repeating: "..", count: from.count - common)
+        return (ups + to[common...]).joined(separator: "/")
+    }
+
+    static func absolute(_ path: String, cwd: String) -> String {
+        path.hasPrefix("/") ? path : cwd + "/" + path
+    }
+
+    /// Path components with `.` and `..` resolved lexically.
+    static func components(_ path: String) -> [String] {
+        var out: [String] = []
+        for part in path.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                if !out.isEmpty { out.removeLast() }
+                continue
+            }
+            out.append(String(part))
+        }
+        return out
+    }
+
+    static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "." }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,7 +1,7 @@
 import PolicyKit
 
 enum Lint {
-    static let formats = ["text", "json", "github", "sarif", "junit"]
+    static let formats = ReportFormat.allCases.map(\.rawValue)
 
     static let spec = CommandSpec(
         name: "lint",
@@ -22,26 +22,30 @@ enum Lint {
         run: run)
 
     static func run(_ args: ParsedArguments) -> Int32 {
-        let paths: [String]
-        switch Workspace.inputs(args.positionals, allowStdin: true) {
-        case .failure(let error):
-            Output.err("error: \(error.message)\n")
-            return 2
-        case .success(let p):
-            paths = p
-        }
-        let run = Workspace.check(paths)
-        for file in run.files {
-            for d in file.diagnostics {
-                Output.out("\(d.file):\(d.line):\(d.column): \(d.severity.rawValue): \(d.message) [\(d.rule)]\n")
-            }
-        }
-        for error in run.readErrors {
+        // The parser already refused any other value.
+        let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
+        let strict = args.flag("--strict")
+        let gathered = Workspace.gather(args.positionals, allowStdin: true)
+        let run = Workspace.check(gathered.paths)
+        let readErrors = gathered.errors + run.readErrors
+
+        let options = ReportOptions(color: format == .text && Output.useColor(fd: 1), strict: strict)
+        Output.out(Reporters.render(format, run.files, options: options))
+
+        for error in readErrors {
             Output.err("error: \(error.message)\n")
         }
-        if !run.readErrors.isEmpty { return 2 }
-        let errors = run.files.reduce(0) { $0 + $1.errorCount }
-        let warnings = run.files.reduce(0) { $0 + $1.warningCount }
-        return errors > 0 || (args.flag("--strict") && warnings > 0) ? 1 : 0
+        for folder in gathered.empty {
+            Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n")
+        }
+        let summary = ReportSummary(run.files)
+        var line = summary.text
+        if !readErrors.isEmpty {
+            line += "; \(readErrors.count) \(readErrors.count == 1 ? "path" : "paths") could not be read"
+        }
+        Output.err(line + "\n")
+
+        if !readErrors.isEmpty { return 2 }
+        return summary.failed(strict: strict) ? 1 : 0
     }
 }

@@ -1,0 +1,73 @@
+extension Reporters {
+    /// JUnit XML for CI systems that read it: one `<testsuite>` per file, one failing `<testcase>`
+    /// per error, a passing `lint` testcase for a file without findings.
+    ///
+    /// A warning is a passing testcase whose `<system-out>` holds the finding, so it is visible
+    /// without failing the build; under `--strict` warnings fail the check, and so their
+    /// testcases fail too.
+    public static func junit(_ files: [CheckedFile], strict: Bool = false) -> String {
+        let sorted = sortedFiles(files)
+        var suites = ""
+        var totalTests = 0, totalFailures = 0
+        for file in sorted {
+            let diagnostics = file.diagnostics.sorted(by: Diagnostic.inReportOrder)
+            var cases = ""
+            var failures = 0
+            for d in diagnostics {
+                let fails = d.severity == .error || strict
+                let name = "\(d.rule) at \(d.line):\(d.column)"
+                var detail = d.headline
+                if let help = d.help { detail += "\nhelp: " + help }
+                if let reference = reference(of: d.rule) { detail += "\nguide: " + reference.text }
+                cases += "    <testcase name=\"\(xml(name, attribute: true))\" classname=\"\(xml(file.path, attribute: true))\""
+                    + " file=\"\(xml(file.path, attribute: true))\" line=\"\(d.line)\">\n"
+                if fails {
+                    failures += 1
+                    cases += "      <failure message=\"\(xml(d.message, attribute: true))\" type=\"\(xml(d.rule, attribute: true))\">"
+                        + xml(detail, attribute: false) + "</failure>\n"
+                } else {
+                    cases += "      <system-out>" + xml(detail, attribute: false) + "</system-out>\n"
+                }
+                cases += "    </testcase>\n"
+            }
+            if diagnostics.isEmpty {
+                cases += "    <testcase name=\"lint\" classname=\"\(xml(file.path, attribute: true))\" file=\"\(xml(file.path, attribute: true))\"/>\n"
+            }
+            let tests = max(1, diagnostics.count)
+            totalTests += tests
+            totalFailures += failures
+            suites += "  <testsuite name=\"\(xml(file.path, attribute: true))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">\n"
+                + cases + "  </testsuite>\n"
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"policyc lint\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\">\n"
+            + suites + "</testsuites>\n"
+    }
+
+    /// XML-escaped text. Characters XML 1.0 cannot hold (most C0 controls, U+FFFE, U+FFFF) and
+    /// the other characters `printable` neutralises are written as `\u{…}`; in attributes, tab,
+    /// CR and LF are character references so that attribute normalisation keeps them.
+    public static func xml(_ text: String, attribute: Bool) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "'" where attribute: out += "&apos;"
+            case "\n": out += attribute ? "&#10;" : "\n"
+            case "\t": out += attribute ? "&#9;" : "\t"
+            case "\r": out += "&#13;"
+            case "\u{FFFE}", "\u{FFFF}": out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default:
+                if isUnsafeScalar(scalar) {
+                    out += printable(String(scalar))
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,125 @@
+extension Reporters {
+    public static let sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    public static let informationUri = "https://github.com/wandura/policyc"
+
+    /// SARIF 2.1.0: one run whose driver lists the whole catalog, one result per finding, columns
+    /// in Unicode code points (as libyaml counts them), paths relative to `%SRCROOT%`.
+    public static func sarif(_ files: [CheckedFile]) -> String {
+        let diagnostics = sortedDiagnostics(files)
+        // The whole catalog, and any rule a finding names that the catalog lacks (so that every
+        // result has a valid ruleIndex whatever the catalog holds).
+        var descriptors = Catalog.rules.map { sarifDescriptor(id: $0.id.rawValue, rule: $0) }
+        var index: [String: Int] = [:]
+        for (i, rule) in Catalog.rules.enumerated() { index[rule.id.rawValue] = i }
+        for d in diagnostics where index[d.rule] == nil {
+            index[d.rule] = descriptors.count
+            descriptors.append(sarifDescriptor(id: d.rule, rule: nil))
+        }
+        let results: [JSON] = diagnostics.map { d in
+            var message = d.message
+            if let help = d.help { message += "\nhelp: " + help }
+            var result: [String: JSON] = [
+                "ruleId": .string(d.rule),
+                "ruleIndex": .int(index[d.rule] ?? 0),
+                "level": .string(d.severity.rawValue),
+                "message": .object(["text": .string(message)]),
+                "locations": .array([.object(["physicalLocation": sarifPhysicalLocation(d.file, d.span)])]),
+            ]
+            if !d.related.isEmpty {
+                result["relatedLocations"] = .array(d.related.enumerated().map { i, related in
+                    .object([
+                        "id": .int(i + 1),
+                        "physicalLocation": sarifPhysicalLocation(related.file, related.span),
+                        "message": .object(["text": .string(related.message)]),
+                    ])
+                })
+            }
+            return .object(result)
+        }
+        let driver: JSON = .object([
+            "name": .string("policyc"),
+            "version": .string(PolicycVersion.string),
+            "semanticVersion": .string(PolicycVersion.string),
+            "informationUri": .string(informationUri),
+            "rules": .array(descriptors),
+        ])
+        return JSON.object([
+            "$schema": .string(sarifSchema),
+            "version": .string("2.1.0"),
+            "runs": .array([.object([
+                "tool": .object(["driver": driver]),
+                "columnKind": .string("unicodeCodePoints"),
+                "results": .array(results),
+            ])]),
+        ]).rendered()
+    }
+
+    static func sarifDescriptor(id: String, rule: Rule?) -> JSON {
+        var descriptor: [String: JSON] = ["id": .string(id), "name": .string(upperCamelRuleName(id))]
+        guard let rule else { return .object(descriptor) }
+        var full = "Fires when \(rule.summary)."
+        var markdown = "Fires when \(rule.summary)."
+        if let reference = rule.reference {
+            full += " The integration guide \"Smooth playback under load\": \(reference.text)."
+            markdown += "\n\nFrom the integration guide *Smooth playback under load*: \(reference.text)."
+        }
+        markdown += "\n\nRun `policyc rules` for examples that do and do not trigger `\(id)`."
+        descriptor["shortDescription"] = .object(["text": .string(rule.summary)])
+        descriptor["fullDescription"] = .object(["text": .string(full)])
+        descriptor["help"] = .object(["text": .string(full), "markdown": .string(markdown)])
+        descriptor["defaultConfiguration"] = .object(["level": .string(rule.severity.rawValue)])
+        return .object(descriptor)
+    }
+
+    /// `interactive-retries-max` → `InteractiveRetriesMax`, the readable name SARIF asks for.
+    static func upperCamelRuleName(_ id: String) -> String {
+        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    static func sarifPhysicalLocation(_ file: String, _ span: Span) -> JSON {
+        // SARIF counts from 1 and wants the end at or after the start.
+        let start = Mark(line: max(1, span.start.line), column: max(1, span.start.column))
+        var end = span.end
+        if end < start { end = start }
+        return .object([
+            "artifactLocation": sarifArtifactLocation(file),
+            "region": .object([
+                "startLine": .int(start.line),
+                "startColumn": .int(start.column),
+                "endLine": .int(end.line),
+                "endColumn": .int(end.column),
+            ]),
+        ])
+    }
+
+    /// A relative path becomes a URI reference under `%SRCROOT%`; an absolute one a `file:` URI.
+    static func sarifArtifactLocation(_ path: String) -> JSON {
+        if path.hasPrefix("/") {
+            return .object(["uri": .string("file://" + percentEncodedPath(path))])
+        }
+        var relative = Substring(path)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+        return .object([
+            "uri": .string(percentEncodedPath(String(relative))),
+            "uriBaseId": .string("%SRCROOT%"),
+        ])
+    }
+
+    /// RFC 3986 path: unreserved characters and `/` stay, every other byte is `%XX` (so a space,
+    /// `%`, `#`, `?`, `<stdin>` and non-ASCII names all give a valid URI reference).
+    static func percentEncodedPath(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}

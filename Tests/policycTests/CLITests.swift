@@ -1,0 +1,552 @@
+import Foundation
+import Testing
+
+/// Runs the built `policyc` as a user would and checks stdout, stderr and the exit status.
+@Suite struct CLITests {
+    // MARK: running the binary
+
+    struct Outcome: CustomStringConvertible {
+        var out: String
+        var err: String
+        var status: Int32
+
+        var description: String { "exit \(status)\n--- stdout\n\(out)--- stderr\n\(err)" }
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `policyc` beside the test bundle (the products folder SwiftPM built both into).
+    static let binary: URL? = {
+        var candidates: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("policyc"))
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("policyc"))
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/policyc"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func policyc(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
+                        environment: [String: String] = [:]) throws -> Outcome {
+        guard let binary else { throw Missing(description: "the policyc binary was not found beside the tests") }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return Outcome(out: try String(contentsOf: outURL, encoding: .utf8),
+                       err: try String(contentsOf: errURL, encoding: .utf8),
+                       status: process.terminationStatus)
+    }
+
+    /// A fresh folder for one test, removed by the caller's `defer`.
+    static func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func write(_ text: String, to name: String, in dir: URL) throws {
+        let url = dir.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    static let canonical: String = {
+        (try? String(contentsOf: packageRoot.appendingPathComponent("Policies/playback.yaml"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The canonical policy with two limits broken and one key misspelt: four errors.
+    static var broken: String {
+        canonical
+            .replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 4 ")
+            .replacingOccurrences(of: "timeout: 8s ", with: "timeout: 2s ")
+            .replacingOccurrences(of: "  budget:\n", with: "  budgte:\n")
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        return try #require(object as? [String: Any])
+    }
+
+    // MARK: lint, every format, clean and broken
+
+    @Test func canonicalPolicyIsClean() throws {
+        #expect(!Self.canonical.isEmpty)
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.canonical, to: "Policies/playback.yaml", in: dir)
+
+        let text = try Self.policyc(["lint"], in: dir)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.out == "")
+        #expect(text.err == "0 errors, 0 warnings in 1 file\n")
+
+        let json = try Self.policyc(["lint", "--format", "json", "Policies/playback.yaml"], in: dir)
+        #expect(json.status == 0)
+        let object = try Self.json(json.out)
+        #expect((object["diagnostics"] as? [Any])?.isEmpty == true)
+        #expect(object["summary"] as? [String: Int] == ["files": 1, "errors": 0, "warnings": 0])
+        #expect(json.err == "0 errors, 0 warnings in 1 file\n")
+
+        let github = try Self.policyc(["lint", "--format=github"], in: dir)
+        #expect(github.status == 0 && github.out == "")
+
+        let junit = try Self.policyc(["lint", "--format", "junit"], in: dir)
+        #expect(junit.status == 0)
+        #expect(junit.out.contains("<testsuite name=\"Policies/playback.yaml\" tests=\"1\" failures=\"0\""))
+        #expect(junit.out.contains("<testcase name=\"lint\""))
+
+        let sarif = try Self.policyc(["lint", "--format", "sarif"], in: dir)
+        #expect(sarif.status == 0)
+        let run = try #require((try Self.json(sarif.out)["runs"] as? [[String: Any]])?.first)
+        #expect((run["results"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func brokenPolicyInEveryFormat() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.broken, to: "bad.yaml", in: dir)
+
+        let text = try Self.policyc(["lint", "bad.yaml"], in: dir)
+        #expect(text.status == 1, "\(text)")
+        #expect(text.out.contains("""
+            bad.yaml:9:19: error: interactive profile 'interactive' allows 4 retries; at most 3 are allowed [interactive-retries-max]
+                  maxRetries: 4         # retries after the first attempt
+                              ^
+              guide: "At most 3 retries per interactive request" (Checklist)
+
+            """))
+        #expect(text.out.contains("bad.yaml:29:3: error: unknown key 'budgte' in 'retry' [unknown-key]\n  budgte:\n  ^~~~~~\n  help: did you mean 'budget'?\n"))
+        #expect(text.err == "4 errors, 0 warnings in 1 file\n")
+        #expect(!text.out.contains("\u{1B}"), "no colour when stdout is not a terminal")
+
+        let json = try Self.policyc(["lint", "--format", "json", "bad.yaml"], in: dir)
+        #expect(json.status == 1)
+        let diagnostics = try #require(try Self.json(json.out)["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["rule"] as? String } == ["missing-key", "interactive-retries-max", "timeout-min", "unknown-key"])
+        #expect(diagnostics.map { $0["line"] as? Int } == [5, 9, 12, 29])
+        #expect(json.err == "4 errors, 0 warnings in 1 file\n")
+
+        let github = try Self.policyc(["lint", "--format", "github", "bad.yaml"], in: dir)
+        #expect(github.status == 1)
+        let lines = github.out.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { $0.hasPrefix("::error file=bad.yaml,line=") })
+        #expect(lines[1].hasPrefix("::error file=bad.yaml,line=9,col=19,endLine=9,endColumn=19,title=interactive-retries-max::interactive profile 'interactive' allows 4 retries"))
+
+        let junit = try Self.policyc(["lint", "--format", "junit", "bad.yaml"], in: dir)
+        #expect(junit.status == 1)
+        #expect(junit.out.components(separatedBy: "<failure ").count - 1 == 4)
+
+        let sarif = try Self.policyc(["lint", "--format", "sarif", "bad.yaml"], in: dir)
+        #expect(sarif.status == 1)
+        let run = try #require((try Self.json(sarif.out)["runs"] as? [[String: Any]])?.first)
+        #expect((run["results"] as? [[String: Any]])?.compactMap { $0["ruleId"] as? String }
+                == ["missing-key", "interactive-retries-max", "timeout-min", "unknown-key"])
+    }
+
+    @Test(.enabled(if: SARIF.isAvailable, "python3 with jsonschema is missing: SARIF schema validation skipped"))
+    func sarifFromTheBinaryValidates() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.broken, to: "a dir/bad one.yaml", in: dir)
+        try Self.write("version: 1\nversion: 1\n", to: "dup.yaml", in: dir)
+        try Self.write(Self.canonical, to: "ok.yaml", in: dir)
+        let outcome = try Self.policyc(["lint", "--format", "sarif", ".", "-"], in: dir, stdin: "a: [b\n")
+        #expect(outcome.status == 1)
+        try SARIF.validate(outcome.out)
+    }
+
+    @Test func sarifValidatorIsThereOnCI() {
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            #expect(SARIF.isAvailable, "CI=true: python3 with jsonschema must be installed to validate SARIF")
+        }
+    }
+
+    // MARK: strict, stdin, folders, unreadable input
+
+    /// Whether this build's catalog has the `interactive-deadline` warning (it is written in
+    /// parallel with the CLI; until then `--strict` is covered by the reporter tests only).
+    static let hasInteractiveDeadline: Bool = {
+        guard let out = try? policyc(["rules", "--format", "json"]).out,
+              let rules = (try? json(out))?["rules"] as? [[String: Any]] else { return false }
+        return rules.contains { $0["id"] as? String == "interactive-deadline" && $0["severity"] as? String == "warning" }
+    }()
+
+    @Test(.enabled(if: hasInteractiveDeadline, "no interactive-deadline rule in this build: --strict through the binary is not tested"))
+    func strictMakesWarningsFail() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.canonical.replacingOccurrences(of: "deadline: 15s", with: "deadline: 20s"), to: "slow.yaml", in: dir)
+
+        let lenient = try Self.policyc(["lint", "slow.yaml"], in: dir)
+        #expect(lenient.status == 0, "\(lenient)")
+        #expect(lenient.out.hasPrefix("slow.yaml:13:17: warning: "))
+        #expect(lenient.err == "0 errors, 1 warning in 1 file\n")
+        let strict = try Self.policyc(["lint", "--strict", "slow.yaml"], in: dir)
+        #expect(strict.status == 1)
+        #expect(strict.out == lenient.out)
+        let junit = try Self.policyc(["lint", "--strict", "--format", "junit", "slow.yaml"], in: dir)
+        #expect(junit.status == 1 && junit.out.contains("<failure "))
+    }
+
+    @Test func standardInput() throws {
+        let bad = try Self.policyc(["lint", "-"], stdin: Self.broken)
+        #expect(bad.status == 1, "\(bad)")
+        #expect(bad.out.hasPrefix("<stdin>:5:1: error: "))
+        let good = try Self.policyc(["lint", "--format", "json", "-"], stdin: Self.canonical)
+        #expect(good.status == 0)
+        #expect(try Self.json(good.out)["summary"] as? [String: Int] == ["files": 1, "errors": 0, "warnings": 0])
+    }
+
+    @Test func aFolderOfManyFilesGivesTheSameOutputAsOneByOne() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var names: [String] = []
+        for i in 0..<24 {
+            let name = "many/p\(i < 10 ? "0" : "")\(i).\(i % 5 == 0 ? "yml" : "yaml")"
+            var text = Self.canonical.replacingOccurrences(of: "policy: playback", with: "policy: p\(i)")
+            if i % 3 == 0 { text = text.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: \(i + 4) ") }
+            if i % 4 == 0 { text = text.replacingOccurrences(of: "timeout: 15s", with: "timeout: 1s") }
+            try Self.write(text, to: name, in: dir)
+            names.append(name)
+        }
+        try Self.write("not a policy", to: "many/notes.txt", in: dir)
+        try Self.write(Self.broken, to: "many/.hidden/x.yaml", in: dir)
+
+        for format in ["text", "github", "json"] {
+            let all = try Self.policyc(["lint", "--format", format, "many"], in: dir)
+            #expect(all.status == 1)
+            var oneByOne = ""
+            var diagnostics: [Any] = []
+            for name in names.sorted() {
+                let one = try Self.policyc(["lint", "--format", format, name], in: dir)
+                if format == "json" {
+                    diagnostics += try Self.json(one.out)["diagnostics"] as? [Any] ?? []
+                } else {
+                    oneByOne += one.out
+                }
+            }
+            if format == "json" {
+                let object = try Self.json(all.out)
+                #expect(NSArray(array: object["diagnostics"] as? [Any] ?? []) == NSArray(array: diagnostics))
+                #expect(object["summary"] as? [String: Int] == ["files": 24, "errors": 14, "warnings": 0])
+            } else {
+                #expect(all.out == oneByOne)
+            }
+        }
+        // The same files named one by one, in another order, give the same report.
+        let named = try Self.policyc(["lint"] + names.reversed(), in: dir)
+        let folder = try Self.policyc(["lint", "many/"], in: dir)
+        #expect(named.out == folder.out)
+        #expect(folder.err == "14 errors, 0 warnings in 24 files\n")
+    }
+
+    @Test func unreadableInputExits2AndTheRestIsStillReported() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.broken, to: "bad.yaml", in: dir)
+        // Another policy name: two files may not share one (name-collision).
+        try Self.write(Self.canonical.replacingOccurrences(of: "policy: playback", with: "policy: ok"), to: "ok.yaml", in: dir)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("dangling.yaml").path,
+                                                   withDestinationPath: "nowhere.yaml")
+
+        let outcome = try Self.policyc(["lint", "missing.yaml", "bad.yaml", "dangling.yaml", "ok.yaml"], in: dir)
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.out.contains("bad.yaml:9:19: error: "))
+        #expect(outcome.err.contains("error: cannot read 'missing.yaml': No such file or directory\n"))
+        #expect(outcome.err.contains("error: cannot read 'dangling.yaml'"))
+        #expect(outcome.err.hasSuffix("4 errors, 0 warnings in 2 files; 2 paths could not be read\n"))
+
+        let json = try Self.policyc(["lint", "--format", "json", "ok.yaml", "missing.yaml"], in: dir)
+        #expect(json.status == 2)
+        #expect(try Self.json(json.out)["summary"] as? [String: Int] == ["files": 1, "errors": 0, "warnings": 0])
+
+        // Unreadable beats clean, and also beats lint errors.
+        #expect(try Self.policyc(["lint", "ok.yaml", "missing.yaml"], in: dir).status == 2)
+        #expect(try Self.policyc(["lint", "bad.yaml", "missing.yaml"], in: dir).status == 2)
+    }
+
+    @Test func aFileNamedTwiceIsCheckedOnceAndTwoFilesMayNotShareAName() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.canonical, to: "Policies/ok.yaml", in: dir)
+        let twice = try Self.policyc(["lint", "Policies", "Policies/ok.yaml", "./Policies//ok.yaml"], in: dir)
+        #expect(twice.status == 0, "\(twice)")
+        #expect(twice.err == "0 errors, 0 warnings in 1 file\n")
+
+        try Self.write(Self.canonical, to: "Policies/copy.yaml", in: dir)
+        let shared = try Self.policyc(["lint"], in: dir)
+        #expect(shared.status == 1)
+        #expect(shared.out == """
+            Policies/ok.yaml:2:9: error: policy 'playback' is also defined in Policies/copy.yaml; each policy name belongs to one file [name-collision]
+            policy: playback
+                    ^~~~~~~~
+              help: rename one of the two policies
+              note: Policies/copy.yaml:2:9: 'playback' is defined here
+
+            """)
+    }
+
+    @Test func aFolderWithoutPoliciesIsNotAnError() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let outcome = try Self.policyc(["lint", "--format", "json", "empty"], in: dir)
+        #expect(outcome.status == 0)
+        #expect(try Self.json(outcome.out)["summary"] as? [String: Int] == ["files": 0, "errors": 0, "warnings": 0])
+        #expect(outcome.err == "warning: no *.yaml or *.yml file under 'empty'\n0 errors, 0 warnings in 0 files\n")
+    }
+
+    @Test func withoutPathOrPoliciesFolder() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try Self.policyc(["lint"], in: dir)
+        #expect(outcome.status == 2)
+        #expect(outcome.err.contains("error: no PATH given and there is no 'Policies/' folder here"))
+    }
+
+    // MARK: colour
+
+    @Test func colourOnlyOnATerminalAndNeverWithNO_COLOR() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.write(Self.broken, to: "bad.yaml", in: dir)
+        let piped = try Self.policyc(["lint", "bad.yaml"], in: dir)
+        #expect(!piped.out.contains("\u{1B}"))
+
+        // script(1) gives the binary a terminal.
+        guard let binary = Self.binary, FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            print("note: script(1) is missing: colour on a terminal is not tested")
+            return
+        }
+        let command = "'\(binary.path)' lint bad.yaml"
+        let tty = try Self.policyc(["-qec", command, "/dev/null"], in: dir, environment: ["TERM": "xterm"], via: "/usr/bin/script")
+        #expect(tty.out.contains("\u{1B}[1;31merror:"), "\(tty)")
+        let noColor = try Self.policyc(["-qec", command, "/dev/null"], in: dir, environment: ["TERM": "xterm", "NO_COLOR": "1"],
+                                       via: "/usr/bin/script")
+        #expect(noColor.out.contains("bad.yaml:9:19: error: "), "\(noColor)")
+        #expect(!noColor.out.contains("\u{1B}"))
+    }
+
+    // MARK: github escaping through the binary
+
+    @Test func githubEscapesPathsAndHostileText() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hostile = Self.canonical.replacingOccurrences(
+            of: "  backoff: full-jitter\n",
+            with: "  backoff: full-jitter\n  \"x\\r\\n::error::owned %0A\\u2028::warning::y\": 1\n")
+        let name = "a,b:c%d.yaml"
+        try Self.write(hostile, to: name, in: dir)
+        let outcome = try Self.policyc(["lint", "--format", "github", name], in: dir)
+        #expect(outcome.status == 1, "\(outcome)")
+        let json = try Self.policyc(["lint", "--format", "json", name], in: dir)
+        let count = (try Self.json(json.out)["diagnostics"] as? [Any])?.count ?? -1
+        let lines = outcome.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == count + 1 && lines.last == "")
+        #expect(count == 1)
+        for line in lines.dropLast() {
+            #expect(line.hasPrefix("::error file=") || line.hasPrefix("::warning file="))
+            #expect(!line.contains("\r") && !line.unicodeScalars.contains("\u{2028}"))
+        }
+        #expect(outcome.out.contains("::error file=a%2Cb%3Ac%25d.yaml,line=26,col=3,"))
+        #expect(outcome.out.contains("%250A"))
+    }
+
+    // MARK: init
+
+    @Test func initWritesACleanPolicyAndNeverOverwrites() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try Self.policyc(["init"], in: dir)
+        #expect(first.status == 0, "\(first)")
+        let path = dir.appendingPathComponent("Policies/playback.yaml")
+        let written = try String(contentsOf: path, encoding: .utf8)
+        #expect(written == Self.canonical + "# yaml-language-server: $schema=../Generated/policy.schema.json\n")
+        let lint = try Self.policyc(["lint"], in: dir)
+        #expect(lint.status == 0 && lint.out.isEmpty, "\(lint)")
+
+        // Never overwrite: exit 1 and the file is as it was.
+        try Data("mine\n".utf8).write(to: path)
+        let again = try Self.policyc(["init"], in: dir)
+        #expect(again.status == 1)
+        #expect(again.err.contains("exists already"))
+        #expect(try String(contentsOf: path, encoding: .utf8) == "mine\n")
+
+        // Another name and folder, made with its parents; the schema path follows the folder.
+        let other = try Self.policyc(["init", "--policy", "ios-player", "config/policies"], in: dir)
+        #expect(other.status == 0, "\(other)")
+        let otherText = try String(contentsOf: dir.appendingPathComponent("config/policies/ios-player.yaml"), encoding: .utf8)
+        #expect(otherText.contains("\npolicy: ios-player\n"))
+        #expect(otherText.hasSuffix("\n# yaml-language-server: $schema=../../Generated/policy.schema.json\n"))
+        let otherLint = try Self.policyc(["lint", "config"], in: dir)
+        #expect(otherLint.status == 0, "\(otherLint)")
+    }
+
+    @Test func initRefusesABadName() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for bad in ["Playback", "play_back", "", "x-", String(repeating: "a", count: 65)] {
+            let outcome = try Self.policyc(["init", "--policy", bad], in: dir)
+            #expect(outcome.status == 2, "\(outcome)")
+            #expect(outcome.err.hasPrefix("error: '\(bad)' is not a valid policy name: "))
+            #expect(outcome.err.contains("See 'policyc init --help'."))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Policies").path))
+    }
+
+    // MARK: rules
+
+    @Test func rulesInEveryFormat() throws {
+        let json = try Self.policyc(["rules", "--format", "json"])
+        #expect(json.status == 0)
+        let rules = try #require(try Self.json(json.out)["rules"] as? [[String: Any]])
+        #expect(!rules.isEmpty)
+        let markdown = try Self.policyc(["rules", "--format", "markdown"])
+        #expect(markdown.status == 0)
+        let rows = markdown.out.split(separator: "\n")
+        #expect(rows.first == "| rule | severity | fires when | guide |")
+        #expect(rows.count == rules.count + 2)
+        let text = try Self.policyc(["rules"])
+        #expect(text.status == 0)
+        for rule in rules {
+            let id = try #require(rule["id"] as? String)
+            #expect(text.out.contains("\n\(id) (") || text.out.hasPrefix("\(id) ("))
+            #expect(markdown.out.contains("| `\(id)` |"))
+        }
+        #expect(text.out.contains("interactive-retries-max (error)\n  fires when an interactive profile's maxRetries is over 3\n"))
+    }
+
+    // MARK: help and usage errors
+
+    @Test func help() throws {
+        let top = try Self.policyc(["--help"])
+        #expect(top.status == 0)
+        #expect(top.out.hasPrefix("OVERVIEW: "))
+        for command in ["lint", "generate", "schema", "diff", "explain", "rules", "init"] {
+            #expect(top.out.contains("\n  \(command) "))
+        }
+        let helpLint = try Self.policyc(["help", "lint"])
+        let lintHelp = try Self.policyc(["lint", "--help"])
+        #expect(helpLint.status == 0 && lintHelp.status == 0)
+        #expect(helpLint.out == lintHelp.out)
+        for section in ["OVERVIEW: ", "\nUSAGE: policyc lint ", "\nARGUMENTS:\n", "\nOPTIONS:\n", "--format <format>", "--strict"] {
+            #expect(lintHelp.out.contains(section), "\(section)")
+        }
+        #expect(try Self.policyc(["init", "-h"]).out.contains("--policy <name>"))
+        #expect(try Self.policyc(["rules", "--help"]).out.contains("(values: text, markdown, json)"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "error: unknown command 'frobnicate'", "See 'policyc --help'."),
+        (["lnit"], "error: unknown command 'lnit'; did you mean 'lint'?", "See 'policyc --help'."),
+        (["lint", "--strcit"], "error: unknown option '--strcit'; did you mean '--strict'?", "See 'policyc lint --help'."),
+        (["lint", "--format", "xml"], "error: unknown format 'xml' for '--format'; expected one of text, json, github, sarif, junit", "See 'policyc lint --help'."),
+        (["lint", "--format"], "error: option '--format' needs a value", "See 'policyc lint --help'."),
+        (["lint", "--strict=yes"], "error: option '--strict' takes no value", "See 'policyc lint --help'."),
+        (["rules", "--format", "html"], "error: unknown format 'html'", "See 'policyc rules --help'."),
+        (["rules", "Policies"], "error: unexpected argument 'Policies'", "See 'policyc rules --help'."),
+        (["help", "nothing"], "error: unknown command 'nothing'", "See 'policyc --help'."),
+    ])
+    func usageErrors(arguments: [String], message: String, seeAlso: String) throws {
+        let outcome = try Self.policyc(arguments)
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.out == "")
+        #expect(outcome.err.hasPrefix(message), "\(outcome)")
+        #expect(outcome.err.contains("\nUsage: policyc "))
+        #expect(outcome.err.hasSuffix(seeAlso + "\n"))
+    }
+
+    @Test func noArgumentsShowsTheOverviewAsAUsageError() throws {
+        let outcome = try Self.policyc([])
+        #expect(outcome.status == 2)
+        #expect(outcome.out == "")
+        #expect(outcome.err.hasPrefix("OVERVIEW: "))
+    }
+}
+
+extension CLITests {
+    /// Runs another program (script(1), python3) and captures its stdout only.
+    static func policyc(_ arguments: [String], in directory: URL?, environment: [String: String], via program: String) throws -> Outcome {
+        try run(URL(fileURLWithPath: program), arguments, in: directory, environment: environment)
+    }
+
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(out: String(decoding: data, as: UTF8.self), err: "", status: process.terminationStatus)
+    }
+}
+
+/// SARIF validation with python3's jsonschema against `../shared/schemas/sarif-schema-2.1.0.json`.
+enum SARIF {
+    static let schema = CLITests.packageRoot.appendingPathComponent("../shared/schemas/sarif-schema-2.1.0.json").standardizedFileURL
+
+    static let isAvailable: Bool = {
+        guard FileManager.default.fileExists(atPath: schema.path) else { return false }
+        return (try? python(["-c", "import jsonschema"]).status) == 0
+    }()
+
+    static func validate(_ sarif: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-\(UUID().uuidString).sarif")
+        try Data(sarif.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            errors = list(jsonschema.Draft4Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
+            for e in errors[:5]: print(list(e.absolute_path), e.message)
+            sys.exit(1 if errors else 0)
+            """
+        let result = try python(["-c", script, schema.path, file.path])
+        if result.status != 0 { throw CLITests.Missing(description: "SARIF is not valid:\n\(result.output)") }
+    }
+
+    static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let outcome = try CLITests.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, in: nil, environment: [:])
+        return (outcome.status, outcome.out)
+    }
+}
