@@ -114,9 +114,12 @@ def main():
     ap.add_argument("--results", default=os.path.join(WORK, "results.json"))
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     a = ap.parse_args()
+    for name in ("policyc", "floor", "measure", "corpus", "cjs", "results"):
+        if getattr(a, name):
+            setattr(a, name, os.path.abspath(getattr(a, name)))
     os.chdir(ROOT)
     global MEASURE
-    MEASURE = os.path.abspath(a.measure)
+    MEASURE = a.measure
 
     C = lambda *p: os.path.join(a.corpus, *p)
     policyc, floor = a.policyc, a.floor
