@@ -140,12 +140,15 @@ def main():
         notes.append(f"generate SKIPPED: `policyc generate --out DIR` exited {probe.rc} on this branch"
                      f" ({first[0] if first else 'no message'})")
 
+    wired = any("POLICYC_THREADS" in open(os.path.join(dp, f), encoding="utf-8", errors="replace").read()
+                for dp, _, fs in os.walk(os.path.join(ROOT, "Sources")) for f in fs if f.endswith(".swift"))
     benches = {
         "version": Bench("policyc --version", [policyc, "--version"]),
         "lint-1": Bench("policyc lint, 1 file", [policyc, "lint", C("clean-1")]),
         "lint-100": Bench("policyc lint, 100 files", [policyc, "lint", C("clean-100")]),
         "lint-2000": Bench("policyc lint, 2000 files", [policyc, "lint", C("clean-2000")]),
-        "lint-2000-t1": Bench("policyc lint, 2000 files, POLICYC_THREADS=1", [policyc, "lint", C("clean-2000")],
+        "lint-2000-t1": Bench("policyc lint, 2000 files, POLICYC_THREADS=1" + ("" if wired else " (unread)"),
+                              [policyc, "lint", C("clean-2000")],
                               env={"POLICYC_THREADS": "1"}),
         "lint-2000-findings": Bench("policyc lint, 2000 files, 10% broken", [policyc, "lint", C("findings-2000")], ok=(0, 1)),
         "lint-big-profiles": Bench("policyc lint, 1 MiB (5k profiles)", [policyc, "lint", C("big", "profiles.yaml")]),
@@ -213,8 +216,6 @@ def main():
                             f"first: {lines[0] if lines else s.stderr.strip()[:200]}")
 
     # -- 1 thread versus many: same findings, same exit status ------------------------------------------
-    wired = any("POLICYC_THREADS" in open(os.path.join(dp, f), encoding="utf-8", errors="replace").read()
-                for dp, _, fs in os.walk(os.path.join(ROOT, "Sources")) for f in fs if f.endswith(".swift"))
     if not wired:
         notes.append("POLICYC_THREADS is not read by Sources/ yet: the thread check compares two default runs")
     threads = []
@@ -242,11 +243,11 @@ def main():
     print(f"policyc benchmark — {a.runs} runs each (check-jsonschema: {a.jsonschema_runs}), medians; "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end")
     print()
-    print(f"{'command':<50} {'median':>11} {'min':>11} {'cpu':>11} {'max RSS':>10}")
+    print(f"{'command':<58} {'median':>11} {'min':>11} {'cpu':>11} {'max RSS':>10}")
     for key, b in benches.items():
         if not b.samples:
             continue
-        print(f"{b.name:<50} {fmt_time(b.median):>11} {fmt_time(b.minimum):>11} {fmt_time(b.cpu):>11} {b.rss_mib:>7.1f} MiB")
+        print(f"{b.name:<58} {fmt_time(b.median):>11} {fmt_time(b.minimum):>11} {fmt_time(b.cpu):>11} {b.rss_mib:>7.1f} MiB")
 
     def per_file(prefix):
         big, one = benches.get(f"{prefix}-2000"), benches.get(f"{prefix}-1")
@@ -259,41 +260,46 @@ def main():
     print("per file (2000-file median minus 1-file median, / 1999): "
           + ", ".join(f"{p} {c:.0f} µs" for p, c in costs if c is not None))
 
-    def ratio(x, y):
+    def ratio(x, y, of="median"):
         bx, by = benches.get(x), benches.get(y)
         if not bx or not by or not bx.samples or not by.samples:
             return None
-        return bx.median / by.median
+        return getattr(bx, of) / getattr(by, of)
+
+    def pair(x, y):
+        return ratio(x, y), ratio(x, y, "minimum")
 
     targets = [
-        ("lint-2000 / floor-2000", ratio("lint-2000", "floor-2000"), "<=", 2.0),
-        ("jsonschema-2000 / lint-2000", ratio("jsonschema-2000", "lint-2000"), ">=", 50.0),
-        ("lint-1 / version", ratio("lint-1", "version"), "<=", 1.5),
-        ("lint-1MiB / floor-1MiB (5k profiles)", ratio("lint-big-profiles", "floor-big-profiles"), "<=", 3.0),
-        ("lint-1MiB / floor-1MiB (description)", ratio("lint-big-description", "floor-big-description"), "<=", 3.0),
-        ("generate-2000 / lint-2000", ratio("generate-2000", "lint-2000"), "<=", 3.0),
+        ("lint-2000 / floor-2000", pair("lint-2000", "floor-2000"), "<=", 2.0),
+        ("jsonschema-2000 / lint-2000", pair("jsonschema-2000", "lint-2000"), ">=", 50.0),
+        ("lint-1 / version", pair("lint-1", "version"), "<=", 1.5),
+        ("lint-1MiB / floor-1MiB (5k profiles)", pair("lint-big-profiles", "floor-big-profiles"), "<=", 3.0),
+        ("lint-1MiB / floor-1MiB (description)", pair("lint-big-description", "floor-big-description"), "<=", 3.0),
+        ("generate-2000 / lint-2000", pair("generate-2000", "lint-2000"), "<=", 3.0),
     ]
     print()
-    print(f"{'ratio (same run)':<42} {'measured':>9}   {'target':<8} verdict")
+    print("ratios of medians decide; ratios of minimums (less disturbed by other load) are shown beside them")
+    print(f"{'ratio (same run)':<42} {'medians':>9} {'minimums':>9}   {'target':<8} verdict")
     missed = 0
     results = {"runs": a.runs, "commands": {}, "ratios": {}, "notes": notes, "problems": problems}
-    for name, value, op, limit in targets:
+    for name, (value, of_min), op, limit in targets:
         if value is None:
-            print(f"{name:<42} {'-':>9}   {op} {limit:<5g} SKIPPED")
+            print(f"{name:<42} {'-':>9} {'-':>9}   {op} {limit:<5g} SKIPPED")
             continue
         met = value <= limit if op == "<=" else value >= limit
         missed += not met
-        print(f"{name:<42} {value:>9.2f}   {op} {limit:<5g} {'met' if met else 'MISSED'}")
-        results["ratios"][name] = {"value": round(value, 3), "target": f"{op} {limit:g}", "met": met}
-    info = [("lint-2000, 1 thread / floor-2000", ratio("lint-2000-t1", "floor-2000")),
-            ("lint-2000, 1 thread / many threads", ratio("lint-2000-t1", "lint-2000"))]
-    for name, value in info:
+        print(f"{name:<42} {value:>9.2f} {of_min:>9.2f}   {op} {limit:<5g} {'met' if met else 'MISSED'}")
+        results["ratios"][name] = {"value": round(value, 3), "of_minimums": round(of_min, 3),
+                                   "target": f"{op} {limit:g}", "met": met}
+    info = [("lint-2000, 1 thread / floor-2000", pair("lint-2000-t1", "floor-2000")),
+            ("lint-2000, 1 thread / many threads", pair("lint-2000-t1", "lint-2000"))]
+    for name, (value, of_min) in info:
         if value is not None:
-            print(f"{name:<42} {value:>9.2f}   (information)")
+            print(f"{name:<42} {value:>9.2f} {of_min:>9.2f}   (information)")
     rss = benches["lint-2000"].rss_mib
     met = rss < 40
     missed += not met
-    print(f"{'peak RSS, lint-2000':<42} {rss:>5.1f} MiB   < 40 MiB {'met' if met else 'MISSED'}")
+    print(f"{'peak RSS, lint-2000':<42} {rss:>5.1f} MiB {'':>9}   < 40 MiB {'met' if met else 'MISSED'}")
     results["ratios"]["peak RSS lint-2000 (MiB)"] = {"value": round(rss, 1), "target": "< 40", "met": met}
 
     print()
