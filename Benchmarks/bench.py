@@ -1,0 +1,326 @@
+"""The benchmark driver; `Benchmarks/run` builds everything and calls this (see its usage).
+
+Times subprocesses only (the driver's own start-up does not count): each command runs under
+Benchmarks/measure.c, which takes wall time around fork + wait4 and CPU time and peak RSS from
+wait4's rusage of that one child. The fast commands
+run interleaved, one of each per round, so a busy machine slows every command of a round alike
+and the ratios, taken between medians of the same run, stay meaningful.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+WORK = os.path.join(HERE, ".work")
+
+
+class Sample:
+    def __init__(self, wall, cpu, rss_kib, rc, stderr):
+        self.wall, self.cpu, self.rss_kib, self.rc, self.stderr = wall, cpu, rss_kib, rc, stderr
+
+
+MEASURE = None  # Benchmarks/measure.c, built by `run`; set from --measure
+
+
+def spawn(cmd, env=None, stdout_path=None):
+    """Runs cmd once under `measure` (see measure.c for why not straight from Python); stdout to
+    a file (or nowhere), stderr kept for messages."""
+    full_env = dict(os.environ)
+    full_env.pop("POLICYC_THREADS", None)
+    if env:
+        full_env.update(env)
+    out_fd = os.open(stdout_path or os.devnull, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    result = os.path.join(WORK, "measure.out")
+    with tempfile.TemporaryFile() as err:
+        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                   (os.POSIX_SPAWN_DUP2, out_fd, 1),
+                   (os.POSIX_SPAWN_DUP2, err.fileno(), 2)]
+        pid = os.posix_spawn(MEASURE, [MEASURE, result] + cmd, full_env, file_actions=actions)
+        _, status = os.waitpid(pid, 0)
+        os.close(out_fd)
+        err.seek(0)
+        text = err.read().decode("utf-8", "replace")
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"measure failed for {' '.join(cmd)}: {text[-500:]}")
+    wall, cpu, rss, rc = open(result).read().split()
+    return Sample(float(wall), float(cpu), int(rss), int(rc), text)
+
+
+class Bench:
+    def __init__(self, name, cmd, env=None, ok=(0,), setup=None, teardown=None):
+        self.name, self.cmd, self.env, self.ok = name, cmd, env, ok
+        self.setup, self.teardown = setup, teardown
+        self.samples = []
+        self.skipped = None  # why, when the command cannot run on this branch
+
+    def run_once(self):
+        if self.setup:
+            self.setup()
+        s = spawn(self.cmd, self.env)
+        if self.teardown:
+            self.teardown()
+        if s.rc not in self.ok:
+            raise RuntimeError(f"{self.name}: exit {s.rc} (expected {self.ok}): {' '.join(self.cmd)}\n{s.stderr[-2000:]}")
+        self.samples.append(s)
+        return s
+
+    @property
+    def median(self):
+        return statistics.median(s.wall for s in self.samples) if self.samples else None
+
+    @property
+    def minimum(self):
+        return min(s.wall for s in self.samples) if self.samples else None
+
+    @property
+    def cpu(self):
+        return statistics.median(s.cpu for s in self.samples) if self.samples else None
+
+    @property
+    def rss_mib(self):
+        return max(s.rss_kib for s in self.samples) / 1024 if self.samples else None
+
+
+def fmt_time(seconds):
+    if seconds is None:
+        return "-"
+    return f"{seconds * 1000:.1f} ms" if seconds < 10 else f"{seconds:.2f} s"
+
+
+def files_of(folder):
+    found = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        found += [os.path.join(dirpath, f) for f in sorted(filenames) if f.endswith((".yaml", ".yml"))]
+    return found
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--policyc", required=True)
+    ap.add_argument("--floor", required=True)
+    ap.add_argument("--measure", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--check-jsonschema", dest="cjs", help="path of check-jsonschema; omitted: not timed")
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--jsonschema-runs", type=int, default=3)
+    ap.add_argument("--results", default=os.path.join(WORK, "results.json"))
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    a = ap.parse_args()
+    for name in ("policyc", "floor", "measure", "corpus", "cjs", "results"):
+        if getattr(a, name):
+            setattr(a, name, os.path.abspath(getattr(a, name)))
+    os.chdir(ROOT)
+    global MEASURE
+    MEASURE = a.measure
+
+    C = lambda *p: os.path.join(a.corpus, *p)
+    policyc, floor = a.policyc, a.floor
+    notes, problems = [], []
+
+    # -- which commands can run on this branch ------------------------------------------------------
+    gen_out = os.path.join(WORK, "generate-out")
+
+    def fresh_gen_out():
+        shutil.rmtree(gen_out, ignore_errors=True)
+
+    probe_dir = tempfile.mkdtemp(dir=WORK)
+    probe = spawn([policyc, "generate", "--out", probe_dir, C("clean-1")])
+    shutil.rmtree(probe_dir, ignore_errors=True)
+    generate_ok = probe.rc == 0
+    if not generate_ok:
+        first = probe.stderr.strip().splitlines()[:1]
+        notes.append(f"generate SKIPPED: `policyc generate --out DIR` exited {probe.rc} on this branch"
+                     f" ({first[0] if first else 'no message'})")
+
+    wired = any("POLICYC_THREADS" in open(os.path.join(dp, f), encoding="utf-8", errors="replace").read()
+                for dp, _, fs in os.walk(os.path.join(ROOT, "Sources")) for f in fs if f.endswith(".swift"))
+    benches = {
+        "version": Bench("policyc --version", [policyc, "--version"]),
+        "lint-1": Bench("policyc lint, 1 file", [policyc, "lint", C("clean-1")]),
+        "lint-100": Bench("policyc lint, 100 files", [policyc, "lint", C("clean-100")]),
+        "lint-2000": Bench("policyc lint, 2000 files", [policyc, "lint", C("clean-2000")]),
+        "lint-2000-t1": Bench("policyc lint, 2000 files, POLICYC_THREADS=1" + ("" if wired else " (unread)"),
+                              [policyc, "lint", C("clean-2000")],
+                              env={"POLICYC_THREADS": "1"}),
+        "lint-2000-findings": Bench("policyc lint, 2000 files, 10% broken", [policyc, "lint", C("findings-2000")], ok=(0, 1)),
+        "lint-big-profiles": Bench("policyc lint, 1 MiB (5k profiles)", [policyc, "lint", C("big", "profiles.yaml")]),
+        "lint-big-description": Bench("policyc lint, 1 MiB (description)", [policyc, "lint", C("big", "description.yaml")]),
+        "floor-1": Bench("floor (libyaml events), 1 file", [floor, C("clean-1")]),
+        "floor-100": Bench("floor, 100 files", [floor, C("clean-100")]),
+        "floor-2000": Bench("floor, 2000 files", [floor, C("clean-2000")]),
+        "floor-big-profiles": Bench("floor, 1 MiB (5k profiles)", [floor, C("big", "profiles.yaml")]),
+        "floor-big-description": Bench("floor, 1 MiB (description)", [floor, C("big", "description.yaml")]),
+    }
+    if generate_ok:
+        benches["generate-2000"] = Bench("policyc generate --out TMP, 2000 files",
+                                         [policyc, "generate", "--out", gen_out, C("clean-2000")],
+                                         setup=fresh_gen_out, teardown=fresh_gen_out)
+
+    # -- interleaved rounds: round 0 warms caches and is not kept -------------------------------------
+    t0 = time.perf_counter()
+    for r in range(a.runs + 1):
+        for b in benches.values():
+            b.run_once()
+        if r == 0:
+            for b in benches.values():
+                b.samples.clear()
+    print(f"timed {len(benches)} commands x {a.runs} runs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+
+    # -- check-jsonschema: seconds a run, so fewer runs, after a 1-file warm-up ---------------------------
+    schema = os.path.join(ROOT, "Generated", "policy.schema.json")
+    if not os.path.exists(schema):
+        made = os.path.join(WORK, "policy.schema.json")
+        s = spawn([policyc, "schema"], stdout_path=made)
+        if s.rc == 0 and os.path.getsize(made) > 0:
+            schema = made
+            notes.append("Generated/policy.schema.json does not exist: check-jsonschema used the output of `policyc schema`")
+        else:
+            schema = os.path.join(HERE, "standin.schema.json")
+            notes.append("Generated/policy.schema.json does not exist and `policyc schema` is not built: "
+                         "check-jsonschema used the hand-written stand-in Benchmarks/standin.schema.json")
+    if a.cjs:
+        js = {n: Bench(f"check-jsonschema, {n} file{'s' if n > 1 else ''}",
+                       [a.cjs, "--schemafile", schema] + files_of(C(f"clean-{n}")))
+              for n in (1, 100, 2000)}
+        t0 = time.perf_counter()
+        js[1].run_once()
+        js[1].samples.clear()
+        for r in range(a.jsonschema_runs):
+            for b in js.values():
+                try:
+                    b.run_once()
+                except RuntimeError as e:
+                    problems.append(f"check-jsonschema rejected the clean corpus under {os.path.relpath(schema, ROOT)}: {e}")
+                    break
+        for n, b in js.items():
+            benches[f"jsonschema-{n}"] = b
+        print(f"timed check-jsonschema in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    else:
+        notes.append("check-jsonschema SKIPPED (--no-jsonschema)")
+
+    # -- the clean corpora must be clean ---------------------------------------------------------------
+    for name in ("clean-1", "clean-100", "clean-2000", os.path.join("big", "profiles.yaml"), os.path.join("big", "description.yaml")):
+        out = os.path.join(WORK, "clean-findings.txt")
+        s = spawn([policyc, "lint", C(name)], stdout_path=out)
+        lines = open(out, encoding="utf-8", errors="replace").read().splitlines()
+        if s.rc != 0 or lines:
+            problems.append(f"lint found {len(lines)} finding(s) in the clean corpus {name} (exit {s.rc}); "
+                            f"first: {lines[0] if lines else s.stderr.strip()[:200]}")
+
+    # -- 1 thread versus many: same findings, same exit status ------------------------------------------
+    if not wired:
+        notes.append("POLICYC_THREADS is not read by Sources/ yet: the thread check compares two default runs")
+    threads = []
+    for fmt in ("text", "json"):
+        outs = []
+        for env in ({"POLICYC_THREADS": "1"}, None):
+            path = os.path.join(WORK, f"threads-{fmt}-{'1' if env else 'many'}.out")
+            s = spawn([policyc, "lint", "--format", fmt, C("findings-2000")], env=env, stdout_path=path)
+            outs.append((s.rc, open(path, "rb").read()))
+        (rc1, out1), (rcn, outn) = outs
+        if fmt != "text" and rc1 == 2 and rcn == 2:
+            threads.append(f"--format {fmt}: not available on this branch (exit 2)")
+            continue
+        lines, lines_n = out1.count(b"\n"), outn.count(b"\n")
+        if rc1 == rcn and out1 == outn:
+            threads.append(f"--format {fmt}: identical ({lines} lines, exit {rc1})")
+        else:
+            threads.append(f"--format {fmt}: DIFFERENT (exit {rc1} vs {rcn}, {lines} vs {lines_n} lines)")
+            problems.append(f"lint --format {fmt} differs between POLICYC_THREADS=1 and the default")
+        if fmt == "text" and lines == 0:
+            problems.append("the findings corpus gave no findings: the thread comparison means nothing")
+
+    # -- report ------------------------------------------------------------------------------------------
+    print()
+    print(f"policyc benchmark — {a.runs} runs each (check-jsonschema: {a.jsonschema_runs}), medians; "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end")
+    print()
+    print(f"{'command':<58} {'median':>11} {'min':>11} {'cpu':>11} {'max RSS':>10}")
+    for key, b in benches.items():
+        if not b.samples:
+            continue
+        print(f"{b.name:<58} {fmt_time(b.median):>11} {fmt_time(b.minimum):>11} {fmt_time(b.cpu):>11} {b.rss_mib:>7.1f} MiB")
+
+    def per_file(prefix):
+        big, one = benches.get(f"{prefix}-2000"), benches.get(f"{prefix}-1")
+        if big and one and big.samples and one.samples:
+            return (big.median - one.median) / 1999 * 1e6
+        return None
+
+    print()
+    costs = [(p, per_file(p)) for p in ("lint", "floor", "jsonschema")]
+    print("per file (2000-file median minus 1-file median, / 1999): "
+          + ", ".join(f"{p} {c:.0f} µs" for p, c in costs if c is not None))
+
+    def ratio(x, y, of="median"):
+        bx, by = benches.get(x), benches.get(y)
+        if not bx or not by or not bx.samples or not by.samples:
+            return None
+        return getattr(bx, of) / getattr(by, of)
+
+    def pair(x, y):
+        return ratio(x, y), ratio(x, y, "minimum")
+
+    targets = [
+        ("lint-2000 / floor-2000", pair("lint-2000", "floor-2000"), "<=", 2.0),
+        ("jsonschema-2000 / lint-2000", pair("jsonschema-2000", "lint-2000"), ">=", 50.0),
+        ("lint-1 / version", pair("lint-1", "version"), "<=", 1.5),
+        ("lint-1MiB / floor-1MiB (5k profiles)", pair("lint-big-profiles", "floor-big-profiles"), "<=", 3.0),
+        ("lint-1MiB / floor-1MiB (description)", pair("lint-big-description", "floor-big-description"), "<=", 3.0),
+        ("generate-2000 / lint-2000", pair("generate-2000", "lint-2000"), "<=", 3.0),
+    ]
+    print()
+    print("ratios of medians decide; ratios of minimums (less disturbed by other load) are shown beside them")
+    print(f"{'ratio (same run)':<42} {'medians':>9} {'minimums':>9}   {'target':<8} verdict")
+    missed = 0
+    results = {"runs": a.runs, "commands": {}, "ratios": {}, "notes": notes, "problems": problems}
+    for name, (value, of_min), op, limit in targets:
+        if value is None:
+            print(f"{name:<42} {'-':>9} {'-':>9}   {op} {limit:<5g} SKIPPED")
+            continue
+        met = value <= limit if op == "<=" else value >= limit
+        missed += not met
+        print(f"{name:<42} {value:>9.2f} {of_min:>9.2f}   {op} {limit:<5g} {'met' if met else 'MISSED'}")
+        results["ratios"][name] = {"value": round(value, 3), "of_minimums": round(of_min, 3),
+                                   "target": f"{op} {limit:g}", "met": met}
+    info = [("lint-2000, 1 thread / floor-2000", pair("lint-2000-t1", "floor-2000")),
+            ("lint-2000, 1 thread / many threads", pair("lint-2000-t1", "lint-2000"))]
+    for name, (value, of_min) in info:
+        if value is not None:
+            print(f"{name:<42} {value:>9.2f} {of_min:>9.2f}   (information)")
+    rss = benches["lint-2000"].rss_mib
+    met = rss < 40
+    missed += not met
+    print(f"{'peak RSS, lint-2000':<42} {rss:>5.1f} MiB {'':>9}   < 40 MiB {'met' if met else 'MISSED'}")
+    results["ratios"]["peak RSS lint-2000 (MiB)"] = {"value": round(rss, 1), "target": "< 40", "met": met}
+
+    print()
+    print("threads (findings-2000, POLICYC_THREADS=1 vs default): " + "; ".join(threads))
+    for n in notes:
+        print(f"note: {n}")
+    for p in problems:
+        print(f"PROBLEM: {p}")
+
+    for key, b in benches.items():
+        results["commands"][key] = {"name": b.name, "command": b.cmd, "env": b.env,
+                                    "median_s": b.median, "min_s": b.minimum, "cpu_s": b.cpu,
+                                    "max_rss_mib": b.rss_mib, "runs": len(b.samples)}
+    results["threads"] = threads
+    with open(a.results, "w") as f:
+        json.dump(results, f, indent=2, sort_keys=True)
+    print(f"\nresults: {os.path.relpath(a.results, ROOT)}")
+    if problems:
+        return 1
+    return 1 if (a.strict and missed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""Deterministic benchmark corpus for policyc (fixed seed: the same bytes on every machine).
+
+    python3 Benchmarks/corpus.py OUT_DIR      # writes the corpora below, prints a summary
+
+Layout under OUT_DIR:
+    clean-1/         1 policy of about 1 KB
+    clean-100/       100 policies
+    clean-2000/      2000 policies (the main corpus; every file lint-clean)
+    findings-2000/   the same 2000 with about 10% of the files broken in one of several ways
+                     (for the 1-thread versus many-threads comparison)
+    big/profiles.yaml     a valid policy just under 1 MiB: thousands of commented profiles
+    big/description.yaml  a valid policy just under 1 MiB: mostly one literal-block description
+
+Every clean policy keeps to every limit of SPEC section 2 (the rules are mostly not written yet
+on the benchmark's branch, so validity is by construction; the benchmark reports any finding on
+a clean corpus). Policy names are unique across files (else `name-collision` fires across files).
+"""
+
+import os
+import random
+import re
+import sys
+
+SEED = 20251129
+MAX_BYTES = 1 << 20
+
+WORDS = ["ios", "android", "tv", "web", "player", "catalog", "search", "sync", "download",
+         "live", "trailer", "kids", "sports", "music", "offline", "cast", "car", "watch",
+         "tablet", "smart", "home", "promo", "upnext", "resume", "gateway", "edge"]
+
+# Profile names that never collide with each other once converted (no `a-b` next to `aB`), and
+# that are neither keywords nor generated members in Swift or Kotlin.
+PROFILE_NAMES = ["interactive", "background", "ticketPlay", "prefetch-next", "warmup", "startup",
+                 "catalogSync", "search-hint", "downloadQueue", "live-edge", "trailerAutoplay",
+                 "castHandoff", "offline-refresh", "kidsMode", "upNext"]
+
+COMMENTS = ["a viewer is waiting", "a sync job", "retries after the first attempt",
+            "first backoff step", "largest backoff step", "per attempt",
+            "the whole call, retries included", "see the integration guide",
+            "agreed with the playback team", "do not raise without a review",
+            "measured on the 2024 load test", "keeps the servers breathing",
+            "TODO: revisit after the next release", "matches the Android client",
+            "CDN edge answers fast here", "Rückfrage beim Backend-Team", "日本のチーム向け"]
+
+DESCRIPTIONS = ["Ticket requests made by the {w} players.",
+                "Retries of the {w} client when the ticket service is busy.",
+                "Playback tickets for {w}: keep the viewer watching, spare the servers.",
+                "{w} — prefetches the next episodes and honors Retry-After.",
+                "Owned by the {w} team; changes need a review by playback.",
+                "Policy für {w}: höchstens drei Wiederholungen."]
+
+
+def comment(rng, p=0.35):
+    return f"  # {rng.choice(COMMENTS)}" if rng.random() < p else ""
+
+
+def quoted(rng, text, p=0.2):
+    """A string value, sometimes quoted (durations, percents and enums may be quoted)."""
+    r = rng.random()
+    if r < p / 2:
+        return f'"{text}"'
+    if r < p:
+        return f"'{text}'"
+    return text
+
+
+def policy_name(rng, index):
+    parts = [rng.choice(WORDS) for _ in range(rng.randint(1, 2))]
+    style = rng.random()
+    if style < 0.5:
+        return "-".join(parts) + f"-{index}"
+    head = parts[0] + "".join(p.capitalize() for p in parts[1:])
+    return f"{head}{index}" if style < 0.8 else f"{head}-v{index}"
+
+
+def description(rng, name):
+    text = rng.choice(DESCRIPTIONS).format(w=name)
+    r = rng.random()
+    if r < 0.1:
+        return []
+    if r < 0.5:
+        return [f"description: {text}"] if ":" not in text and "#" not in text else [f'description: "{text}"']
+    if r < 0.65:
+        return [f"description: '{text}'"]
+    if r < 0.8:
+        return [f'description: "{text} \\u00e9\\t(escaped)"']
+    style = "|" if r < 0.9 else ">"
+    return [f"description: {style}", f"  {text}", "  Second line of the description,", "  kept as written."]
+
+
+def duration_spelling(rng, ms):
+    options = [f"{ms}ms"]
+    if ms % 1000 == 0:
+        options += [f"{ms // 1000}s"] * 3
+    elif ms % 100 == 0:
+        options.append(f"{ms / 1000:g}s")
+    if ms % 60000 == 0:
+        options += [f"{ms // 60000}m"] * 2
+    return rng.choice(options)
+
+
+def profile(rng, name, kind, indent="    "):
+    if kind == "interactive":
+        retries = rng.randint(0, 3)
+        base = rng.choice([100, 250, 500, 500, 1000])
+        cap = rng.choice([2000, 4000, 8000, 8000])
+        timeout = rng.choice([5000, 6000, 7500, 8000])
+        deadline = rng.choice([max(timeout, 10000), 12000, 15000, 15000])
+    else:
+        retries = rng.randint(0, 8)
+        base = rng.choice([500, 1000, 2000])
+        cap = rng.choice([30000, 60000, 120000])
+        timeout = rng.choice([10000, 15000, 30000])
+        deadline = rng.choice([60000, 120000, 300000])
+    lines = [f"{indent}{name}:{comment(rng, 0.15)}",
+             f"{indent}  kind: {quoted(rng, kind)}{comment(rng)}",
+             f"{indent}  maxRetries: {retries}{comment(rng)}"]
+    values = [("base", base), ("cap", cap), ("timeout", timeout), ("deadline", deadline)]
+    if rng.random() < 0.2:
+        rng.shuffle(values)
+    for key, ms in values:
+        lines.append(f"{indent}  {key}: {quoted(rng, duration_spelling(rng, ms))}{comment(rng)}")
+    return lines
+
+
+def flow_or_block(rng, key, items, indent):
+    if rng.random() < 0.6:
+        return [f"{indent}{key}: [{', '.join(items)}]{comment(rng, 0.2)}"]
+    return [f"{indent}{key}:"] + [f"{indent}  - {i}" for i in items]
+
+
+def policy(rng, index):
+    name = policy_name(rng, index)
+    head = [f"version: 1{comment(rng, 0.1)}", f"policy: {quoted(rng, name, 0.15)}"] + description(rng, name)
+    if rng.random() < 0.3:
+        head.insert(0, f"# {rng.choice(COMMENTS)}")
+
+    count = rng.choice([1, 2, 2, 2, 3, 4])
+    names = ["interactive", "background"][:count] if rng.random() < 0.5 else rng.sample(PROFILE_NAMES, count)
+    retry = ["retry:", "  profiles:"]
+    for i, pname in enumerate(names):
+        kind = "interactive" if pname == "interactive" or (pname != "background" and i % 2 == 0) else "background"
+        retry += profile(rng, pname, kind)
+    statuses = ["429", "503"] + rng.sample(["500", "502"], rng.randint(0, 2))
+    rng.shuffle(statuses)
+    if rng.random() < 0.8:
+        statuses.insert(0, "network")
+    retry += flow_or_block(rng, "retryOn", statuses, "  ")
+    never = [("503", "not_ready")] + ([("429", quoted(rng, "quota_exhausted"))] if rng.random() < 0.3 else [])
+    if rng.random() < 0.7:
+        retry.append("  neverRetry:")
+        for status, code in never:
+            retry += [f"    - status: {status}", f"      code: {code}"]
+    else:
+        retry.append("  neverRetry: [" + ", ".join(f"{{status: {s}, code: {c}}}" for s, c in never) + "]")
+    retry.append(f"  backoff: {quoted(rng, 'full-jitter')}{comment(rng)}")
+    retry += ["  retryAfter:", f"    honor: true{comment(rng)}",
+              f"    maxJitter: {quoted(rng, rng.choice(['1s', '500ms', '1000ms', '0.25s', '750ms']))}"]
+    ratio = rng.choice(["10%", "5%", "2.5%", "7.5%", "1%"])
+    retry += ["  budget:", f"    ratio: {quoted(rng, ratio)}{comment(rng)}",
+              f"    minPerMinute: {rng.randint(0, 10)}"]
+
+    prefetch = ["prefetch:", f"  ahead: {rng.randint(0, 2)}{comment(rng)}", "  onlyUnlocked: true",
+                f"  retryRefused: false{comment(rng)}"]
+    keys = ["viewer", "device", "episode", "intent"]
+    rng.shuffle(keys)
+    tickets = (["tickets:"] + flow_or_block(rng, "reuseKey", keys, "  ")
+               + [f"  stopReuseBefore: {quoted(rng, rng.choice(['5m', '5m', '10m', '300s', '1h']))}{comment(rng)}",
+                  f"  viewerRef: {quoted(rng, 'per-viewer-device')}"])
+
+    sections = [retry, prefetch, tickets]
+    if rng.random() < 0.25:
+        rng.shuffle(sections)
+    lines = list(head)
+    for s in sections:
+        lines += [""] + s
+    text = "\n".join(lines) + "\n"
+    # About 1 KB: pad short files with a comment block, as real files carry notes.
+    while len(text.encode()) < 850:
+        text += f"# {rng.choice(COMMENTS)}; {rng.choice(COMMENTS)}\n"
+    return text
+
+
+def break_policy(text, index):
+    """Returns the text with one mistake, and a word naming the mistake."""
+    choices = [
+        ("unknown-key", lambda t: t.replace("  onlyUnlocked:", "  onlyUnlockd:", 1)),
+        ("missing-key", lambda t: "\n".join(l for l in t.split("\n") if not l.startswith("  viewerRef:"))),
+        ("type-mismatch", lambda t: t.replace("  onlyUnlocked: true", "  onlyUnlocked: yes", 1)),
+        ("type-mismatch", lambda t: t.replace("    minPerMinute: ", "    minPerMinute: 0x", 1)),
+        ("full-jitter", lambda t: t.replace("full-jitter", "exponential", 1)),
+        ("prefetch-ahead-max", lambda t: t.replace("  ahead: ", "  ahead: 1", 1)),
+        ("retry-after-honored", lambda t: t.replace("honor: true", "honor: false", 1)),
+        ("unsupported-version", lambda t: t.replace("version: 1", "version: 2", 1)),
+        ("yaml-duplicate-key", lambda t: t.replace("  onlyUnlocked: true", "  onlyUnlocked: true\n  onlyUnlocked: true", 1)),
+        ("yaml-syntax", lambda t: t.replace("  budget:", "  budget: [", 1)),
+        ("yaml-unsupported", lambda t: t.replace("  onlyUnlocked: true", "  onlyUnlocked: &u true", 1)),
+        ("timeout-min", lambda t: re.sub(r"(?m)^      timeout: .*$", "      timeout: 2s", t, count=1)),
+    ]
+    kind, change = choices[index % len(choices)]
+    broken = change(text)
+    assert broken != text, kind
+    return broken, kind
+
+
+def big_profiles(rng):
+    """A valid policy just under 1 MiB: one profile after another, commented."""
+    base = policy(random.Random(SEED + 7), 0).split("\n")
+    start = base.index("  profiles:") + 1
+    end = start
+    while end < len(base) and base[end].startswith("    "):
+        end += 1
+    head = "\n".join(base[:start]) + "\n"
+    tail = "\n".join(base[end:])
+    budget = MAX_BYTES - 256 - len(head.encode()) - len(tail.encode())
+    chunks, used, i = [], 0, 0
+    while True:
+        kind = "interactive" if i % 2 == 0 else "background"
+        block = "\n".join(profile(rng, f"profile{i}", kind)) + "\n"
+        size = len(block.encode())
+        if used + size > budget:
+            break
+        chunks.append(block)
+        used += size
+        i += 1
+    return head + "".join(chunks) + tail, i
+
+
+def big_description(rng):
+    """A valid policy just under 1 MiB, almost all of it one literal-block description."""
+    base = policy(random.Random(SEED + 11), 0)
+    # Drop any description the generator wrote, then add a long one.
+    text_lines, skipping = [], False
+    for l in base.split("\n"):
+        if l.startswith("description:"):
+            skipping = l.endswith("|") or l.endswith(">")
+            continue
+        if skipping and l.startswith("  ") and not l.startswith("  profiles") and not l.startswith("    "):
+            continue
+        skipping = False
+        text_lines.append(l)
+    body = "\n".join(text_lines)
+    budget = MAX_BYTES - 256 - len(body.encode()) - len("description: |\n")
+    desc, used = [], 0
+    while True:
+        line = f"  {rng.choice(DESCRIPTIONS).format(w=rng.choice(WORDS))} {rng.choice(COMMENTS)}.\n"
+        if used + len(line.encode()) > budget:
+            break
+        desc.append(line)
+        used += len(line.encode())
+    head, rest = body.split("\n", 1)
+    return head + "\n" + "description: |\n" + "".join(desc) + rest
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def generate(out):
+    rng = random.Random(SEED)
+    policies = [policy(rng, i) for i in range(2000)]
+    for count in (1, 100, 2000):
+        for i in range(count):
+            write(os.path.join(out, f"clean-{count}", f"p{i // 100:02d}", f"policy-{i:04d}.yaml"), policies[i])
+    broken_rng = random.Random(SEED + 1)
+    broken = sorted(broken_rng.sample(range(2000), 200))
+    kinds = {}
+    for n, i in enumerate(broken):
+        text, kind = break_policy(policies[i], n)
+        kinds[kind] = kinds.get(kind, 0) + 1
+        policies[i] = text
+    for i, text in enumerate(policies):
+        write(os.path.join(out, "findings-2000", f"p{i // 100:02d}", f"policy-{i:04d}.yaml"), text)
+    big, profiles = big_profiles(random.Random(SEED + 2))
+    write(os.path.join(out, "big", "profiles.yaml"), big)
+    write(os.path.join(out, "big", "description.yaml"), big_description(random.Random(SEED + 3)))
+    return {"broken": len(broken), "kinds": kinds, "big_profiles": profiles}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    info = generate(sys.argv[1])
+    print(f"corpus: {info['big_profiles']} profiles in big/profiles.yaml; "
+          f"{info['broken']} broken files in findings-2000 ({', '.join(f'{k} {v}' for k, v in sorted(info['kinds'].items()))})")
