@@ -18,7 +18,8 @@ let package = Package(
         .target(name: "PolicyKit", dependencies: ["CYaml"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         .executableTarget(name: "policyc", dependencies: ["PolicyKit"]),
-        .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"]),
+        // Fixtures are read from disk by path, not bundled.
+        .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"], exclude: ["Fixtures"]),
         .testTarget(name: "policycTests", dependencies: ["policyc"]),
     ]
 )

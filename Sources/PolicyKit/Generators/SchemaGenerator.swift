@@ -189,12 +189,14 @@ enum Limits {
     /// written in camelCase or with dashes, kept when the conversion really gives a reserved one.
     static let reservedProfileNames: [String] = {
         var words: Set<String> = []
-        for r in Naming.swiftKeywords.union(Naming.swiftMembers).union(Naming.kotlinKeywords) { words.insert(r) }
-        for r in Naming.kotlinMembers {
-            // SCREAMING_SNAKE → camelCase (BUDGET_RATIO → budgetRatio); others as they are.
-            let parts = r.split(separator: "_").map { $0.lowercased() }
-            words.insert(parts.first.map { $0 + parts.dropFirst().map { Naming.capitalizeFirst($0) }.joined() } ?? r)
+        for r in Naming.swiftKeywords.union(Naming.swiftMembers).union(Naming.kotlinKeywords).union(Naming.kotlinMembers)
+        where r.uppercased() != r {
             words.insert(r)
+        }
+        for r in Naming.kotlinMembers where r.uppercased() == r {
+            // SCREAMING_SNAKE → camelCase (BUDGET_RATIO → budgetRatio); the others are camelCase already.
+            let parts = r.split(separator: "_").map { $0.lowercased() }
+            if let first = parts.first { words.insert(first + parts.dropFirst().map { Naming.capitalizeFirst($0) }.joined()) }
         }
         var names: Set<String> = []
         for w in words {

@@ -91,6 +91,8 @@ enum Generate {
             Output.err("\(plan.entries.count) generated file\(plan.entries.count == 1 ? "" : "s") out of date; run 'policyc generate' to update\n")
             return 1
         }
+        // Temporary files of a killed run go even when nothing else changes.
+        if OutputFolder.kind(of: folder) == .directory { OutputFolder.removeStaleTemporaries(folder) }
         if plan.entries.isEmpty {
             Output.err("\(folder)/ is up to date (\(plan.unchanged) files)\n")
             return 0
