@@ -11,12 +11,19 @@ object PlaybackPolicy {
     /**
      * How hard to try for one kind of caller: one entry of `retry.profiles`.
      *
-     * maxRetries: retries after the first attempt; baseMs: first backoff step; capMs: largest backoff step; timeoutMs: timeout of one attempt; deadlineMs: the whole call, retries included (milliseconds).
+     * @property maxRetries Retries after the first attempt (`maxRetries`).
+     * @property baseMs First backoff step, in milliseconds (`base`).
+     * @property capMs Largest backoff step, in milliseconds (`cap`).
+     * @property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).
+     * @property deadlineMs The whole call, retries included, in milliseconds (`deadline`).
      */
     data class RetryProfile(val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long)
 
     /**
-     * An answer that is never retried, whatever its status (`retry.neverRetry`): HTTP status and the error code in its body.
+     * An answer that is never retried, whatever its status (`retry.neverRetry`).
+     *
+     * @property status The HTTP status of the answer.
+     * @property code The error code in the answer's body.
      */
     data class NeverRetry(val status: Int, val code: String)
 

@@ -83,11 +83,14 @@ import Testing
 
     // The schema's patterns must never refuse what lint accepts, nor accept what it refuses.
 
-    static let wholes = ["0", "00", "1", "01", "5", "9", "10", "16", "59", "60", "100", "999", "1000", "1001", "4999", "5000"]
+    static let wholes = ["0", "00", "1", "01", "4", "5", "6", "9", "10", "16", "59", "60", "100", "299", "300", "301", "999",
+                         "1000", "1001", "4999", "5000", "299999", "300000"]
     static let fractions: [String] = {
         var out = ["", ".", ".0", ".00", ".000000", ".0166", ".01665", ".016666", ".01667", ".0167", ".0002", ".00027",
                    ".000277", ".0002777", ".00028", ".0001", ".12345", ".123455", ".1234525", ".1234575", ".1234550",
-                   ".1234565", ".123456", ".12345678", ".5000", ".25", ".0125", ".0013925", ".08335", ".000001", ".0000010"]
+                   ".1234565", ".123456", ".12345678", ".5000", ".25", ".0125", ".0013925", ".08335", ".000001", ".0000010",
+                   ".0833", ".08333", ".083335", ".0834", ".08334", ".00138", ".00139", ".001388", ".0013888", ".0013889",
+                   ".00138885", ".0013885", ".99999", ".999"]
         let digits = ["0", "1", "2", "5", "6", "7", "9"]
         for a in digits {
             out.append("." + a)
@@ -101,7 +104,8 @@ import Testing
 
     @Test func durationPatternsAgreeWithLint() throws {
         let duration = try Regex(Patterns.duration), zero = try Regex(Patterns.zeroDuration),
-            atMostOneSecond = try Regex(Patterns.atMostOneSecond)
+            atMostOneSecond = try Regex(Patterns.atMostOneSecond),
+            atLeast5s = try Regex(Patterns.atLeast(ms: 5_000)), atLeast5m = try Regex(Patterns.atLeast(ms: 300_000))
         var count = 0
         for w in Self.wholes {
             for f in Self.fractions {
@@ -115,6 +119,8 @@ import Testing
                     guard let ms = lint else { continue }
                     #expect((try zero.wholeMatch(in: s) != nil) == (ms == 0), "\(s) = \(ms) ms")
                     #expect((try atMostOneSecond.wholeMatch(in: s) != nil) == (ms <= 1000), "\(s) = \(ms) ms")
+                    #expect((try atLeast5s.wholeMatch(in: s) != nil) == (ms >= 5_000), "\(s) = \(ms) ms")
+                    #expect((try atLeast5m.wholeMatch(in: s) != nil) == (ms >= 300_000), "\(s) = \(ms) ms")
                 }
             }
         }

@@ -22,11 +22,16 @@ enum KotlinGenerator {
         w.lines(doc(top))
         w.block("object \(type)") {
             w.lines(doc("How hard to try for one kind of caller: one entry of `retry.profiles`.\n\n"
-                + "maxRetries: retries after the first attempt; baseMs: first backoff step; capMs: largest backoff step; "
-                + "timeoutMs: timeout of one attempt; deadlineMs: the whole call, retries included (milliseconds)."))
+                + "@property maxRetries Retries after the first attempt (`maxRetries`).\n"
+                + "@property baseMs First backoff step, in milliseconds (`base`).\n"
+                + "@property capMs Largest backoff step, in milliseconds (`cap`).\n"
+                + "@property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).\n"
+                + "@property deadlineMs The whole call, retries included, in milliseconds (`deadline`)."))
             w.line("data class RetryProfile(val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long)")
             w.line()
-            w.lines(doc("An answer that is never retried, whatever its status (`retry.neverRetry`): HTTP status and the error code in its body."))
+            w.lines(doc("An answer that is never retried, whatever its status (`retry.neverRetry`).\n\n"
+                + "@property status The HTTP status of the answer.\n"
+                + "@property code The error code in the answer's body."))
             w.line("data class NeverRetry(val status: Int, val code: String)")
             for p in policy.profiles {
                 w.line()

@@ -116,6 +116,10 @@ enum Limits {
             return ["maximum": .int(2)]
         case "retry.profiles.*.base":  // backoff-order: base is not 0
             return ["not": .object(["pattern": .string(Patterns.zeroDuration)])]
+        case "retry.profiles.*.timeout":  // timeout-min: at least 5 s
+            return ["allOf": .array([.object(["pattern": .string(Patterns.atLeast(ms: 5_000))])])]
+        case "tickets.stopReuseBefore":  // ticket-reuse-margin: at least 5 min
+            return ["allOf": .array([.object(["pattern": .string(Patterns.atLeast(ms: 300_000))])])]
         case "retry.retryOn":  // retry-statuses
             return [
                 "items": .object(["enum": .array([.string("network"), .int(429), .int(500), .int(502), .int(503)])]),
@@ -239,4 +243,64 @@ enum Patterns {
 
     /// More than 0 and at most 10 (retry-budget-max).
     static let percentAtMost10 = "^ *(0*(10(\\.0+)?|[1-9](\\.[0-9]+)?)|0+\\.[0-9]*[1-9][0-9]*)%$"
+
+    /// Durations of at least `ms` milliseconds, in every unit; used together with `duration`.
+    /// For each unit the number must be at least `ms / factor`: a larger whole part, or the same
+    /// whole part and a fraction above the threshold's (whose decimals may repeat: 5 s = 0.08333… m).
+    static func atLeast(ms: Int) -> String {
+        let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+        let alternatives = units.map { unit, factor in
+            "(" + atLeastNumber(numerator: ms, denominator: factor) + ")" + unit
+        }
+        return "^0*(" + alternatives.joined(separator: "|") + ")$"
+    }
+
+    /// A decimal number (leading zeros already taken) of at least `numerator / denominator`.
+    static func atLeastNumber(numerator: Int, denominator: Int) -> String {
+        let whole = numerator / denominator
+        let q = whole == 0 ? "" : String(whole)
+        // Long division: the fraction's digits, split into the part before the cycle and the cycle.
+        var digits: [Int] = [], seen: [Int: Int] = [:]
+        var remainder = numerator % denominator
+        while remainder != 0, seen[remainder] == nil {
+            seen[remainder] = digits.count
+            remainder *= 10
+            digits.append(remainder / denominator)
+            remainder %= denominator
+        }
+        let cycleStart = remainder == 0 ? digits.count : seen[remainder]!
+        let prefix = Array(digits[..<cycleStart]), cycle = Array(digits[cycleStart...])
+        let anyFraction = "(\\.[0-9]+)?"
+        var options: [String] = []
+        // A larger whole part: more digits, or as many and larger at the first difference.
+        options.append("[1-9][0-9]{\(q.count),}" + anyFraction)
+        for (i, c) in q.enumerated() {
+            let d = Int(String(c))!
+            if d < 9 { options.append(String(q.prefix(i)) + higher(d) + "[0-9]{\(q.count - i - 1)}" + anyFraction) }
+        }
+        // The same whole part, and a fraction at least the threshold's.
+        if prefix.isEmpty, cycle.isEmpty {
+            options.append(q + anyFraction)
+        } else {
+            var fraction: [String] = []
+            for (i, d) in prefix.enumerated() where d < 9 {
+                fraction.append(prefix[..<i].map(String.init).joined() + higher(d) + "[0-9]*")
+            }
+            let p = prefix.map(String.init).joined()
+            if cycle.isEmpty {
+                fraction.append(p + "[0-9]*")  // equal, or equal and then more digits
+            } else {
+                // Never equal to a repeating decimal: above it at some digit of some repetition.
+                let c = cycle.map(String.init).joined()
+                for (j, d) in cycle.enumerated() where d < 9 {
+                    fraction.append(p + "(" + c + ")*" + cycle[..<j].map(String.init).joined() + higher(d) + "[0-9]*")
+                }
+            }
+            if !fraction.isEmpty { options.append(q + "\\.(" + fraction.joined(separator: "|") + ")") }
+        }
+        return options.joined(separator: "|")
+    }
+
+    /// A digit above `d` (d < 9).
+    static func higher(_ d: Int) -> String { d == 8 ? "9" : "[\(d + 1)-9]" }
 }
