@@ -8,11 +8,11 @@ import Testing
 @Suite(.serialized) struct GeneratorCompileTests {
     static let kotlinAvailable = GenSupport.which("kotlinc") != nil && GenSupport.which("java") != nil
 
-    /// The generated sources of the canonical and the hostile policy, in a fresh folder.
+    /// The generated sources of the canonical, the hostile and the crowded policy, in a fresh folder.
     static func generate(kotlin: Bool) throws -> (dir: URL, files: [URL]) {
         let dir = try GenSupport.temporaryDirectory()
         var urls: [URL] = []
-        for file in Generator.files(for: [try GenSupport.canonical, try GenSupport.hostile])
+        for file in Generator.files(for: [try GenSupport.canonical, try GenSupport.hostile, try GenSupport.crowded])
         where file.path.hasSuffix(kotlin ? ".kt" : ".swift") {
             let url = dir.appendingPathComponent(String(file.path.split(separator: "/").last!))
             try GenSupport.write(file.contents, to: url)

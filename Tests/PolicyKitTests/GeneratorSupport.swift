@@ -74,6 +74,29 @@ enum GenSupport {
         get throws { try policy(hostileYAML, path: "Policies/evil\n*/ x.yaml") }
     }
 
+    /// Profile names that are the generated code's own locals, parameters and library names:
+    /// generated code must still compile (it qualifies what it calls).
+    static let crowdedNames = ["min", "max", "lock", "now", "random", "status", "growth", "swift", "roll", "since",
+                               "print", "date", "errorCode", "attempt", "profile", "retryAfterS", "sent", "retries",
+                               "math", "system", "never", "it", "double", "int64", "mapOf", "listOf", "setOf"]
+
+    static var crowded: Policy {
+        get throws {
+            let profile = """
+                      kind: background
+                      maxRetries: 1
+                      base: 1s
+                      cap: 2s
+                      timeout: 5s
+                      deadline: 10s
+
+                """
+            let profiles = crowdedNames.map { "    \($0):\n" + profile }.joined()
+            let text = Canonical.text(policy: "crowded").replacingOccurrences(of: "  profiles:\n", with: "  profiles:\n" + profiles)
+            return try policy(text, path: "Policies/crowded.yaml")
+        }
+    }
+
     struct Run {
         var status: Int32
         var stdout: String
