@@ -21,7 +21,8 @@ let package = Package(
         .executableTarget(name: "policyc", dependencies: ["PolicyKit"]),
         // Build-tool plugin: generates a target's policy code at build time (Examples/SwiftConsumer).
         .plugin(name: "PolicycPlugin", capability: .buildTool(), dependencies: ["policyc"]),
-        .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"]),
+        // Fixtures are read from disk by path, not bundled.
+        .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"], exclude: ["Fixtures"]),
         .testTarget(name: "policycTests", dependencies: ["policyc"]),
     ]
 )

@@ -5,10 +5,17 @@ enum Schema {
         name: "schema",
         abstract: "Prints the JSON Schema of the policy language.",
         usage: "policyc schema",
+        discussion: """
+            The schema (JSON Schema draft 2020-12) is what editors use for completion and hover help;
+            it is byte for byte the policy.schema.json that 'policyc generate' writes.
+            """,
         run: run)
 
     static func run(_ args: ParsedArguments) -> Int32 {
-        Output.err("error: 'policyc schema' is not built yet\n")
-        return 2
+        if let extra = args.positionals.first {
+            return CommandLine.usageError("unexpected argument '\(printable(extra))'", command: spec)
+        }
+        Output.out(SchemaGenerator.text)
+        return 0
     }
 }

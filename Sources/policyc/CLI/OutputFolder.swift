@@ -1,0 +1,268 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PolicyKit
+
+#if canImport(Glibc)
+private let systemRead = Glibc.read
+private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+private let systemRead = Musl.read
+private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+private let systemRead = Darwin.read
+private let systemWrite = Darwin.write
+#endif
+
+/// The generated files' folder: what a run would change (`plan`) and changing it safely (`apply`).
+/// Every file goes to a temporary file beside it and is renamed over the old one, and only when its
+/// bytes differ, so build systems see new mtimes only on real changes. Symbolic links are never
+/// followed: the folder and its Swift/Kotlin subfolders may not be links, and a link where a file
+/// goes is replaced, not written through.
+enum OutputFolder {
+    struct Failure: Error {
+        var message: String
+    }
+
+    enum Change {
+        case create
+        /// `old` is nil when the old entry was not a readable regular file (a symbolic link, say).
+        case change(old: [UInt8]?)
+        case remove(old: [UInt8])
+    }
+
+    struct Entry {
+        /// Relative to the folder: `Swift/PlaybackPolicy.swift`.
+        var path: String
+        var change: Change
+        var contents: [UInt8]
+    }
+
+    struct Plan {
+        var entries: [Entry] = []
+        var unchanged = 0
+    }
+
+    static let subfolders = ["Swift", "Kotlin"]
+    static let tempMarker = ".policyc-tmp-"
+
+    /// What writing `files` into `folder` would create, change and remove. Reads only.
+    static func plan(_ files: [GeneratedFile], in folder: String) -> Result<Plan, Failure> {
+        var plan = Plan()
+        switch kind(of: folder) {
+        case .missing:
+            plan.entries = files.map { Entry(path: $0.path, change: .create, contents: Array($0.contents.utf8)) }
+            return .success(plan)
+        case .link:
+            return .failure(Failure(message: "output folder '\(printable(folder))' is a symbolic link; policyc does not write through links"))
+        case .other, .file:
+            return .failure(Failure(message: "output folder '\(printable(folder))' exists and is not a folder"))
+        case .directory:
+            break
+        }
+        for sub in subfolders {
+            switch kind(of: folder + "/" + sub) {
+            case .link:
+                return .failure(Failure(message: "'\(printable(folder))/\(sub)' is a symbolic link; policyc does not write through links"))
+            case .file, .other:
+                return .failure(Failure(message: "'\(printable(folder))/\(sub)' exists and is not a folder"))
+            case .missing, .directory:
+                break
+            }
+        }
+        var wanted: Set<String> = []
+        for file in files {
+            wanted.insert(file.path)
+            let bytes = Array(file.contents.utf8)
+            let path = folder + "/" + file.path
+            switch kind(of: path) {
+            case .missing:
+                plan.entries.append(Entry(path: file.path, change: .create, contents: bytes))
+            case .directory, .other:
+                return .failure(Failure(message: "'\(printable(path))' is in the way: it is not a regular file"))
+            case .link:
+                plan.entries.append(Entry(path: file.path, change: .change(old: nil), contents: bytes))
+            case .file:
+                switch readNoFollow(path) {
+                case .failure(let f): return .failure(f)
+                case .success(let old):
+                    if old == bytes {
+                        plan.unchanged += 1
+                    } else {
+                        plan.entries.append(Entry(path: file.path, change: .change(old: old), contents: bytes))
+                    }
+                }
+            }
+        }
+        // Generated files of policies that are gone: only those that carry policyc's header.
+        for (sub, ext) in [("Swift", ".swift"), ("Kotlin", ".kt")] {
+            for name in list(folder + "/" + sub) where name.hasSuffix(ext) && !name.hasPrefix(".") {
+                let rel = sub + "/" + name
+                guard !wanted.contains(rel), kind(of: folder + "/" + rel) == .file,
+                      case .success(let old) = readNoFollow(folder + "/" + rel), Generator.isGenerated(old)
+                else { continue }
+                plan.entries.append(Entry(path: rel, change: .remove(old: old), contents: []))
+            }
+        }
+        plan.entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return .success(plan)
+    }
+
+    /// Carries out `plan`: first every new file to a temporary file, and only when all of them are
+    /// written, the renames and removals; a failure (read-only or full folder) leaves old files intact.
+    static func apply(_ plan: Plan, in folder: String) -> Result<Void, Failure> {
+        if case .failure(let f) = makeFolders(folder) { return .failure(f) }
+        removeStaleTemporaries(folder)
+        var temps: [(temp: String, final: String)] = []
+        func abandon(_ f: Failure) -> Result<Void, Failure> {
+            for t in temps { unlink(t.temp) }
+            return .failure(f)
+        }
+        let pid = getpid()
+        for (n, entry) in plan.entries.enumerated() {
+            if case .remove = entry.change { continue }
+            let final = folder + "/" + entry.path
+            let dir = final.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            let base = String(entry.path.split(separator: "/").last ?? "")
+            let temp = (dir.isEmpty ? "" : dir + "/") + "." + base + tempMarker + "\(pid)-\(n)"
+            if case .failure(let f) = writeNew(temp, entry.contents) { return abandon(f) }
+            temps.append((temp, final))
+        }
+        for t in temps where rename(t.temp, t.final) != 0 {
+            return abandon(Failure(message: "cannot replace '\(printable(t.final))': \(Files.describeErrno())"))
+        }
+        for entry in plan.entries {
+            guard case .remove = entry.change else { continue }
+            let path = folder + "/" + entry.path
+            if unlink(path) != 0, errno != ENOENT {
+                return .failure(Failure(message: "cannot remove '\(printable(path))': \(Files.describeErrno())"))
+            }
+        }
+        return .success(())
+    }
+
+    // MARK: - helpers
+
+    enum Kind { case missing, file, directory, link, other }
+
+    static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .link
+        default: return .other
+        }
+    }
+
+    /// The folder and its subfolders, made when missing (parents too); never a symbolic link.
+    static func makeFolders(_ folder: String) -> Result<Void, Failure> {
+        var prefix = folder.hasPrefix("/") ? "/" : ""
+        for part in folder.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if kind(of: prefix) == .missing, mkdir(prefix, 0o755) != 0, errno != EEXIST {
+                return .failure(Failure(message: "cannot create folder '\(printable(prefix))': \(Files.describeErrno())"))
+            }
+        }
+        for sub in subfolders {
+            let path = folder + "/" + sub
+            switch kind(of: path) {
+            case .directory: continue
+            case .missing:
+                if mkdir(path, 0o755) != 0 {
+                    return .failure(Failure(message: "cannot create folder '\(printable(path))': \(Files.describeErrno())"))
+                }
+            default:
+                return .failure(Failure(message: "'\(printable(path))' is not a folder (a symbolic link is refused)"))
+            }
+        }
+        guard kind(of: folder) == .directory else {
+            return .failure(Failure(message: "output folder '\(printable(folder))' is not a folder (a symbolic link is refused)"))
+        }
+        return .success(())
+    }
+
+    /// Temporary files left by a run that was killed: `.<name>.policyc-tmp-<pid>-<n>`.
+    static func removeStaleTemporaries(_ folder: String) {
+        for dir in [folder] + subfolders.map({ folder + "/" + $0 }) {
+            for name in list(dir) where name.hasPrefix(".") && name.contains(tempMarker) {
+                let path = dir + "/" + name
+                let k = kind(of: path)
+                if k == .file || k == .link { unlink(path) }
+            }
+        }
+    }
+
+    /// The names in `dir`, sorted; none when it cannot be read.
+    static func list(_ dir: String) -> [String] {
+        guard kind(of: dir) == .directory, let handle = opendir(dir) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// A regular file's bytes, refusing to follow a symbolic link.
+    static func readNoFollow(_ path: String) -> Result<[UInt8], Failure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return .failure(Failure(message: "cannot read '\(printable(path))': \(Files.describeErrno())")) }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(Failure(message: "cannot read '\(printable(path))': \(Files.describeErrno())"))
+            }
+            if n == 0 { return .success(out) }
+            out += buffer[0..<n]
+        }
+    }
+
+    /// Writes a new file (never an existing one, never through a link) and flushes it to disk.
+    static func writeNew(_ path: String, _ bytes: [UInt8]) -> Result<Void, Failure> {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return .failure(Failure(message: "cannot write '\(printable(path))': \(Files.describeErrno())")) }
+        var offset = 0
+        var failed = false
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return
+                }
+                offset += n
+            }
+        }
+        let message = failed ? "cannot write '\(printable(path))': \(Files.describeErrno())" : nil
+        if !failed, fsync(fd) != 0, errno != EINVAL {
+            let m = "cannot write '\(printable(path))': \(Files.describeErrno())"
+            close(fd)
+            unlink(path)
+            return .failure(Failure(message: m))
+        }
+        if close(fd) != 0, !failed {
+            let m = "cannot write '\(printable(path))': \(Files.describeErrno())"
+            unlink(path)
+            return .failure(Failure(message: m))
+        }
+        if let message {
+            unlink(path)
+            return .failure(Failure(message: message))
+        }
+        return .success(())
+    }
+}

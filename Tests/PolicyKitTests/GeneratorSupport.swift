@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+@testable import PolicyKit
+
+/// Shared by the generator tests: paths, policies, running tools.
+enum GenSupport {
+    /// The package root, found from this file (Tests/PolicyKitTests/GeneratorSupport.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared/vectors/retry-reference.tsv` beside the package.
+    static let vectors = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors/retry-reference.tsv")
+
+    static let fixtures = packageRoot.appendingPathComponent("Tests/PolicyKitTests/Fixtures/Schema")
+
+    /// Under CI a missing tool is a failure, never a silent skip.
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    static func policy(_ yaml: String, path: String) throws -> Policy {
+        let checked = Checker.check(Array(yaml.utf8), path: path)
+        #expect(checked.errorCount == 0, "\(checked.diagnostics.map(\.headline))")
+        return try #require(checked.policy)
+    }
+
+    static var canonical: Policy {
+        get throws { try policy(Canonical.text, path: "Policies/playback.yaml") }
+    }
+
+    /// A policy whose free text tries every way out of a string or a comment, with other values
+    /// than the canonical one (no network, 429/503, 250 ms jitter, 2.5 %, floor 3).
+    static let hostileYAML = #"""
+        version: 1
+        policy: hostile
+        description: "*/ /* \"\"\" $x ${evil()} \\(evil()) \\u000a bare\rCR \u2028 nul\0 \u202Ebidi\u2066 é😀 end */"
+        retry:
+          profiles:
+            slow:
+              kind: background
+              maxRetries: 2
+              base: 500ms
+              cap: 5s
+              timeout: 10s
+              deadline: 60s
+          retryOn: [429, 503]
+          neverRetry:
+            - status: 503
+              code: not_ready
+            - status: 429
+              code: "\"); exit(1); //*/ ${x} $y \\(z) \u2028"
+          backoff: full-jitter
+          retryAfter:
+            honor: true
+            maxJitter: 250ms
+          budget:
+            ratio: 2.5%
+            minPerMinute: 3
+        prefetch:
+          ahead: 1
+          onlyUnlocked: true
+          retryRefused: false
+        tickets:
+          reuseKey: [viewer, device, episode, intent]
+          stopReuseBefore: 10m
+          viewerRef: per-viewer-device
+
+        """#
+
+    /// What the hostile description and second code must read, exactly.
+    static let hostileDescription = "*/ /* \"\"\" $x ${evil()} \\(evil()) \\u000a bare\rCR \u{2028} nul\0 \u{202E}bidi\u{2066} é😀 end */"
+    static let hostileCode = "\"); exit(1); //*/ ${x} $y \\(z) \u{2028}"
+
+    /// The hostile policy, from a file name that tries to leave the header comment too.
+    static var hostile: Policy {
+        get throws { try policy(hostileYAML, path: "Policies/evil\n*/ x.yaml") }
+    }
+
+    /// Profile names that are the generated code's own locals, parameters and library names:
+    /// generated code must still compile (it qualifies what it calls).
+    static let crowdedNames = ["min", "max", "lock", "now", "random", "status", "growth", "swift", "roll", "since",
+                               "print", "date", "errorCode", "attempt", "profile", "retryAfterS", "sent", "retries",
+                               "math", "system", "never", "it", "double", "int64", "mapOf", "listOf", "setOf"]
+
+    static var crowded: Policy {
+        get throws {
+            let profile = """
+                      kind: background
+                      maxRetries: 1
+                      base: 1s
+                      cap: 2s
+                      timeout: 5s
+                      deadline: 10s
+
+                """
+            let profiles = crowdedNames.map { "    \($0):\n" + profile }.joined()
+            let text = Canonical.text(policy: "crowded").replacingOccurrences(of: "  profiles:\n", with: "  profiles:\n" + profiles)
+            return try policy(text, path: "Policies/crowded.yaml")
+        }
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `tool` (looked up on PATH unless it is a path) and collects its output through files,
+    /// so that neither pipe can fill up and block it.
+    static func run(_ tool: String, _ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+        let scratch = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let process = Process()
+        if tool.contains("/") {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = args
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [tool] + args
+        }
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus,
+                   stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                   stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    /// The full path of `tool` on PATH, if it is there.
+    static func which(_ tool: String) -> String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let path = String(dir) + "/" + tool
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-gen-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func write(_ text: String, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    /// The policyc binary that `swift test` built beside the test bundle.
+    static var policyc: URL? {
+        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("policyc")
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue,
+               FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        let fallback = packageRoot.appendingPathComponent(".build/debug/policyc")
+        return FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil
+    }
+
+    /// Lines that differ between two texts, for failure messages.
+    static func diff(_ expected: String, _ actual: String, limit: Int = 10) -> String {
+        let a = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        var out: [String] = []
+        for i in 0..<max(a.count, b.count) where out.count < limit * 2 {
+            let x = i < a.count ? String(a[i]) : "<none>", y = i < b.count ? String(b[i]) : "<none>"
+            if x != y { out += ["line \(i + 1): - \(x)", "line \(i + 1): + \(y)"] }
+        }
+        return out.joined(separator: "\n")
+    }
+}
