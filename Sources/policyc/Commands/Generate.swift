@@ -20,6 +20,8 @@ enum Generate {
             OptionSpec(name: "--kotlin-package", valueName: "NAME", help: "The package of the generated Kotlin.",
                        defaultValue: Generator.defaultKotlinPackage),
             OptionSpec(name: "--check", valueName: nil, help: "Write nothing; fail when any generated file would change."),
+            OptionSpec(name: "--swift-output", valueName: "FILE",
+                       help: "Write only the Swift of the one policy given, to FILE (for build-tool plugins)."),
         ],
         discussion: """
             Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json. Nothing is
@@ -41,7 +43,7 @@ enum Generate {
         }
         let out = args.value("--out") ?? defaultOut
         guard !out.isEmpty else { return CommandLine.usageError("'--out' needs a folder", command: spec) }
-        let folder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
+        let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
 
         let paths: [String]
         switch Workspace.inputs(args.positionals, allowStdin: false) {
@@ -72,7 +74,19 @@ enum Generate {
             p.file = Generator.displayPath(p.file, workingDirectory: cwd)
             return p
         }
-        let files = Generator.files(for: policies, kotlinPackage: package)
+        var files = Generator.files(for: policies, kotlinPackage: package)
+        var folder = outFolder
+        if let target = args.value("--swift-output") {
+            // A build-tool plugin declares its output file before policyc reads the policy, so the
+            // file name is the plugin's choice; the contents are the usual Swift of that one policy.
+            guard policies.count == 1, let swift = files.first(where: { $0.path.hasPrefix("Swift/") }) else {
+                return CommandLine.usageError("'--swift-output' takes exactly one policy file; \(policies.count) given", command: spec)
+            }
+            let parts = target.split(separator: "/", omittingEmptySubsequences: false)
+            folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
+            if folder.isEmpty { folder = "/" }
+            files = [GeneratedFile(path: String(parts.last ?? ""), contents: swift.contents)]
+        }
 
         let plan: OutputFolder.Plan
         switch OutputFolder.plan(files, in: folder) {

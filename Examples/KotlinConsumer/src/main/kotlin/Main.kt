@@ -21,7 +21,7 @@ fun main() {
     check(p.backoffMs(0, 2.5, p.INTERACTIVE, { 0.5 }) == 3000.0, "Retry-After plus jitter")
 
     var clock = 0L
-    val budget = p.RetryBudget { clock }
+    val budget = AndroidPlayerPolicy.RetryBudget { clock }
     var granted = 0
     repeat(20) { if (budget.tryRetry()) granted++ }
     check(granted == 10, "at least 10 retries a minute: got $granted")
