@@ -27,7 +27,7 @@ public enum Checker {
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
                 // Another version may mean other keys: saying more would only be noise.
-                diagnostics += findings(of: .unsupportedVersion, in: decoded)
+                diagnostics += findings(of: Rule.unsupportedVersion, in: decoded)
             } else {
                 diagnostics += decoder.diagnostics
                 for rule in Catalog.rules where rule.check != nil {

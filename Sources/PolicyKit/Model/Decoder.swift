@@ -16,6 +16,11 @@ public struct Decoded: Sendable, Hashable {
 
     public var value: Value
     public var span: Span
+    /// For a list: false when an item did not decode (a repeated item counts as decoded). Rules
+    /// that judge a list as a whole ("lacks 429") skip it then: the item's own finding is enough.
+    public var complete = true
+    /// For a mapping: the known keys that were written but whose values did not decode.
+    public var failedKeys: [String] = []
 
     public subscript(key: String) -> Decoded? {
         guard case .object(let entries) = value else { return nil }
@@ -75,9 +80,13 @@ struct Decoder {
         case .list(let itemShape, let unique):
             guard case .sequence(let items) = node.kind else { return mismatch(node, shape, key) }
             var out: [Decoded] = []
+            var complete = true
             for item in items {
                 guard let v = decode(item, as: itemShape, key: "an item of \(key)", owner: "an item of \(key)", keySpan: item.span)
-                else { continue }
+                else {
+                    complete = false
+                    continue
+                }
                 if unique, let first = out.first(where: { $0.value.sameValue(as: v.value) }) {
                     fail(.typeMismatch, at: v.span,
                          "\(describe(item)) is listed twice in \(key); the first is at line \(first.span.start.line), column \(first.span.start.column)",
@@ -86,7 +95,7 @@ struct Decoder {
                 }
                 out.append(v)
             }
-            return Decoded(value: .list(out), span: node.span)
+            return Decoded(value: .list(out), span: node.span, complete: complete)
         default:
             guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
             return decodeScalar(text, style, shape, key: key, span: node.span)
@@ -95,6 +104,7 @@ struct Decoder {
 
     mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: String, keySpan: Span) -> Decoded? {
         var out: [DecodedEntry] = []
+        var failed: [String] = []
         for e in entries {
             guard let field = fields.first(where: { $0.key == e.key }) else {
                 let keys = fields.map(\.key)
@@ -106,13 +116,15 @@ struct Decoder {
             let childOwner = "'\(field.key)'"
             if let v = decode(e.value, as: field.shape, key: "'\(field.key)'", owner: childOwner, keySpan: e.keySpan) {
                 out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
+            } else {
+                failed.append(e.key)
             }
         }
         for field in fields where field.required && !entries.contains(where: { $0.key == field.key }) {
             fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.lowercased()))",
                  help: "add '\(field.key):' with \(field.shape.expectation)")
         }
-        return Decoded(value: .object(out), span: node.span)
+        return Decoded(value: .object(out), span: node.span, failedKeys: failed)
     }
 
     mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: String, span: Span) -> Decoded? {
