@@ -20,12 +20,15 @@ public enum Loader {
     public static func load(_ bytes: [UInt8]) -> LoadResult {
         if bytes.count > maxBytes {
             return refused(.inputLimit, at: .start,
-                "the file is \(describeSize(bytes.count)), over the limit of 1 MiB for a policy file")
+                "the file is \(describeSize(bytes.count)), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
         }
         if let problem = Encoding.problem(in: bytes) {
             return refused(.inputLimit, at: problem.mark, problem.message)
         }
-        var run = EventReader(bytes: bytes)
+        // With the encoding set, libyaml takes a BOM for a character of line 1: every column after
+        // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        var run = EventReader(bytes: content)
         return run.read()
     }
 
@@ -35,10 +38,10 @@ public enum Loader {
         ])
     }
 
+    /// `1048577 bytes`, and in MiB as well once that reads better: `52428800 bytes (50.0 MiB)`.
     static func describeSize(_ count: Int) -> String {
-        count >= 1 << 20
-            ? "\((count * 10 >> 20) / 10).\((count * 10 >> 20) % 10) MiB"
-            : "\(count) bytes"
+        let tenths = count * 10 >> 20
+        return count >= 2 << 20 ? "\(count) bytes (\(tenths / 10).\(tenths % 10) MiB)" : "\(count) bytes"
     }
 }
 
@@ -193,8 +196,11 @@ private struct EventReader {
                        "anchors and aliases are not supported in policy files; write the value out in full")
         }
         if let tag {
+            // libyaml hands over the resolved tag; show the `!!` shorthand people write.
+            var text = String(cString: tag)
+            if text.hasPrefix("tag:yaml.org,2002:") { text = "!!" + text.dropFirst("tag:yaml.org,2002:".count) }
             reportOnce("tag", at: start,
-                       "tags such as '\(String(cString: tag))' are not supported; the key a value stands under gives its type")
+                       "tags such as '\(printable(text))' are not supported; the key a value stands under gives its type")
         }
     }
 

@@ -15,6 +15,8 @@ extension Rule {
                        note: "a profile whose constant would be the Swift keyword 'default'"),
             .canonical(replacing: "    background:", with: "    ↓object:", triggers: true,
                        note: "a Kotlin keyword"),
+            .canonical(replacing: "    background:", with: "    ↓will-set:", triggers: true,
+                       note: "a name that becomes a keyword once converted: willSet"),
             .canonical(replacing: "    background:", with: "    ↓sync-Job:", triggers: true,
                        note: "after a '-' only lowercase letters and digits"),
             .canonical(replacing: "policy: playback", with: "policy: ios-player", triggers: false,
@@ -39,8 +41,11 @@ extension Rule {
                                  "profile name '\(printable(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
                                  help: NameAdvice.help(for: name.value, isProfile: true))
                 } else if let language = NameAdvice.reservedIn(name.value) {
+                    let camel = Naming.lowerCamel(name.value)
                     findings.add(at: name.span,
-                                 "profile name '\(name.value)' becomes '\(Naming.lowerCamel(name.value))', a reserved word in \(language)",
+                                 camel == name.value
+                                    ? "profile name '\(name.value)' is a reserved word in \(language)"
+                                    : "profile name '\(name.value)' becomes '\(camel)', a reserved word in \(language)",
                                  help: NameAdvice.help(for: name.value, isProfile: true))
                 }
             }
