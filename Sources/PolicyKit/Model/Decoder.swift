@@ -105,10 +105,15 @@ struct Decoder {
     mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: String, keySpan: Span) -> Decoded? {
         var out: [DecodedEntry] = []
         var failed: [String] = []
+        // Keys that a misspelling stands for: a misspelled key is one mistake, so the key it was
+        // meant to be is not also reported missing.
+        var meant: Set<String> = []
         for e in entries {
             guard let field = fields.first(where: { $0.key == e.key }) else {
                 let keys = fields.map(\.key)
-                let help = Suggest.nearest(e.key, in: keys).map { "did you mean '\($0)'?" }
+                let nearest = Suggest.nearest(e.key, in: keys)
+                if let nearest { meant.insert(nearest) }
+                let help = nearest.map { "did you mean '\($0)'?" }
                     ?? "the keys of \(owner) are \(Suggest.andList(keys))"
                 fail(.unknownKey, at: e.keySpan, "unknown key '\(printable(e.key))' in \(owner)", help: help)
                 continue
@@ -120,9 +125,10 @@ struct Decoder {
                 failed.append(e.key)
             }
         }
-        for field in fields where field.required && !entries.contains(where: { $0.key == field.key }) {
+        for field in fields where field.required && !meant.contains(field.key)
+            && !entries.contains(where: { $0.key == field.key }) {
             fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.lowercased()))",
-                 help: "add '\(field.key):' with \(field.shape.expectation)")
+                 help: field.key == "version" ? "add 'version: \(Language.version)'" : "add '\(field.key):' with \(field.shape.expectation)")
         }
         return Decoded(value: .object(out), span: node.span, failedKeys: failed)
     }

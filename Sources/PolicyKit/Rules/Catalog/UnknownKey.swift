@@ -10,6 +10,10 @@ extension Rule {
                        triggers: true, note: "another spelling of a known key"),
             .canonical(replacing: "prefetch:\n", with: "↓owner: playback-team\n\nprefetch:\n", triggers: true,
                        note: "a key the language does not have at all"),
+            .canonical(replacing: "      maxRetries: 3", with: "      ↓maxRetires: 3", triggers: true,
+                       note: "a misspelled required key is one mistake: maxRetries is not also reported missing"),
+            .canonical(replacing: "      cap: 8s", with: "      ↓ceiling: 8s", triggers: true,
+                       note: "a key that resembles none: cap is reported missing too", alsoFinds: [.missingKey]),
             .canonical(replacing: "description: Ticket requests made by the iOS and Android players.\n", with: "",
                        triggers: false, note: "description is optional"),
         ])
