@@ -171,6 +171,19 @@ import Testing
         #expect(pair.message.contains("listed twice"))
     }
 
+    @Test func repeatsIgnoreKeyOrderAndLongListsStayLinear() throws {
+        let reordered = check("      code: not_ready\n", "      code: not_ready\n    - {code: not_ready, status: 503}\n")
+        #expect(reordered.diagnostics.map(\.rule) == ["type-mismatch"])
+        // Thousands of distinct exceptions: each compared by a hash, not against all before it.
+        let many = (0..<20_000).map { "    - {status: 500, code: c\($0)}\n" }.joined()
+        let file = check("      code: not_ready\n", "      code: not_ready\n" + many)
+        #expect(file.diagnostics.isEmpty)
+        #expect(file.doc?.neverRetry?.value.count == 20_001)
+        // Typed by its key, `code: 1` is the string "1": the same exception as `code: "1"`.
+        let mixed = check("      code: not_ready\n", "      code: not_ready\n    - {status: 503, code: \"1\"}\n    - {status: 503, code: 1}\n")
+        #expect(mixed.diagnostics.map(\.rule) == ["type-mismatch"])
+    }
+
     @Test func listsWithItemsThatDidNotDecodeAreMarkedIncomplete() throws {
         var doc = try #require(check("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, 429, \"500\", 503]").doc)
         #expect(!doc.retryOnComplete)

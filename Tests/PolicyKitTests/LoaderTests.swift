@@ -281,6 +281,18 @@ import Testing
         #expect(d.message.contains("(50000 more in this file)"))
     }
 
+    @Test func findingsPerFileAreCapped() throws {
+        let text = String(repeating: "a: 1\n", count: 5000)
+        let file = Checker.check(Array(text.utf8), path: "many.yaml")
+        #expect(file.diagnostics.count == Loader.maxFindings + 1)
+        let first = try #require(file.diagnostics.first)
+        #expect(first.rule == "input-limit" && first.span.start == at(1, 1))
+        // 4999 repeated keys, the unknown key 'a' and the five missing keys of the root.
+        #expect(first.message == "the file has 5005 findings; only the first 1000 are reported")
+        // The loader's findings fill the room first; the decoder's are only counted.
+        #expect(Set(file.diagnostics.dropFirst().map(\.rule)) == ["yaml-duplicate-key"])
+    }
+
     // MARK: empty input
 
     @Test func emptyAndCommentOnlyFilesHaveNoRoot() {

@@ -38,6 +38,10 @@ public struct DecodedEntry: Sendable, Hashable {
 /// diagnostics; a value that does not decode is left out, so no rule sees it (no cascades).
 struct Decoder {
     var diagnostics: [Diagnostic] = []
+    /// Findings past `Loader.maxFindings` for the file (the loader's count included by the caller).
+    var suppressed = 0
+    /// Room left for findings: the loader's findings count against the same limit.
+    var room = Loader.maxFindings
 
     mutating func decodeRoot(_ root: Node?) -> Decoded? {
         guard let root, !root.isNull else {
@@ -81,17 +85,23 @@ struct Decoder {
             guard case .sequence(let items) = node.kind else { return mismatch(node, shape, key) }
             var out: [Decoded] = []
             var complete = true
+            // Identity → first occurrence: a hash lookup, so a long list stays linear.
+            var firsts: [String: Span] = [:]
             for item in items {
                 guard let v = decode(item, as: itemShape, key: "an item of \(key)", owner: "an item of \(key)", keySpan: item.span)
                 else {
                     complete = false
                     continue
                 }
-                if unique, let first = out.first(where: { $0.value.sameValue(as: v.value) }) {
-                    fail(.typeMismatch, at: v.span,
-                         "\(describe(item)) is listed twice in \(key); the first is at line \(first.span.start.line), column \(first.span.start.column)",
-                         help: "remove the repeated item")
-                    continue
+                if unique {
+                    let identity = v.value.identity
+                    if let first = firsts[identity] {
+                        fail(.typeMismatch, at: v.span,
+                             "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                             help: "remove the repeated item")
+                        continue
+                    }
+                    firsts[identity] = v.span
                 }
                 out.append(v)
             }
@@ -110,6 +120,11 @@ struct Decoder {
         var meant: Set<String> = []
         for e in entries {
             guard let field = fields.first(where: { $0.key == e.key }) else {
+                if diagnostics.count >= room {
+                    // Past the limit: count it without the cost of a suggestion.
+                    suppressed += 1
+                    continue
+                }
                 let keys = fields.map(\.key)
                 let nearest = Suggest.nearest(e.key, in: keys)
                 if let nearest { meant.insert(nearest) }
@@ -226,21 +241,30 @@ struct Decoder {
 
     @discardableResult
     mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil) -> Decoded? {
+        guard diagnostics.count < room else {
+            suppressed += 1
+            return nil
+        }
         diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message, help: help))
         return nil
     }
 }
 
 extension Decoded.Value {
-    /// Equality for "no repeats": the same status, word or pair, wherever it was written.
-    func sameValue(as other: Decoded.Value) -> Bool {
-        switch (self, other) {
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.value.sameValue(as: $1.value.value) }
-        case (.list(let a), .list(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.value.sameValue(as: $1.value) }
-        default:
-            return self == other
+    /// What "no repeats" compares: the same status, word or pair wherever and in whatever key order
+    /// it was written. Strings are length-prefixed, so no two values share an identity.
+    var identity: String {
+        switch self {
+        case .integer(let v): return "i\(v)"
+        case .string(let v): return "s\(v.utf8.count):\(v)"
+        case .boolean(let v): return "b\(v)"
+        case .duration(let v): return "d\(v)"
+        case .percent(let p): return "p\(p.canonical)"
+        case .network: return "n"
+        case .list(let items): return "[" + items.map(\.value.identity).joined(separator: ",") + "]"
+        case .object(let entries):
+            let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted()
+            return "{" + keyed.joined(separator: ",") + "}"
         }
     }
 }

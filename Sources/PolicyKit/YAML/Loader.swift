@@ -7,6 +7,8 @@ public struct LoadResult: Sendable {
     /// False after a syntax error or a broken limit: then nothing more is checked.
     public var decodable: Bool
     public var diagnostics: [Diagnostic]
+    /// Findings not kept because the file already had `Loader.maxFindings` (see `Checker`).
+    public var suppressed = 0
 }
 
 /// Bytes → YAML tree with positions, through libyaml's event API. The only file that sees libyaml.
@@ -16,6 +18,9 @@ public struct LoadResult: Sendable {
 public enum Loader {
     public static let maxBytes = 1 << 20
     public static let maxDepth = 32
+    /// Findings kept per file: a real policy has a few dozen at most, and a file of a hundred
+    /// thousand repeated keys must not cost a hundred thousand findings in memory and output.
+    public static let maxFindings = 1000
 
     public static func load(_ bytes: [UInt8]) -> LoadResult {
         if bytes.count > maxBytes {
@@ -71,6 +76,7 @@ private struct EventReader {
     /// of aliases gets one clear finding, not thousands.
     var unsupported: [String: (index: Int, more: Int)] = [:]
     var documents = 0
+    var suppressed = 0
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -106,7 +112,8 @@ private struct EventReader {
                 }
             }
             finishUnsupportedCounts()
-            return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics)
+            return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics,
+                              suppressed: suppressed)
         }
     }
 
@@ -240,6 +247,11 @@ private struct EventReader {
                        "merge keys ('<<') are not supported in policy files; write each key out")
             stack[top].skipValue = true
         } else if let first = stack[top].seen[key] {
+            stack[top].skipValue = true
+            guard diagnostics.count < Loader.maxFindings else {
+                suppressed += 1
+                return
+            }
             diagnostics.append(Diagnostic(
                 span: node.span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
                 message: "key '\(key)' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
