@@ -213,6 +213,16 @@ import Testing
         #expect(file.errorCount == 5 && file.policy == nil)
     }
 
+    @Test func controlCharactersInEchoedKeysAndNamesAreNeutralised() throws {
+        let file = check([("    background:", "    \"bg\\e]8;;\":"), ("timeout: 15s", "timeout: 1s"), ("ahead: 2", "ahead: 0x\\e")])
+        #expect(!file.diagnostics.isEmpty)
+        for d in file.diagnostics {
+            #expect(!d.message.unicodeScalars.contains { $0.value == 0x1B }, "\(d.rule)")
+        }
+        let dup = Loader.load(Array("\"k\\e\": 1\n\"k\\e\": 2\n".utf8))
+        #expect(dup.diagnostics.first?.message.contains("\\u{1B}") == true)
+    }
+
     @Test func controlCharactersInEchoedValuesAreNeutralised() throws {
         let d = try only(check("kind: background", "kind: \"back\\e[31mground\""), .typeMismatch, at: 15, 13)
         #expect(!d.message.unicodeScalars.contains { $0.value == 0x1B })

@@ -75,8 +75,8 @@ struct Decoder {
             }
             var out: [DecodedEntry] = []
             for e in entries {
-                let name = "'\(e.key)'"
-                if let v = decode(e.value, as: valueShape, key: name, owner: "profile '\(e.key)'", keySpan: e.keySpan) {
+                let name = "'\(printable(e.key))'"
+                if let v = decode(e.value, as: valueShape, key: name, owner: "profile '\(printable(e.key))'", keySpan: e.keySpan) {
                     out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
                 }
             }
@@ -161,7 +161,7 @@ struct Decoder {
             }
             switch Values.integer(text) {
             case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(message)", help: help)
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(printable(message))", help: help)
             case .value(let v):
                 if v < lo {
                     return fail(.typeMismatch, at: span, "\(key) is \(v); it must be \(lo) or more")
@@ -185,7 +185,7 @@ struct Decoder {
             switch Values.boolean(text) {
             case .value(let b): return ok(.boolean(b))
             case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(message)", help: help)
+                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(printable(message))", help: help)
             }
         case .duration:
             switch Values.duration(text) {
@@ -214,7 +214,7 @@ struct Decoder {
                             help: "write \(v) without quotes")
             }
             if case .invalid(let message, let help) = Values.integer(text), text.first?.isASCIIDigit == true {
-                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(message)", help: help)
+                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(printable(message))", help: help)
             }
             let help = Suggest.nearest(text, in: ["network"]).map { "did you mean '\($0)'?" }
                 ?? "write network or a status code such as 503"

@@ -254,9 +254,9 @@ private struct EventReader {
             }
             diagnostics.append(Diagnostic(
                 span: node.span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
-                message: "key '\(key)' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
+                message: "key '\(printable(key))' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
                 help: "remove one of them; a duplicate key means one value is silently lost",
-                related: [.init(file: "", span: first, message: "first '\(key)' is here")]))
+                related: [.init(file: "", span: first, message: "first '\(printable(key))' is here")]))
             stack[top].skipValue = true
         } else {
             stack[top].seen[key] = node.span

@@ -16,11 +16,11 @@ extension Rule {
                 guard let base = profile.base else { continue }
                 if base.value == 0 {
                     findings.add(at: base.span,
-                                 "profile '\(profile.name.value)' has a base of 0ms; the backoff must be more than 0",
+                                 "profile '\(printable(profile.name.value))' has a base of 0ms; the backoff must be more than 0",
                                  help: "the canonical steps are 500ms (interactive) and 1s (background)")
                 } else if let cap = profile.cap, base.value > cap.value {
                     findings.add(at: base.span,
-                                 "profile '\(profile.name.value)' has a base of \(Format.duration(base.value)), larger than its cap of \(Format.duration(cap.value))",
+                                 "profile '\(printable(profile.name.value))' has a base of \(Format.duration(base.value)), larger than its cap of \(Format.duration(cap.value))",
                                  help: "make base at most cap")
                 }
             }

@@ -17,7 +17,7 @@ extension Rule {
             for profile in doc.profiles where profile.isInteractive {
                 guard let deadline = profile.deadline, deadline.value > 15_000 else { continue }
                 findings.add(at: deadline.span,
-                             "interactive profile '\(profile.name.value)' has a deadline of \(Format.duration(deadline.value)); a viewer should see Retry after about 15s",
+                             "interactive profile '\(printable(profile.name.value))' has a deadline of \(Format.duration(deadline.value)); a viewer should see Retry after about 15s",
                              help: "keep the deadline of an interactive profile at 15s or less")
             }
         })
