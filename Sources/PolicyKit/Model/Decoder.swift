@@ -142,7 +142,7 @@ struct Decoder {
         }
         for field in fields where field.required && !meant.contains(field.key)
             && !entries.contains(where: { $0.key == field.key }) {
-            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.lowercased()))",
+            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.prefix(1).lowercased() + field.title.dropFirst()))",
                  help: field.key == "version" ? "add 'version: \(Language.version)'" : "add '\(field.key):' with \(field.shape.expectation)")
         }
         return Decoded(value: .object(out), span: node.span, failedKeys: failed)
