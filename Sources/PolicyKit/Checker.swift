@@ -20,20 +20,35 @@ public enum Checker {
     public static func check(_ bytes: [UInt8], path: String) -> CheckedFile {
         let loaded = Loader.load(bytes)
         var diagnostics = loaded.diagnostics
+        var suppressed = loaded.suppressed
         var doc: PolicyDoc?
         if loaded.decodable {
             var decoder = Decoder()
+            decoder.room = max(0, Loader.maxFindings - diagnostics.count)
             let decoded = PolicyDoc(decoder.decodeRoot(loaded.root))
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
                 // Another version may mean other keys: saying more would only be noise.
-                diagnostics += findings(of: .unsupportedVersion, in: decoded)
+                diagnostics += findings(of: Rule.unsupportedVersion, in: decoded)
             } else {
                 diagnostics += decoder.diagnostics
+                suppressed += decoder.suppressed
                 for rule in Catalog.rules where rule.check != nil {
                     diagnostics += findings(of: rule, in: decoded)
                 }
             }
+        }
+        diagnostics.sort(by: Diagnostic.inReportOrder)
+        if diagnostics.count > Loader.maxFindings {
+            suppressed += diagnostics.count - Loader.maxFindings
+            diagnostics.removeLast(diagnostics.count - Loader.maxFindings)
+        }
+        if suppressed > 0 {
+            // At the top of the file, so it reads first: what follows is not all there is.
+            diagnostics.append(Diagnostic(
+                span: Span(.start), severity: .error, rule: RuleID.inputLimit.rawValue,
+                message: "the file has \(Loader.maxFindings + suppressed) findings; only the first \(Loader.maxFindings) are reported",
+                help: "fix these and check again"))
         }
         for i in diagnostics.indices {
             diagnostics[i].file = path

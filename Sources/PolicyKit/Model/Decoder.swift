@@ -16,6 +16,11 @@ public struct Decoded: Sendable, Hashable {
 
     public var value: Value
     public var span: Span
+    /// For a list: false when an item did not decode (a repeated item counts as decoded). Rules
+    /// that judge a list as a whole ("lacks 429") skip it then: the item's own finding is enough.
+    public var complete = true
+    /// For a mapping: the known keys that were written but whose values did not decode.
+    public var failedKeys: [String] = []
 
     public subscript(key: String) -> Decoded? {
         guard case .object(let entries) = value else { return nil }
@@ -33,6 +38,10 @@ public struct DecodedEntry: Sendable, Hashable {
 /// diagnostics; a value that does not decode is left out, so no rule sees it (no cascades).
 struct Decoder {
     var diagnostics: [Diagnostic] = []
+    /// Findings past `Loader.maxFindings` for the file (the loader's count included by the caller).
+    var suppressed = 0
+    /// Room left for findings: the loader's findings count against the same limit.
+    var room = Loader.maxFindings
 
     mutating func decodeRoot(_ root: Node?) -> Decoded? {
         guard let root, !root.isNull else {
@@ -66,8 +75,8 @@ struct Decoder {
             }
             var out: [DecodedEntry] = []
             for e in entries {
-                let name = "'\(e.key)'"
-                if let v = decode(e.value, as: valueShape, key: name, owner: "profile '\(e.key)'", keySpan: e.keySpan) {
+                let name = "'\(printable(e.key))'"
+                if let v = decode(e.value, as: valueShape, key: name, owner: "profile '\(printable(e.key))'", keySpan: e.keySpan) {
                     out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
                 }
             }
@@ -75,18 +84,28 @@ struct Decoder {
         case .list(let itemShape, let unique):
             guard case .sequence(let items) = node.kind else { return mismatch(node, shape, key) }
             var out: [Decoded] = []
+            var complete = true
+            // Identity → first occurrence: a hash lookup, so a long list stays linear.
+            var firsts: [String: Span] = [:]
             for item in items {
                 guard let v = decode(item, as: itemShape, key: "an item of \(key)", owner: "an item of \(key)", keySpan: item.span)
-                else { continue }
-                if unique, let first = out.first(where: { $0.value.sameValue(as: v.value) }) {
-                    fail(.typeMismatch, at: v.span,
-                         "\(describe(item)) is listed twice in \(key); the first is at line \(first.span.start.line), column \(first.span.start.column)",
-                         help: "remove the repeated item")
+                else {
+                    complete = false
                     continue
+                }
+                if unique {
+                    let identity = v.value.identity
+                    if let first = firsts[identity] {
+                        fail(.typeMismatch, at: v.span,
+                             "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                             help: "remove the repeated item")
+                        continue
+                    }
+                    firsts[identity] = v.span
                 }
                 out.append(v)
             }
-            return Decoded(value: .list(out), span: node.span)
+            return Decoded(value: .list(out), span: node.span, complete: complete)
         default:
             guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
             return decodeScalar(text, style, shape, key: key, span: node.span)
@@ -95,10 +114,21 @@ struct Decoder {
 
     mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: String, keySpan: Span) -> Decoded? {
         var out: [DecodedEntry] = []
+        var failed: [String] = []
+        // Keys that a misspelling stands for: a misspelled key is one mistake, so the key it was
+        // meant to be is not also reported missing.
+        var meant: Set<String> = []
         for e in entries {
             guard let field = fields.first(where: { $0.key == e.key }) else {
+                if diagnostics.count >= room {
+                    // Past the limit: count it without the cost of a suggestion.
+                    suppressed += 1
+                    continue
+                }
                 let keys = fields.map(\.key)
-                let help = Suggest.nearest(e.key, in: keys).map { "did you mean '\($0)'?" }
+                let nearest = Suggest.nearest(e.key, in: keys)
+                if let nearest { meant.insert(nearest) }
+                let help = nearest.map { "did you mean '\($0)'?" }
                     ?? "the keys of \(owner) are \(Suggest.andList(keys))"
                 fail(.unknownKey, at: e.keySpan, "unknown key '\(printable(e.key))' in \(owner)", help: help)
                 continue
@@ -106,13 +136,16 @@ struct Decoder {
             let childOwner = "'\(field.key)'"
             if let v = decode(e.value, as: field.shape, key: "'\(field.key)'", owner: childOwner, keySpan: e.keySpan) {
                 out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
+            } else {
+                failed.append(e.key)
             }
         }
-        for field in fields where field.required && !entries.contains(where: { $0.key == field.key }) {
-            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.lowercased()))",
-                 help: "add '\(field.key):' with \(field.shape.expectation)")
+        for field in fields where field.required && !meant.contains(field.key)
+            && !entries.contains(where: { $0.key == field.key }) {
+            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.prefix(1).lowercased() + field.title.dropFirst()))",
+                 help: field.key == "version" ? "add 'version: \(Language.version)'" : "add '\(field.key):' with \(field.shape.expectation)")
         }
-        return Decoded(value: .object(out), span: node.span)
+        return Decoded(value: .object(out), span: node.span, failedKeys: failed)
     }
 
     mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: String, span: Span) -> Decoded? {
@@ -128,7 +161,7 @@ struct Decoder {
             }
             switch Values.integer(text) {
             case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(message)", help: help)
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(printable(message))", help: help)
             case .value(let v):
                 if v < lo {
                     return fail(.typeMismatch, at: span, "\(key) is \(v); it must be \(lo) or more")
@@ -152,7 +185,7 @@ struct Decoder {
             switch Values.boolean(text) {
             case .value(let b): return ok(.boolean(b))
             case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(message)", help: help)
+                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(printable(message))", help: help)
             }
         case .duration:
             switch Values.duration(text) {
@@ -181,7 +214,7 @@ struct Decoder {
                             help: "write \(v) without quotes")
             }
             if case .invalid(let message, let help) = Values.integer(text), text.first?.isASCIIDigit == true {
-                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(message)", help: help)
+                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(printable(message))", help: help)
             }
             let help = Suggest.nearest(text, in: ["network"]).map { "did you mean '\($0)'?" }
                 ?? "write network or a status code such as 503"
@@ -208,21 +241,30 @@ struct Decoder {
 
     @discardableResult
     mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil) -> Decoded? {
+        guard diagnostics.count < room else {
+            suppressed += 1
+            return nil
+        }
         diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message, help: help))
         return nil
     }
 }
 
 extension Decoded.Value {
-    /// Equality for "no repeats": the same status, word or pair, wherever it was written.
-    func sameValue(as other: Decoded.Value) -> Bool {
-        switch (self, other) {
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.value.sameValue(as: $1.value.value) }
-        case (.list(let a), .list(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.value.sameValue(as: $1.value) }
-        default:
-            return self == other
+    /// What "no repeats" compares: the same status, word or pair wherever and in whatever key order
+    /// it was written. Strings are length-prefixed, so no two values share an identity.
+    var identity: String {
+        switch self {
+        case .integer(let v): return "i\(v)"
+        case .string(let v): return "s\(v.utf8.count):\(v)"
+        case .boolean(let v): return "b\(v)"
+        case .duration(let v): return "d\(v)"
+        case .percent(let p): return "p\(p.canonical)"
+        case .network: return "n"
+        case .list(let items): return "[" + items.map(\.value.identity).joined(separator: ",") + "]"
+        case .object(let entries):
+            let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted()
+            return "{" + keyed.joined(separator: ",") + "}"
         }
     }
 }

@@ -43,7 +43,13 @@ public struct PolicyDoc: Sendable, Hashable {
     public var profilesSpan: Span?
     public var profiles: [Profile] = []
     public var retryOn: Located<[Located<RetryOn>]>?
+    /// False when an item of `retryOn` did not decode: what the list lacks is then unknown.
+    public var retryOnComplete = true
+    /// nil when `neverRetry` is absent (it is optional) or did not decode; see `neverRetryComplete`.
     public var neverRetry: Located<[NeverRetry]>?
+    /// False when `neverRetry` was written but it, an item, or an item's status or code did not
+    /// decode: rules then cannot tell which exceptions it holds.
+    public var neverRetryComplete = true
     public var backoff: Located<String>?
     public var retryAfterHonor: Located<Bool>?
     public var retryAfterMaxJitter: Located<Int>?
@@ -53,6 +59,8 @@ public struct PolicyDoc: Sendable, Hashable {
     public var prefetchOnlyUnlocked: Located<Bool>?
     public var prefetchRetryRefused: Located<Bool>?
     public var reuseKey: Located<[Located<String>]>?
+    /// False when an item of `reuseKey` did not decode.
+    public var reuseKeyComplete = true
     public var stopReuseBefore: Located<Int>?
     public var viewerRef: Located<String>?
 
@@ -82,11 +90,16 @@ public struct PolicyDoc: Sendable, Hashable {
                 default: return nil
                 }
             }, list.span)
+            retryOnComplete = list.complete
         }
         if let list = retry?["neverRetry"], case .list(let items) = list.value {
-            neverRetry = Located(items.map {
+            let decoded = items.map {
                 NeverRetry(status: $0["status"]?.int, code: $0["code"]?.string, span: $0.span)
-            }, list.span)
+            }
+            neverRetry = Located(decoded, list.span)
+            neverRetryComplete = list.complete && decoded.allSatisfy { $0.status != nil && $0.code != nil }
+        } else if retry?.failedKeys.contains("neverRetry") == true {
+            neverRetryComplete = false
         }
         backoff = retry?["backoff"]?.string
         retryAfterHonor = retry?["retryAfter"]?["honor"]?.bool
@@ -100,6 +113,7 @@ public struct PolicyDoc: Sendable, Hashable {
         prefetchRetryRefused = root["prefetch"]?["retryRefused"]?.bool
         if let list = root["tickets"]?["reuseKey"], case .list(let items) = list.value {
             reuseKey = Located(items.compactMap { $0.string }, list.span)
+            reuseKeyComplete = list.complete
         }
         stopReuseBefore = root["tickets"]?["stopReuseBefore"]?.duration
         viewerRef = root["tickets"]?["viewerRef"]?.string

@@ -36,6 +36,7 @@ public enum Values {
             return suggest(isPlainDecimal(digits) ? Int(sign + digits) : nil, "written with digit separators")
         }
         if lower.hasPrefix("+"), isPlainDecimal(body) { return suggest(Int(body), "written with a plus sign") }
+        if t == "-0" { return suggest(0, "a negative zero") }
         if body.count > 1, body.hasPrefix("0"), body.allSatisfy(\.isASCIIDigit) {
             return suggest(Int(sign + body), "written with a leading zero (YAML 1.1 reads that as octal)")
         }
@@ -79,6 +80,16 @@ public enum Values {
     /// `<number><unit>`, unit ms, s, m or h, a whole number of milliseconds: `500ms`, `1.5s`, `5m`.
     public static func duration(_ text: String) -> Parsed<Int> {
         let t = text
+        // Units spelled out ("10 seconds", "5min"): say which short unit was meant.
+        let digits = t.prefix(while: { $0.isASCIIDigit || $0 == "." })
+        let word = t.dropFirst(digits.count).trimmingSpaces.lowercased()
+        let known: [String: String] = ["sec": "s", "secs": "s", "second": "s", "seconds": "s",
+                                        "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+                                        "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+                                        "msec": "ms", "msecs": "ms", "millis": "ms", "milliseconds": "ms", "millisecond": "ms"]
+        if !digits.isEmpty, decimal(digits) != nil, let u = known[word] {
+            return .invalid(message: "'\(t)' has an unknown unit '\(word)'; units are ms, s, m and h", help: "write \(digits)\(u)")
+        }
         let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
         var numberPart = Substring(t)
         var factor: Int?
@@ -94,18 +105,13 @@ public enum Values {
             return .invalid(message: "'\(t)' has a space before its unit", help: "write \(trimmed)\(unit)")
         }
         guard let factor else {
+            if t != t.lowercased(), case .value = duration(t.lowercased()) {
+                return .invalid(message: "'\(t)' has its unit in capitals; units are ms, s, m and h",
+                                help: "write \(t.lowercased())")
+            }
             if decimal(Substring(t)) != nil || Int(t) != nil {
                 return .invalid(message: "'\(t)' is a bare number; a duration needs a unit (its unit would be a guess)",
                                 help: "write \(t)ms or \(t)s")
-            }
-            let digits = t.prefix(while: { $0.isASCIIDigit || $0 == "." })
-            let rest = t.dropFirst(digits.count).trimmingSpaces.lowercased()
-            let known: [String: String] = ["sec": "s", "secs": "s", "second": "s", "seconds": "s",
-                                            "min": "m", "mins": "m", "minute": "m", "minutes": "m",
-                                            "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
-                                            "msec": "ms", "millis": "ms", "milliseconds": "ms", "millisecond": "ms"]
-            if !digits.isEmpty, let u = known[rest] {
-                return .invalid(message: "'\(t)' has an unknown unit '\(rest)'; units are ms, s, m and h", help: "write \(digits)\(u)")
             }
             return .invalid(message: "'\(t)' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
         }
@@ -119,20 +125,20 @@ public enum Values {
         let frac = fraction.drop(while: { _ in false }).reversed().drop(while: { $0 == "0" }).reversed()
         let fracDigits = String(frac)
         guard whole.count <= 16, fracDigits.count <= 12,
-              let w = Int(whole.isEmpty ? "0" : whole) else {
+              let w = Int(whole.isEmpty ? "0" : whole), let f = fracDigits.isEmpty ? 0 : Int(fracDigits) else {
             return .invalid(message: "'\(t)' is too long a duration", help: nil)
         }
         var scale = 1
         for _ in 0..<fracDigits.count { scale *= 10 }
-        let f = fracDigits.isEmpty ? 0 : Int(fracDigits)!
         let (wholeMs, o1) = w.multipliedReportingOverflow(by: factor)
         let (fracScaled, o2) = f.multipliedReportingOverflow(by: factor)
         guard !o1, !o2, wholeMs <= maxMagnitude else {
             return .invalid(message: "'\(t)' is too long a duration", help: nil)
         }
         guard fracScaled % scale == 0 else {
+            let below = wholeMs + fracScaled / scale
             return .invalid(message: "'\(t)' is not a whole number of milliseconds",
-                            help: "durations are counted in whole milliseconds")
+                            help: "write \(Format.duration(below)) or \(Format.duration(below + 1))")
         }
         return .value(wholeMs + fracScaled / scale)
     }
@@ -176,8 +182,7 @@ public enum Values {
         let digitsFraction = String(fraction.reversed().drop(while: { $0 == "0" }).reversed())
         let canonical = (digitsWhole.isEmpty ? "0" : String(digitsWhole))
             + (digitsFraction.isEmpty ? "" : "." + digitsFraction)
-        let value = Double(canonical)!
-        guard value > 0 else {
+        guard let value = Double(canonical), value > 0 else {
             return .invalid(message: "'\(t)' is not greater than 0%; a percent here is more than 0 and at most 100", help: nil)
         }
         guard value <= 100 else {
@@ -236,7 +241,7 @@ public struct Percent: Sendable, Hashable {
     }
 
     /// The number of percent, 2.5 for `2.5%`.
-    public var percent: Double { Double(canonical)! }
+    public var percent: Double { Double(canonical) ?? .nan }
 
     /// The fraction, 0.025 for `2.5%`: the decimal point moved by two, then read once, so the
     /// double is the one nearest the written number (no division rounding).
@@ -246,7 +251,8 @@ public struct Percent: Sendable, Hashable {
         let fraction = parts.count > 1 ? String(parts[1]) : ""
         while whole.count < 3 { whole = "0" + whole }
         let text = String(whole.dropLast(2)) + "." + String(whole.suffix(2)) + fraction
-        return Double(text)!
+        // `canonical` holds digits and at most one point (see `Values.percent`), so this parses.
+        return Double(text) ?? .nan
     }
 }
 

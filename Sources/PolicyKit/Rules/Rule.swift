@@ -26,6 +26,9 @@ public struct Example: Sendable {
     /// What the example shows, for the catalog ("a bare number has no unit").
     public var note: String
     public var alsoFinds: [RuleID]
+    /// Set when the example was built from edits that did not apply (a target text not found):
+    /// the catalog test fails on it, so a stale example cannot pass silently.
+    public var authoringError: String?
 
     public init(_ text: String, triggers: Bool, note: String, alsoFinds: [RuleID] = []) {
         self.text = text
@@ -38,7 +41,23 @@ public struct Example: Sendable {
     /// single change to a policy that is otherwise clean.
     public static func canonical(replacing old: String, with new: String, triggers: Bool, note: String,
                                  alsoFinds: [RuleID] = []) -> Example {
-        Example(Canonical.text.replacingFirst(old, with: new), triggers: triggers, note: note, alsoFinds: alsoFinds)
+        canonical([(old, new)], triggers: triggers, note: note, alsoFinds: alsoFinds)
+    }
+
+    /// The canonical policy with several pieces of text replaced, each at its first occurrence.
+    public static func canonical(_ edits: [(String, String)], triggers: Bool, note: String,
+                                 alsoFinds: [RuleID] = []) -> Example {
+        var text = Canonical.text
+        var missing: [String] = []
+        for (old, new) in edits {
+            if old.isEmpty || !text.contains(old) { missing.append(old) }
+            text = text.replacingFirst(old, with: new)
+        }
+        var example = Example(text, triggers: triggers, note: note, alsoFinds: alsoFinds)
+        if !missing.isEmpty {
+            example.authoringError = "not in the canonical policy: " + missing.map { "'\($0)'" }.joined(separator: ", ")
+        }
+        return example
     }
 
     /// The text without markers, as the checker sees it.
@@ -96,10 +115,12 @@ public struct Findings {
 
     public init() {}
 
-    public mutating func add(at span: Span, _ message: String, help: String? = nil) {
+    /// `related` entries with an empty `file` are in the same file (the Checker fills it in).
+    public mutating func add(at span: Span, _ message: String, help: String? = nil,
+                             related: [Diagnostic.Related] = []) {
         guard let rule else { return }
         diagnostics.append(Diagnostic(span: span, severity: rule.severity, rule: rule.id.rawValue,
-                                      message: message, help: help))
+                                      message: message, help: help, related: related))
     }
 }
 

@@ -7,6 +7,8 @@ public struct LoadResult: Sendable {
     /// False after a syntax error or a broken limit: then nothing more is checked.
     public var decodable: Bool
     public var diagnostics: [Diagnostic]
+    /// Findings not kept because the file already had `Loader.maxFindings` (see `Checker`).
+    public var suppressed = 0
 }
 
 /// Bytes → YAML tree with positions, through libyaml's event API. The only file that sees libyaml.
@@ -16,16 +18,22 @@ public struct LoadResult: Sendable {
 public enum Loader {
     public static let maxBytes = 1 << 20
     public static let maxDepth = 32
+    /// Findings kept per file: a real policy has a few dozen at most, and a file of a hundred
+    /// thousand repeated keys must not cost a hundred thousand findings in memory and output.
+    public static let maxFindings = 1000
 
     public static func load(_ bytes: [UInt8]) -> LoadResult {
         if bytes.count > maxBytes {
             return refused(.inputLimit, at: .start,
-                "the file is \(describeSize(bytes.count)), over the limit of 1 MiB for a policy file")
+                "the file is \(describeSize(bytes.count)), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
         }
         if let problem = Encoding.problem(in: bytes) {
             return refused(.inputLimit, at: problem.mark, problem.message)
         }
-        var run = EventReader(bytes: bytes)
+        // With the encoding set, libyaml takes a BOM for a character of line 1: every column after
+        // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        var run = EventReader(bytes: content)
         return run.read()
     }
 
@@ -35,10 +43,10 @@ public enum Loader {
         ])
     }
 
+    /// `1048577 bytes`, and in MiB as well once that reads better: `52428800 bytes (50.0 MiB)`.
     static func describeSize(_ count: Int) -> String {
-        count >= 1 << 20
-            ? "\((count * 10 >> 20) / 10).\((count * 10 >> 20) % 10) MiB"
-            : "\(count) bytes"
+        let tenths = count * 10 >> 20
+        return count >= 2 << 20 ? "\(count) bytes (\(tenths / 10).\(tenths % 10) MiB)" : "\(count) bytes"
     }
 }
 
@@ -68,6 +76,7 @@ private struct EventReader {
     /// of aliases gets one clear finding, not thousands.
     var unsupported: [String: (index: Int, more: Int)] = [:]
     var documents = 0
+    var suppressed = 0
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -103,7 +112,8 @@ private struct EventReader {
                 }
             }
             finishUnsupportedCounts()
-            return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics)
+            return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics,
+                              suppressed: suppressed)
         }
     }
 
@@ -193,8 +203,11 @@ private struct EventReader {
                        "anchors and aliases are not supported in policy files; write the value out in full")
         }
         if let tag {
+            // libyaml hands over the resolved tag; show the `!!` shorthand people write.
+            var text = String(cString: tag)
+            if text.hasPrefix("tag:yaml.org,2002:") { text = "!!" + text.dropFirst("tag:yaml.org,2002:".count) }
             reportOnce("tag", at: start,
-                       "tags such as '\(String(cString: tag))' are not supported; the key a value stands under gives its type")
+                       "tags such as '\(printable(text))' are not supported; the key a value stands under gives its type")
         }
     }
 
@@ -234,11 +247,16 @@ private struct EventReader {
                        "merge keys ('<<') are not supported in policy files; write each key out")
             stack[top].skipValue = true
         } else if let first = stack[top].seen[key] {
+            stack[top].skipValue = true
+            guard diagnostics.count < Loader.maxFindings else {
+                suppressed += 1
+                return
+            }
             diagnostics.append(Diagnostic(
                 span: node.span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
-                message: "key '\(key)' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
+                message: "key '\(printable(key))' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
                 help: "remove one of them; a duplicate key means one value is silently lost",
-                related: [.init(file: "", span: first, message: "first '\(key)' is here")]))
+                related: [.init(file: "", span: first, message: "first '\(printable(key))' is here")]))
             stack[top].skipValue = true
         } else {
             stack[top].seen[key] = node.span

@@ -15,7 +15,7 @@ extension Rule {
             for profile in doc.profiles where profile.isInteractive {
                 guard let retries = profile.maxRetries, retries.value > 3 else { continue }
                 findings.add(at: retries.span,
-                             "interactive profile '\(profile.name.value)' allows \(retries.value) retries; at most 3 are allowed")
+                             "interactive profile '\(printable(profile.name.value))' allows \(retries.value) retries; at most 3 are allowed")
             }
         })
 }

@@ -18,7 +18,7 @@ extension Rule {
             for profile in doc.profiles {
                 guard let timeout = profile.timeout, timeout.value < 5000 else { continue }
                 findings.add(at: timeout.span,
-                             "profile '\(profile.name.value)' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least 5s")
+                             "profile '\(printable(profile.name.value))' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least 5s")
             }
         })
 }

@@ -1,0 +1,28 @@
+extension Rule {
+    static let backoffOrder = Rule(
+        .backoffOrder, .error,
+        summary: "a profile's base is 0 or larger than its cap",
+        reference: Reference("Retry 429 and 503 the right way", quote: "else full jitter under the cap"),
+        examples: [
+            .canonical(replacing: "base: 500ms", with: "base: ↓0ms", triggers: true,
+                       note: "a zero base never backs off"),
+            .canonical(replacing: "base: 500ms", with: "base: ↓10s", triggers: true,
+                       note: "a base above the cap of 8s"),
+            .canonical(replacing: "base: 500ms", with: "base: 8s", triggers: false,
+                       note: "base equal to cap: a constant step"),
+        ],
+        check: { doc, findings in
+            for profile in doc.profiles {
+                guard let base = profile.base else { continue }
+                if base.value == 0 {
+                    findings.add(at: base.span,
+                                 "profile '\(printable(profile.name.value))' has a base of 0ms; the backoff must be more than 0",
+                                 help: "the canonical steps are 500ms (interactive) and 1s (background)")
+                } else if let cap = profile.cap, base.value > cap.value {
+                    findings.add(at: base.span,
+                                 "profile '\(printable(profile.name.value))' has a base of \(Format.duration(base.value)), larger than its cap of \(Format.duration(cap.value))",
+                                 help: "make base at most cap")
+                }
+            }
+        })
+}

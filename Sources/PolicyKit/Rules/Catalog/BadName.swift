@@ -1,0 +1,102 @@
+extension Rule {
+    static let badName = Rule(
+        .badName, .error,
+        summary: "a policy or profile name breaks the name pattern, or a profile name is a reserved word "
+            + "in Swift or Kotlin once converted",
+        reference: nil,
+        examples: [
+            .canonical(replacing: "policy: playback", with: "policy: ↓Playback", triggers: true,
+                       note: "a name starts with a lowercase letter"),
+            .canonical(replacing: "policy: playback", with: "policy: ↓ios_player", triggers: true,
+                       note: "words are joined by '-' or camelCase, not '_'"),
+            .canonical(replacing: "policy: playback", with: "policy: ↓p" + String(repeating: "x", count: 64),
+                       triggers: true, note: "a name of 65 characters"),
+            .canonical(replacing: "    background:", with: "    ↓default:", triggers: true,
+                       note: "a profile whose constant would be the Swift keyword 'default'"),
+            .canonical(replacing: "    background:", with: "    ↓object:", triggers: true,
+                       note: "a Kotlin keyword"),
+            .canonical(replacing: "    background:", with: "    ↓will-set:", triggers: true,
+                       note: "a name that becomes a keyword once converted: willSet"),
+            .canonical(replacing: "    background:", with: "    ↓sync-Job:", triggers: true,
+                       note: "after a '-' only lowercase letters and digits"),
+            .canonical(replacing: "policy: playback", with: "policy: ios-player", triggers: false,
+                       note: "dash-separated words"),
+            .canonical(replacing: "policy: playback", with: "policy: ticketPlay", triggers: false,
+                       note: "camelCase"),
+            .canonical(replacing: "policy: playback", with: "policy: default", triggers: false,
+                       note: "a policy's type always ends in Policy (DefaultPolicy), so keywords are fine there"),
+            .canonical(replacing: "    background:", with: "    sync-job2:", triggers: false,
+                       note: "a profile name with a dash and a digit"),
+        ],
+        check: { doc, findings in
+            if let name = doc.policy, !Values.isName(name.value) {
+                findings.add(at: name.span,
+                             "policy name '\(printable(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
+                             help: NameAdvice.help(for: name.value, isProfile: false))
+            }
+            for profile in doc.profiles {
+                let name = profile.name
+                if !Values.isName(name.value) {
+                    findings.add(at: name.span,
+                                 "profile name '\(printable(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
+                                 help: NameAdvice.help(for: name.value, isProfile: true))
+                } else if let language = NameAdvice.reservedIn(name.value) {
+                    let camel = Naming.lowerCamel(name.value)
+                    findings.add(at: name.span,
+                                 camel == name.value
+                                    ? "profile name '\(name.value)' is a reserved word in \(language)"
+                                    : "profile name '\(name.value)' becomes '\(camel)', a reserved word in \(language)",
+                                 help: NameAdvice.help(for: name.value, isProfile: true))
+                }
+            }
+        })
+}
+
+/// Shared by `bad-name` and `name-collision`: what makes a name unusable, and a usable one to offer.
+enum NameAdvice {
+    /// The language whose reserved word a profile's constant would be, if any.
+    static func reservedIn(_ name: String) -> String? {
+        let camel = Naming.lowerCamel(name)
+        let swift = Naming.swiftKeywords.contains(camel), kotlin = Naming.kotlinKeywords.contains(camel)
+        switch (swift, kotlin) {
+        case (true, true): return "Swift and Kotlin"
+        case (true, false): return "Swift"
+        case (false, true): return "Kotlin"
+        default: return nil
+        }
+    }
+
+    static func isUsable(_ name: String, isProfile: Bool) -> Bool {
+        Values.isName(name) && (!isProfile || reservedIn(name) == nil)
+    }
+
+    /// `Ios_Player` → `ios-player`; a reserved `default` → `default-profile`. Nil when nothing sensible.
+    static func suggestion(for name: String, isProfile: Bool) -> String? {
+        var words: [String] = []
+        var current = ""
+        for scalar in name.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        guard var first = words.first else { return nil }
+        first = first.prefix(1).lowercased() + first.dropFirst()
+        var candidate = ([first] + words.dropFirst().map { $0.lowercased() }).joined(separator: "-")
+        // Shortening a name is the author's choice, not ours.
+        guard candidate.unicodeScalars.count <= Values.maxNameLength else { return nil }
+        if isProfile && Values.isName(candidate) && reservedIn(candidate) != nil { candidate += "-profile" }
+        return isUsable(candidate, isProfile: isProfile) && candidate != name ? candidate : nil
+    }
+
+    static func help(for name: String, isProfile: Bool) -> String {
+        if let s = suggestion(for: name, isProfile: isProfile) { return "write '\(s)'" }
+        if name.unicodeScalars.count > Values.maxNameLength {
+            return "shorten it to at most \(Values.maxNameLength) characters"
+        }
+        return "names look like playback, ios-player or ticketPlay: a lowercase letter, then letters and digits, with single '-' between words"
+    }
+}

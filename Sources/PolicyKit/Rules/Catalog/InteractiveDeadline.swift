@@ -1,0 +1,24 @@
+extension Rule {
+    static let interactiveDeadline = Rule(
+        .interactiveDeadline, .warning,
+        summary: "an interactive profile's deadline is over 15 s, so the viewer waits longer than the guide's "
+            + "\"about 15 seconds\" before seeing Retry",
+        reference: Reference("Keep the viewer watching",
+                             quote: "Show Retry only when the budget is spent (about 15 seconds)."),
+        examples: [
+            .canonical(replacing: "deadline: 15s", with: "deadline: ↓20s", triggers: true,
+                       note: "a viewer waits 20 s before seeing Retry"),
+            .canonical(replacing: "deadline: 15s", with: "deadline: 15s", triggers: false,
+                       note: "15 s is the guide's number"),
+            .canonical(replacing: "deadline: 120s", with: "deadline: 10m", triggers: false,
+                       note: "background profiles may take longer"),
+        ],
+        check: { doc, findings in
+            for profile in doc.profiles where profile.isInteractive {
+                guard let deadline = profile.deadline, deadline.value > 15_000 else { continue }
+                findings.add(at: deadline.span,
+                             "interactive profile '\(printable(profile.name.value))' has a deadline of \(Format.duration(deadline.value)); a viewer should see Retry after about 15s",
+                             help: "keep the deadline of an interactive profile at 15s or less")
+            }
+        })
+}

@@ -1,0 +1,46 @@
+extension Rule {
+    static let nameCollision = Rule(
+        .nameCollision, .error,
+        summary: "two profiles convert to one identifier, a profile takes a generated member's name, "
+            + "or two files share a policy name",
+        reference: nil,
+        examples: [
+            .canonical([("    interactive:", "    ticketPlay:"), ("    background:", "    ↓ticket-play:")], triggers: true,
+                       note: "both become the Swift constant ticketPlay and the Kotlin constant TICKET_PLAY"),
+            .canonical([("    interactive:", "    myURL:"), ("    background:", "    ↓my-url:")], triggers: true,
+                       note: "different in Swift (myURL, myUrl) but both MY_URL in Kotlin"),
+            .canonical(replacing: "    background:", with: "    ↓budget-ratio:", triggers: true,
+                       note: "every generated policy already has a member budgetRatio"),
+            .canonical(replacing: "    background:", with: "    ticket-play:", triggers: false,
+                       note: "profiles with distinct identifiers"),
+            .canonical(replacing: "    background:", with: "    budget:", triggers: false,
+                       note: "close to a member's name is fine"),
+        ],
+        check: { doc, findings in
+            var swiftSeen: [String: Located<String>] = [:]
+            var kotlinSeen: [String: Located<String>] = [:]
+            // A name that bad-name reports is not an identifier at all: one mistake, one finding.
+            for profile in doc.profiles where NameAdvice.isUsable(profile.name.value, isProfile: true) {
+                let name = profile.name
+                let swift = Naming.swiftProfile(name.value), kotlin = Naming.kotlinProfile(name.value)
+                let members = [Naming.swiftMembers.contains(swift) ? "the Swift member \(swift)" : nil,
+                               Naming.kotlinMembers.contains(kotlin) ? "the Kotlin member \(kotlin)" : nil]
+                    .compactMap { $0 }
+                if !members.isEmpty {
+                    findings.add(at: name.span,
+                                 "profile '\(name.value)' becomes \(Suggest.andList(members)), which every generated policy already declares",
+                                 help: "rename the profile, e.g. '\(name.value)-profile'")
+                } else if let first = swiftSeen[swift] ?? kotlinSeen[kotlin] {
+                    var shared: [String] = []
+                    if Naming.swiftProfile(first.value) == swift { shared.append("the Swift constant \(swift)") }
+                    if Naming.kotlinProfile(first.value) == kotlin { shared.append("the Kotlin constant \(kotlin)") }
+                    findings.add(at: name.span,
+                                 "profiles '\(first.value)' and '\(name.value)' both become \(Suggest.andList(shared))",
+                                 help: "rename one of the two profiles",
+                                 related: [.init(file: "", span: first.span, message: "'\(first.value)' is here")])
+                }
+                if swiftSeen[swift] == nil { swiftSeen[swift] = name }
+                if kotlinSeen[kotlin] == nil { kotlinSeen[kotlin] = name }
+            }
+        })
+}

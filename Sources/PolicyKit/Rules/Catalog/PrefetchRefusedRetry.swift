@@ -1,0 +1,18 @@
+extension Rule {
+    static let prefetchRefusedRetry = Rule(
+        .prefetchRefusedRetry, .error,
+        summary: "prefetch.retryRefused is true",
+        reference: Reference("Keep the viewer watching", quote: "A refused prefetch is not a failure."),
+        examples: [
+            .canonical(replacing: "retryRefused: false", with: "retryRefused: ↓true", triggers: true,
+                       note: "retrying a paused prefetch adds load when the servers are busiest"),
+            .canonical(replacing: "retryRefused: false", with: "retryRefused: false", triggers: false,
+                       note: "a refused prefetch waits until the viewer gets there"),
+        ],
+        check: { doc, findings in
+            guard let retry = doc.prefetchRetryRefused, retry.value else { return }
+            findings.add(at: retry.span,
+                         "prefetch.retryRefused is true; a refused prefetch is not a failure and is never retried",
+                         help: "write retryRefused: false")
+        })
+}

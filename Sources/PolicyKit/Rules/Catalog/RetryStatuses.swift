@@ -1,0 +1,47 @@
+extension Rule {
+    static let retryStatuses = Rule(
+        .retryStatuses, .error,
+        summary: "retryOn lists a status other than 429, 500, 502 and 503, or lacks 429 or 503",
+        reference: Reference("Retry 429 and 503 the right way",
+                             quote: "Retry only what can succeed later: network errors, 429, 500, 502 and 503"),
+        examples: [
+            .canonical(replacing: "retryOn: [network, 429, 500, 502, 503]",
+                       with: "retryOn: [network, 429, 500, 502, 503, ↓404]", triggers: true,
+                       note: "a 404 will not succeed later"),
+            .canonical(replacing: "retryOn: [network, 429, 500, 502, 503]",
+                       with: "retryOn: ↓[network, 500, 502, 503]", triggers: true,
+                       note: "429 is missing: reported at the list"),
+            .canonical(replacing: "retryOn: [network, 429, 500, 502, 503]",
+                       with: "retryOn:\n    ↓- network\n    - 429\n    - ↓400", triggers: true,
+                       note: "a block list without 503 and with 400: one finding each"),
+            .canonical(replacing: "retryOn: [network, 429, 500, 502, 503]",
+                       with: "retryOn: [429, 503]", triggers: false,
+                       note: "only the two that are required"),
+            .canonical(replacing: "retryOn: [network, 429, 500, 502, 503]",
+                       with: "retryOn: [network, 429, 500, 502, \"503\"]", triggers: false,
+                       note: "a quoted status is a type mismatch; the list is not judged twice",
+                       alsoFinds: [.typeMismatch]),
+        ],
+        check: { doc, findings in
+            guard let retryOn = doc.retryOn else { return }
+            let allowed: Set = [429, 500, 502, 503]
+            var statuses: Set<Int> = []
+            for item in retryOn.value {
+                guard case .status(let status) = item.value else { continue }
+                statuses.insert(status)
+                if !allowed.contains(status) {
+                    findings.add(at: item.span,
+                                 "retryOn lists \(status), which will not succeed later; only 429, 500, 502 and 503 may be retried",
+                                 help: "remove \(status) from retryOn")
+                }
+            }
+            // An item that did not decode may be the 429 or 503 the list seems to lack.
+            guard doc.retryOnComplete else { return }
+            let missing = [429, 503].filter { !statuses.contains($0) }
+            guard !missing.isEmpty else { return }
+            let names = missing.map(String.init)
+            findings.add(at: retryOn.span,
+                         "retryOn lacks \(Suggest.andList(names)); busy servers answer 429 and 503 and both must be retried",
+                         help: "add \(Suggest.andList(names)) to retryOn")
+        })
+}

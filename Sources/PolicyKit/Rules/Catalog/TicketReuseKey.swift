@@ -1,0 +1,29 @@
+extension Rule {
+    static let ticketReuseKey = Rule(
+        .ticketReuseKey, .error,
+        summary: "tickets.reuseKey lacks any of viewer, device, episode and intent",
+        reference: Reference("Request tickets early", quote: "Never share a ticket across devices."),
+        examples: [
+            .canonical(replacing: "reuseKey: [viewer, device, episode, intent]",
+                       with: "reuseKey: ↓[viewer, episode, intent]", triggers: true,
+                       note: "without device a ticket is shared across devices"),
+            .canonical(replacing: "reuseKey: [viewer, device, episode, intent]",
+                       with: "reuseKey:\n    ↓- episode", triggers: true,
+                       note: "three parts missing: one finding naming them"),
+            .canonical(replacing: "reuseKey: [viewer, device, episode, intent]",
+                       with: "reuseKey: [intent, episode, device, viewer]", triggers: false,
+                       note: "order does not matter"),
+            .canonical(replacing: "reuseKey: [viewer, device, episode, intent]",
+                       with: "reuseKey: [viewer, devise, episode, intent]", triggers: false,
+                       note: "a misspelled part is a type mismatch, not a missing part", alsoFinds: [.typeMismatch]),
+        ],
+        check: { doc, findings in
+            guard let key = doc.reuseKey, doc.reuseKeyComplete else { return }
+            let present = Set(key.value.map(\.value))
+            let missing = Language.reuseKeyParts.filter { !present.contains($0) }
+            guard !missing.isEmpty else { return }
+            findings.add(at: key.span,
+                         "tickets.reuseKey lacks \(Suggest.andList(missing)); a ticket is reused only for the same viewer, device, episode and intent",
+                         help: "write reuseKey: [\(Language.reuseKeyParts.joined(separator: ", "))]")
+        })
+}

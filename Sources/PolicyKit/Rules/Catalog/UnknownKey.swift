@@ -1,0 +1,20 @@
+extension Rule {
+    static let unknownKey = Rule(
+        .unknownKey, .error,
+        summary: "a key the language does not have; help suggests the nearest known key",
+        reference: nil,
+        examples: [
+            .canonical(replacing: "    honor: true\n", with: "    honor: true\n    ↓honour: true\n", triggers: true,
+                       note: "a misspelled key: did you mean 'honor'?"),
+            .canonical(replacing: "      maxRetries: 5\n", with: "      maxRetries: 5\n      ↓max_retries: 5\n",
+                       triggers: true, note: "another spelling of a known key"),
+            .canonical(replacing: "prefetch:\n", with: "↓owner: playback-team\n\nprefetch:\n", triggers: true,
+                       note: "a key the language does not have at all"),
+            .canonical(replacing: "      maxRetries: 3", with: "      ↓maxRetires: 3", triggers: true,
+                       note: "a misspelled required key is one mistake: maxRetries is not also reported missing"),
+            .canonical(replacing: "      cap: 8s", with: "      ↓ceiling: 8s", triggers: true,
+                       note: "a key that resembles none: cap is reported missing too", alsoFinds: [.missingKey]),
+            .canonical(replacing: "description: Ticket requests made by the iOS and Android players.\n", with: "",
+                       triggers: false, note: "description is optional"),
+        ])
+}

@@ -1,0 +1,309 @@
+import Testing
+@testable import PolicyKit
+
+/// Loader tests against hand-counted positions (1-based lines, columns in Unicode scalars).
+@Suite struct LoaderTests {
+    func load(_ text: String) -> LoadResult { Loader.load(Array(text.utf8)) }
+
+    func at(_ line: Int, _ column: Int) -> Mark { Mark(line: line, column: column) }
+
+    /// The one finding of a load, which must exist and be of `rule`.
+    func only(_ result: LoadResult, _ rule: RuleID,
+              sourceLocation: SourceLocation = #_sourceLocation) throws -> Diagnostic {
+        #expect(result.diagnostics.count == 1, "\(result.diagnostics.map(\.message))", sourceLocation: sourceLocation)
+        let d = try #require(result.diagnostics.first, sourceLocation: sourceLocation)
+        #expect(d.rule == rule.rawValue, sourceLocation: sourceLocation)
+        #expect(d.severity == .error, sourceLocation: sourceLocation)
+        return d
+    }
+
+    func entries(_ node: Node?) -> [Entry] {
+        if case .mapping(let e)? = node?.kind { return e }
+        return []
+    }
+
+    func items(_ node: Node?) -> [Node] {
+        if case .sequence(let i)? = node?.kind { return i }
+        return []
+    }
+
+    func scalar(_ node: Node?) -> String? {
+        if case .scalar(let s, _)? = node?.kind { return s }
+        return nil
+    }
+
+    // MARK: positions
+
+    @Test func keysAndValuesKeepStartAndEnd() {
+        let r = load("version: 1\nretry:\n  backoff: full-jitter\n")
+        #expect(r.diagnostics.isEmpty && r.decodable)
+        let root = entries(r.root)
+        #expect(root.map(\.key) == ["version", "retry"])
+        #expect(root[0].keySpan == Span(start: at(1, 1), end: at(1, 8)))
+        #expect(root[0].value.span == Span(start: at(1, 10), end: at(1, 11)))
+        let inner = entries(root[1].value)
+        #expect(inner[0].keySpan.start == at(3, 3))
+        #expect(inner[0].value.span == Span(start: at(3, 12), end: at(3, 23)))
+    }
+
+    @Test func columnsCountUnicodeScalarsAfterMultibyteText() {
+        // a1 :2 ␠3 [4 日5 本6 ,7 ␠8 🎬9 ,10 ␠11 ü12 ,13 ␠14 x15
+        let r = load("a: [日本, 🎬, ü, x]\nb: 1\n")
+        let list = items(entries(r.root).first?.value)
+        #expect(list.map(\.span.start) == [at(1, 5), at(1, 9), at(1, 12), at(1, 15)])
+        #expect(list[0].span.end == at(1, 7))
+        #expect(scalar(list[1]) == "🎬")
+        // A syntax error after multibyte text on its line: a1 :2 ␠3 "4 日5 本6 "7 ␠8 x9
+        let e = try? only(load("a: \"日本\" x\n"), .yamlSyntax)
+        #expect(e?.span.start == at(1, 9))
+        #expect(e?.message.hasPrefix("did not find expected key") == true)
+    }
+
+    @Test func crlfLineEndingsCountAsOneLine() throws {
+        let r = load("a: 1\r\nb: [x, y]\r\nc: z\r\n")
+        #expect(r.diagnostics.isEmpty)
+        let root = entries(r.root)
+        #expect(root.map(\.keySpan.start) == [at(1, 1), at(2, 1), at(3, 1)])
+        #expect(items(root[1].value).map(\.span.start) == [at(2, 5), at(2, 8)])
+        #expect(scalar(root[2].value) == "z")
+        let d = try only(load("a: 1\r\nb: [1\r\n"), .yamlSyntax)
+        #expect(d.span.start == at(3, 1))
+        #expect(d.message == "did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 4)")
+    }
+
+    @Test func byteOrderMarkIsNotAColumn() throws {
+        let r = Loader.load([0xEF, 0xBB, 0xBF] + Array("a: x\nb: [y]\n".utf8))
+        #expect(r.diagnostics.isEmpty && r.decodable)
+        let root = entries(r.root)
+        #expect(root.map(\.key) == ["a", "b"])
+        #expect(root[0].keySpan.start == at(1, 1))
+        #expect(root[0].value.span.start == at(1, 4))
+        let d = try only(Loader.load([0xEF, 0xBB, 0xBF] + Array("a: [x\n".utf8)), .yamlSyntax)
+        #expect(d.span.start == at(2, 1))
+        #expect(d.message.contains("line 1, column 4"))
+    }
+
+    // MARK: syntax errors
+
+    @Test func syntaxErrorsCarryTheParsersPositionAndProblem() throws {
+        var d = try only(load("version: 1\npolicy: [playback\n"), .yamlSyntax)
+        #expect(d.span.start == at(3, 1))
+        #expect(d.message == "did not find expected ',' or ']' (while parsing a flow sequence at line 2, column 9)")
+
+        d = try only(load("a: 1\n  b: 2\n"), .yamlSyntax)
+        #expect(d.span.start == at(2, 4))
+        #expect(d.message == "mapping values are not allowed in this context")
+
+        d = try only(load("a:\n\tb: 1\n"), .yamlSyntax)
+        #expect(d.span.start == at(2, 1))
+        #expect(d.message.hasPrefix("found character that cannot start any token"))
+
+        d = try only(load("a: \"open\n"), .yamlSyntax)
+        #expect(d.message.hasPrefix("found unexpected end of stream"))
+        #expect(!load("a: \"open\n").decodable)
+    }
+
+    @Test func rawControlCharactersAreSyntaxErrorsAtTheirPlace() throws {
+        let d = try only(Loader.load(Array("a: b\nc: d".utf8) + [0] + Array("e\n".utf8)), .yamlSyntax)
+        #expect(d.span.start == at(2, 5))
+        #expect(d.message == "control characters are not allowed (found U+0000)")
+        let esc = try only(Loader.load(Array("a: é".utf8) + [0x1B] + Array("[31m\n".utf8)), .yamlSyntax)
+        #expect(esc.span.start == at(1, 5))
+    }
+
+    @Test func escapedNulInDoubleQuotesIsKeptWhole() {
+        let r = load("a: \"x\\0y\\0\"\n")
+        #expect(r.diagnostics.isEmpty)
+        let value = scalar(entries(r.root).first?.value)
+        #expect(value == "x\u{0}y\u{0}")
+        #expect(value?.unicodeScalars.count == 4)
+    }
+
+    // MARK: encodings
+
+    @Test func utf16WithAByteOrderMarkIsRefused() throws {
+        let le: [UInt8] = [0xFF, 0xFE] + Array("a: 1\n".utf8).flatMap { [$0, 0] }
+        let be: [UInt8] = [0xFE, 0xFF] + Array("a: 1\n".utf8).flatMap { [0, $0] }
+        for bytes in [le, be] {
+            let d = try only(Loader.load(bytes), .inputLimit)
+            #expect(d.span.start == at(1, 1))
+            #expect(d.message.contains("UTF-16"))
+        }
+        let utf32: [UInt8] = [0xFF, 0xFE, 0, 0] + Array("a".utf8).flatMap { [$0, 0, 0, 0] }
+        #expect(try only(Loader.load(utf32), .inputLimit).message.contains("UTF-32"))
+    }
+
+    @Test func utf16WithoutAByteOrderMarkIsRefused() throws {
+        let le: [UInt8] = Array("a: 1\n".utf8).flatMap { [$0, 0] }
+        let be: [UInt8] = Array("a: 1\n".utf8).flatMap { [0, $0] }
+        for bytes in [le, be] {
+            let r = Loader.load(bytes)
+            let d = try only(r, .inputLimit)
+            #expect(d.span.start == at(1, 1))
+            #expect(d.message.contains("UTF-16"))
+            #expect(!r.decodable && r.root == nil)
+        }
+    }
+
+    @Test func invalidUTF8IsRefusedWhereItStands() throws {
+        // Line 2: c1 :2 ␠3 é4 then the bad byte at column 5.
+        var d = try only(Loader.load(Array("a: b\nc: é".utf8) + [0xFF] + Array("\n".utf8)), .inputLimit)
+        #expect(d.span.start == at(2, 5))
+        #expect(d.message.contains("0xFF"))
+        // A sequence cut short at the end of the file.
+        d = try only(Loader.load(Array("a: ".utf8) + [0xE6, 0x97]), .inputLimit)
+        #expect(d.span.start == at(1, 4))
+        // Overlong encodings and UTF-16 surrogates are not UTF-8 either.
+        #expect(try only(Loader.load(Array("a: ".utf8) + [0xC0, 0xAF]), .inputLimit).span.start == at(1, 4))
+        #expect(try only(Loader.load(Array("a: ".utf8) + [0xED, 0xA0, 0x80]), .inputLimit).span.start == at(1, 4))
+        // Through CRLF lines.
+        d = try only(Loader.load(Array("a: 1\r\nb: 2\r\n".utf8) + [0x80]), .inputLimit)
+        #expect(d.span.start == at(3, 1))
+    }
+
+    // MARK: duplicate keys
+
+    @Test func duplicateKeysReportTheSecondWithTheFirstRelated() throws {
+        let r = load("a: 1\nb: 2\na: 3\n")
+        let d = try only(r, .yamlDuplicateKey)
+        #expect(d.span.start == at(3, 1))
+        #expect(d.related.map(\.span.start) == [at(1, 1)])
+        #expect(d.message.contains("'a'"))
+        // The first value stays; the repeated pair is dropped, so nothing is said about it twice.
+        let root = entries(r.root)
+        #expect(root.map(\.key) == ["a", "b"])
+        #expect(scalar(root[0].value) == "1")
+        #expect(r.decodable)
+    }
+
+    @Test func duplicateKeysInNestedAndFlowMappings() throws {
+        let d = try only(load("p:\n  x: {k: 1, \"k\": 2}\n"), .yamlDuplicateKey)
+        // p1 … line 2: ␠1 ␠2 x3 :4 ␠5 {6 k7 :8 ␠9 1 10 ,11 ␠12 "13
+        #expect(d.span.start == at(2, 13))
+        #expect(d.related.first?.span.start == at(2, 7))
+        #expect(load("a: {k: 1}\nb: {k: 1}\n").diagnostics.isEmpty)
+    }
+
+    // MARK: unsupported YAML
+
+    @Test func anchorsAndAliasesAreOneFindingAtTheFirst() throws {
+        let d = try only(load("a: &x 1\nb: *x\nc: *x\n"), .yamlUnsupported)
+        #expect(d.span.start == at(1, 4))
+        #expect(d.message.contains("(2 more in this file)"))
+        let alias = try only(load("a: 1\nb: *nowhere\n"), .yamlUnsupported)
+        #expect(alias.span.start == at(2, 4))
+        let onMapping = try only(load("a: &m\n  k: 1\n"), .yamlUnsupported)
+        #expect(onMapping.span.start == at(1, 4))
+    }
+
+    @Test func tagsAreRefused() throws {
+        let d = try only(load("a: !!int 3\n"), .yamlUnsupported)
+        #expect(d.span.start == at(1, 4))
+        #expect(d.message.contains("'!!int'"))
+        #expect(try only(load("a: !local x\n"), .yamlUnsupported).message.contains("'!local'"))
+        #expect(try only(load("a: !!seq [1]\n"), .yamlUnsupported).span.start == at(1, 4))
+    }
+
+    @Test func mergeKeysAreRefused() throws {
+        let r = load("a: {x: 1}\nb:\n  <<: {y: 2}\n  z: 3\n")
+        let d = try only(r, .yamlUnsupported)
+        #expect(d.span.start == at(3, 3))
+        #expect(d.message.contains("'<<'"))
+        #expect(entries(entries(r.root)[1].value).map(\.key) == ["z"])
+        // A quoted "<<" is an ordinary (unknown) key.
+        #expect(load("\"<<\": 1\n").diagnostics.isEmpty)
+    }
+
+    @Test func aSecondDocumentIsRefused() throws {
+        var d = try only(load("a: 1\n---\nb: 2\n"), .yamlUnsupported)
+        #expect(d.span.start == at(2, 1))
+        d = try only(load("---\na: 1\n---\nb: 2\n"), .yamlUnsupported)
+        #expect(d.span.start == at(3, 1))
+        #expect(load("---\na: 1\n...\n").diagnostics.isEmpty)
+    }
+
+    @Test func nonScalarKeysAreRefused() throws {
+        var r = load("[a, b]: 1\nc: 2\n")
+        var d = try only(r, .yamlUnsupported)
+        #expect(d.span.start == at(1, 1))
+        #expect(entries(r.root).map(\.key) == ["c"])
+        r = load("? {a: 1}\n: 2\n")
+        d = try only(r, .yamlUnsupported)
+        #expect(d.span.start == at(1, 3))
+        #expect(d.message.contains("mapping"))
+        #expect(entries(r.root).isEmpty)
+    }
+
+    // MARK: limits
+
+    /// `depth` nested collections: the root mapping and `depth - 1` flow lists.
+    func nested(_ depth: Int) -> String {
+        "a: " + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "\n"
+    }
+
+    @Test func depth32IsAcceptedAnd33Refused() throws {
+        let ok = load(nested(32))
+        #expect(ok.diagnostics.isEmpty && ok.decodable)
+        let r = load(nested(33))
+        let d = try only(r, .inputLimit)
+        // a1 :2 ␠3, then 32 brackets at columns 4…35: the 32nd opens the 33rd level.
+        #expect(d.span.start == at(1, 35))
+        #expect(!r.decodable && r.root == nil)
+        // Block mappings count the same way.
+        let block = (0..<33).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n") + " 1\n"
+        #expect(try only(load(block), .inputLimit).span.start == at(33, 33))
+        let block32 = (0..<32).map { String(repeating: " ", count: $0) + "k\($0):" }.joined(separator: "\n") + " 1\n"
+        #expect(load(block32).diagnostics.isEmpty)
+    }
+
+    @Test func deepNestingStopsEarly() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        let d = try only(load(deep), .inputLimit)
+        #expect(d.span.start == at(1, 33))
+    }
+
+    @Test func aFileOver1MiBIsRefusedWithoutParsing() throws {
+        // Not YAML at all: a parse would report a syntax error; only the size is reported.
+        let big = [UInt8](repeating: UInt8(ascii: "["), count: Loader.maxBytes + 1)
+        let d = try only(Loader.load(big), .inputLimit)
+        #expect(d.span.start == at(1, 1))
+        #expect(d.message.contains("\(Loader.maxBytes + 1) bytes"))
+        #expect(d.message.contains("1 MiB"))
+        // Exactly 1 MiB is fine.
+        let comment = Array("# ".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: Loader.maxBytes - 3) + [0x0A]
+        #expect(comment.count == Loader.maxBytes)
+        #expect(Loader.load(comment).diagnostics.isEmpty)
+    }
+
+    @Test func manyAliasesGiveOneFinding() throws {
+        let text = "a: &x 1\nb: [" + Array(repeating: "*x", count: 50_000).joined(separator: ", ") + "]\n"
+        let d = try only(load(text), .yamlUnsupported)
+        #expect(d.message.contains("(50000 more in this file)"))
+    }
+
+    @Test func findingsPerFileAreCapped() throws {
+        let text = String(repeating: "a: 1\n", count: 5000)
+        let file = Checker.check(Array(text.utf8), path: "many.yaml")
+        #expect(file.diagnostics.count == Loader.maxFindings + 1)
+        let first = try #require(file.diagnostics.first)
+        #expect(first.rule == "input-limit" && first.span.start == at(1, 1))
+        // 4999 repeated keys, the unknown key 'a' and the five missing keys of the root.
+        #expect(first.message == "the file has 5005 findings; only the first 1000 are reported")
+        // The loader's findings fill the room first; the decoder's are only counted.
+        #expect(Set(file.diagnostics.dropFirst().map(\.rule)) == ["yaml-duplicate-key"])
+    }
+
+    // MARK: empty input
+
+    @Test func emptyAndCommentOnlyFilesHaveNoRoot() {
+        for text in ["", "\n", "# only a comment\n", "  \n# one\n# two", "---\n"] {
+            let r = load(text)
+            #expect(r.diagnostics.isEmpty, "\(text)")
+            #expect(r.decodable)
+            #expect(r.root == nil || r.root?.isNull == true)
+            let checked = Checker.check(Array(text.utf8), path: "empty.yaml")
+            #expect(checked.diagnostics.map(\.rule) == ["missing-key"])
+            #expect(checked.diagnostics.first?.span.start == at(1, 1))
+        }
+    }
+}
