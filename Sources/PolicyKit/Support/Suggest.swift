@@ -8,7 +8,8 @@ public enum Suggest {
             if best == nil || d < best!.1 { best = (c, d) }
         }
         guard let (candidate, d) = best else { return nil }
-        let limit = max(2, min(w.count, candidate.count) / 3)
+        // A third of the longer word: `maxRetry` → `maxRetries` (3 edits) is a typo, `cap` → `kind` is not.
+        let limit = max(2, max(w.count, candidate.count) / 3)
         if d <= limit { return candidate }
         // A key written with other separators or case: max_retries → maxRetries.
         let squash = { (s: String) in s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " } }

@@ -1,6 +1,5 @@
 extension Reporters {
     public static let sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-    public static let informationUri = "https://github.com/wandura/policyc"
 
     /// SARIF 2.1.0: one run whose driver lists the whole catalog, one result per finding, columns
     /// in Unicode code points (as libyaml counts them), paths relative to `%SRCROOT%`.
@@ -40,7 +39,6 @@ extension Reporters {
             "name": .string("policyc"),
             "version": .string(PolicycVersion.string),
             "semanticVersion": .string(PolicycVersion.string),
-            "informationUri": .string(informationUri),
             "rules": .array(descriptors),
         ])
         return JSON.object([
