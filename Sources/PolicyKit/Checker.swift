@@ -6,10 +6,41 @@ public struct CheckedFile: Sendable {
     public var diagnostics: [Diagnostic]
     /// What the file said, typed (nil when it could not be read as YAML).
     public var doc: PolicyDoc?
-    /// The complete policy, when the file has no errors.
-    public var policy: Policy?
+    /// The complete policy, when the file has no errors. Made from `doc` on each use: lint never
+    /// needs it, and making it for every file cost 4% of linting.
+    public var policy: Policy? {
+        get {
+            switch policySource {
+            case .given(let policy): return policy
+            case .doc: return doc?.complete(file: path)
+            }
+        }
+        set { policySource = .given(newValue) }
+    }
     /// The file's bytes, kept only when there are findings (reporters quote the source line).
     public var source: [UInt8] = []
+
+    enum PolicySource: Sendable {
+        case given(Policy?)
+        /// `doc` is clean: complete it when asked.
+        case doc
+    }
+
+    private var policySource: PolicySource
+
+    init(path: String, diagnostics: [Diagnostic], doc: PolicyDoc?, policy: Policy?, source: [UInt8] = []) {
+        self.path = path
+        self.diagnostics = diagnostics
+        self.doc = doc
+        self.policySource = .given(policy)
+        self.source = source
+    }
+
+    /// A file whose policy is `doc` completed when `clean`, and none otherwise.
+    init(path: String, diagnostics: [Diagnostic], doc: PolicyDoc?, clean: Bool, source: [UInt8]) {
+        self.init(path: path, diagnostics: diagnostics, doc: doc, policy: nil, source: source)
+        if clean { policySource = .doc }
+    }
 
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
     public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
@@ -58,8 +89,7 @@ public enum Checker {
         }
         diagnostics.sort(by: Diagnostic.inReportOrder)
         let clean = !diagnostics.contains { $0.severity == .error }
-        return CheckedFile(path: path, diagnostics: diagnostics, doc: doc,
-                           policy: clean ? doc?.complete(file: path) : nil,
+        return CheckedFile(path: path, diagnostics: diagnostics, doc: doc, clean: clean,
                            source: diagnostics.isEmpty ? [] : bytes)
     }
 

@@ -1,6 +1,8 @@
 /// A value the decoder accepted, typed by the key it stands under, with where it was written.
 public struct Decoded: Sendable, Hashable {
-    public indirect enum Value: Sendable, Hashable {
+    // Not `indirect`: the lists and objects are arrays already, and boxing every value cost an
+    // allocation per value.
+    public enum Value: Sendable, Hashable {
         case integer(Int)
         case string(String)
         case boolean(Bool)
@@ -50,14 +52,14 @@ struct Decoder {
                  help: "run 'policyc init' for a canonical policy to start from")
             return nil
         }
-        return decode(root, as: .object(Language.root), key: "the policy", owner: "the policy", keySpan: nil)
+        return decode(root, as: .object(Language.root), key: .plain("the policy"), owner: .plain("the policy"), keySpan: nil)
     }
 
     /// - Parameters:
     ///   - key: how the value is named in messages ("'timeout'", "an item of 'retryOn'").
     ///   - owner: for mappings, how the mapping is named when a key is missing or unknown.
     ///   - keySpan: where a missing key is reported: the key of this mapping (root: its start).
-    mutating func decode(_ node: Node, as shape: Shape, key: String, owner: String, keySpan: Span?) -> Decoded? {
+    mutating func decode(_ node: Node, as shape: Shape, key: Label, owner: Label, keySpan: Span?) -> Decoded? {
         if case .reported = node.kind { return nil }
         if node.isNull {
             fail(.typeMismatch, at: node.span, "\(key) has no value; it must be \(shape.expectation)")
@@ -74,9 +76,9 @@ struct Decoder {
                 return nil
             }
             var out: [DecodedEntry] = []
+            out.reserveCapacity(entries.count)
             for e in entries {
-                let name = "'\(printable(e.key))'"
-                if let v = decode(e.value, as: valueShape, key: name, owner: "profile '\(printable(e.key))'", keySpan: e.keySpan) {
+                if let v = decode(e.value, as: valueShape, key: .quotedPrintable(e.key), owner: .profile(e.key), keySpan: e.keySpan) {
                     out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
                 }
             }
@@ -84,24 +86,24 @@ struct Decoder {
         case .list(let itemShape, let unique):
             guard case .sequence(let items) = node.kind else { return mismatch(node, shape, key) }
             var out: [Decoded] = []
+            out.reserveCapacity(items.count)
             var complete = true
-            // Identity → first occurrence: a hash lookup, so a long list stays linear.
-            var firsts: [String: Span] = [:]
+            var firsts = FirstSeen()
+            let itemLabel = Label.itemOf(key)
             for item in items {
-                guard let v = decode(item, as: itemShape, key: "an item of \(key)", owner: "an item of \(key)", keySpan: item.span)
+                guard let v = decode(item, as: itemShape, key: itemLabel, owner: itemLabel, keySpan: item.span)
                 else {
                     complete = false
                     continue
                 }
                 if unique {
-                    let identity = v.value.identity
-                    if let first = firsts[identity] {
+                    if let first = firsts.first(v.value) {
                         fail(.typeMismatch, at: v.span,
                              "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
                              help: "remove the repeated item")
                         continue
                     }
-                    firsts[identity] = v.span
+                    firsts.insert(v.value, v.span)
                 }
                 out.append(v)
             }
@@ -112,14 +114,23 @@ struct Decoder {
         }
     }
 
-    mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: String, keySpan: Span) -> Decoded? {
+    mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: Label, keySpan: Span) -> Decoded? {
         var out: [DecodedEntry] = []
+        out.reserveCapacity(entries.count)
         var failed: [String] = []
         // Keys that a misspelling stands for: a misspelled key is one mistake, so the key it was
         // meant to be is not also reported missing.
         var meant: Set<String> = []
+        // Which fields were written, by index (the language's mappings have far fewer than 64).
+        var written: UInt64 = 0
         for e in entries {
-            guard let field = fields.first(where: { $0.key == e.key }) else {
+            // By index: iterating `fields` would copy (and retain) every field it passes.
+            var index = -1
+            for i in fields.indices where fields[i].key == e.key {
+                index = i
+                break
+            }
+            guard index >= 0 else {
                 if diagnostics.count >= room {
                     // Past the limit: count it without the cost of a suggestion.
                     suppressed += 1
@@ -133,24 +144,29 @@ struct Decoder {
                 fail(.unknownKey, at: e.keySpan, "unknown key '\(printable(e.key))' in \(owner)", help: help)
                 continue
             }
-            let childOwner = "'\(field.key)'"
-            if let v = decode(e.value, as: field.shape, key: "'\(field.key)'", owner: childOwner, keySpan: e.keySpan) {
+            if index < 64 { written |= 1 << UInt64(index) }
+            let field = fields[index]
+            let label = Label.quoted(field.key)
+            if let v = decode(e.value, as: field.shape, key: label, owner: label, keySpan: e.keySpan) {
                 out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
             } else {
                 failed.append(e.key)
             }
         }
-        for field in fields where field.required && !meant.contains(field.key)
-            && !entries.contains(where: { $0.key == field.key }) {
+        for i in fields.indices where fields[i].required {
+            let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { $0.key == fields[i].key })
+            guard !isWritten, !meant.contains(fields[i].key) else { continue }
+            let field = fields[i]
             fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.prefix(1).lowercased() + field.title.dropFirst()))",
                  help: field.key == "version" ? "add 'version: \(Language.version)'" : "add '\(field.key):' with \(field.shape.expectation)")
         }
         return Decoded(value: .object(out), span: node.span, failedKeys: failed)
     }
 
-    mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: String, span: Span) -> Decoded? {
+    mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: Label, span: Span) -> Decoded? {
         func ok(_ v: Decoded.Value) -> Decoded { Decoded(value: v, span: span) }
-        let shown = "'\(printable(text))'"
+        // Only a message shows the text: making it for every scalar cost more than decoding it.
+        var shown: String { "'\(printable(text))'" }
         switch shape {
         case .integer, .status:
             var (lo, hi) = (100, 599)
@@ -224,7 +240,7 @@ struct Decoder {
         }
     }
 
-    mutating func mismatch(_ node: Node, _ shape: Shape, _ key: String) -> Decoded? {
+    mutating func mismatch(_ node: Node, _ shape: Shape, _ key: Label) -> Decoded? {
         fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(describe(node))")
     }
 
@@ -269,3 +285,80 @@ extension Decoded.Value {
     }
 }
 
+
+/// How a value is named in messages ("'timeout'", "an item of 'retryOn'"), written out only when a
+/// message is made: making the names of every value up front cost more than decoding most values.
+enum Label: CustomStringConvertible {
+    case plain(String)
+    /// A key of the language: no character to neutralise.
+    case quoted(String)
+    /// A key from the file, such as a profile name.
+    case quotedPrintable(String)
+    case profile(String)
+    indirect case itemOf(Label)
+
+    var description: String {
+        switch self {
+        case .plain(let s): return s
+        case .quoted(let s): return "'\(s)'"
+        case .quotedPrintable(let s): return "'\(printable(s))'"
+        case .profile(let s): return "profile '\(printable(s))'"
+        case .itemOf(let l): return "an item of \(l)"
+        }
+    }
+}
+
+/// The first span of each identity of a list's items: a short list is scanned (most lists hold a
+/// few items, and hashing their identities cost more), a long one is hashed so it stays linear.
+/// Scalars are compared by value (the same identity exactly when the same case and payload);
+/// lists and objects by `identity`, made once per item.
+struct FirstSeen {
+    private var few: [(value: Decoded.Value, identity: String?, span: Span)] = []
+    private var many: [String: Span] = [:]
+    static let scanned = 16
+
+    func first(_ value: Decoded.Value) -> Span? {
+        guard few.count < Self.scanned else { return many[value.identity] }
+        let identity = Self.isScalar(value) ? nil : value.identity
+        for seen in few {
+            if let identity {
+                if seen.identity == identity { return seen.span }
+            } else if seen.identity == nil, Self.sameScalar(seen.value, value) {
+                return seen.span
+            }
+        }
+        return nil
+    }
+
+    mutating func insert(_ value: Decoded.Value, _ span: Span) {
+        guard few.count < Self.scanned else {
+            many[value.identity] = span
+            return
+        }
+        few.append((value, Self.isScalar(value) ? nil : value.identity, span))
+        if few.count == Self.scanned {
+            for seen in few { many[seen.identity ?? seen.value.identity] = seen.span }
+        }
+    }
+
+    /// Whether two scalars have one identity, without writing it out.
+    static func sameScalar(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)), (.duration(let x), .duration(let y)): return x == y
+        case (.boolean(let x), .boolean(let y)): return x == y
+        case (.percent(let x), .percent(let y)): return x.canonical == y.canonical
+        case (.network, .network): return true
+        // As the identities "s<count>:<text>" compare: same length in bytes, and equal strings.
+        case (.string(let x), .string(let y)): return x.utf8.count == y.utf8.count && x == y
+        default: return false
+        }
+    }
+
+    /// Values whose identity is their case and payload (see `sameScalar`).
+    static func isScalar(_ value: Decoded.Value) -> Bool {
+        switch value {
+        case .integer, .string, .boolean, .duration, .percent, .network: return true
+        case .list, .object: return false
+        }
+    }
+}

@@ -66,57 +66,125 @@ public struct PolicyDoc: Sendable, Hashable {
 
     public init() {}
 
+    /// One pass over each decoded mapping, by key: looking every key up by name copied the
+    /// decoded values over and over. Keys of a decoded mapping are unique (the loader drops
+    /// repeated keys), so each case is met at most once.
     init(_ root: Decoded?) {
-        guard let root else { return }
-        version = root["version"]?.int
-        policy = root["policy"]?.string
-        description = root["description"]?.string
-        let retry = root["retry"]
-        if let profiles = retry?["profiles"], case .object(let entries) = profiles.value {
-            profilesSpan = profiles.span
-            self.profiles = entries.map { e in
-                let p = e.value
-                return Profile(
-                    name: Located(e.key, e.keySpan), kind: p["kind"]?.string, maxRetries: p["maxRetries"]?.int,
-                    base: p["base"]?.duration, cap: p["cap"]?.duration, timeout: p["timeout"]?.duration,
-                    deadline: p["deadline"]?.duration)
-            }
-        }
-        if let list = retry?["retryOn"], case .list(let items) = list.value {
-            retryOn = Located(items.compactMap { item in
-                switch item.value {
-                case .network: return Located(RetryOn.network, item.span)
-                case .integer(let status): return Located(RetryOn.status(status), item.span)
-                default: return nil
+        guard let root, case .object(let top) = root.value else { return }
+        for e in top {
+            let v = e.value
+            switch e.key {
+            case "version": version = v.int
+            case "policy": policy = v.string
+            case "description": description = v.string
+            case "retry": readRetry(v)
+            case "prefetch":
+                guard case .object(let entries) = v.value else { break }
+                for e in entries {
+                    switch e.key {
+                    case "ahead": prefetchAhead = e.value.int
+                    case "onlyUnlocked": prefetchOnlyUnlocked = e.value.bool
+                    case "retryRefused": prefetchRetryRefused = e.value.bool
+                    default: break
+                    }
                 }
-            }, list.span)
-            retryOnComplete = list.complete
-        }
-        if let list = retry?["neverRetry"], case .list(let items) = list.value {
-            let decoded = items.map {
-                NeverRetry(status: $0["status"]?.int, code: $0["code"]?.string, span: $0.span)
+            case "tickets":
+                guard case .object(let entries) = v.value else { break }
+                for e in entries {
+                    switch e.key {
+                    case "reuseKey":
+                        if case .list(let items) = e.value.value {
+                            reuseKey = Located(items.compactMap { $0.string }, e.value.span)
+                            reuseKeyComplete = e.value.complete
+                        }
+                    case "stopReuseBefore": stopReuseBefore = e.value.duration
+                    case "viewerRef": viewerRef = e.value.string
+                    default: break
+                    }
+                }
+            default: break
             }
-            neverRetry = Located(decoded, list.span)
-            neverRetryComplete = list.complete && decoded.allSatisfy { $0.status != nil && $0.code != nil }
-        } else if retry?.failedKeys.contains("neverRetry") == true {
-            neverRetryComplete = false
         }
-        backoff = retry?["backoff"]?.string
-        retryAfterHonor = retry?["retryAfter"]?["honor"]?.bool
-        retryAfterMaxJitter = retry?["retryAfter"]?["maxJitter"]?.duration
-        if let ratio = retry?["budget"]?["ratio"], case .percent(let p) = ratio.value {
-            budgetRatio = Located(p, ratio.span)
+    }
+
+    private mutating func readRetry(_ retry: Decoded) {
+        guard case .object(let entries) = retry.value else { return }
+        for e in entries {
+            let v = e.value
+            switch e.key {
+            case "profiles":
+                guard case .object(let profiles) = v.value else { break }
+                profilesSpan = v.span
+                self.profiles = profiles.map { Self.profile($0) }
+            case "retryOn":
+                guard case .list(let items) = v.value else { break }
+                retryOn = Located(items.compactMap { item in
+                    switch item.value {
+                    case .network: return Located(RetryOn.network, item.span)
+                    case .integer(let status): return Located(RetryOn.status(status), item.span)
+                    default: return nil
+                    }
+                }, v.span)
+                retryOnComplete = v.complete
+            case "neverRetry":
+                guard case .list(let items) = v.value else { break }
+                let decoded = items.map { item in
+                    var never = NeverRetry(status: nil, code: nil, span: item.span)
+                    if case .object(let fields) = item.value {
+                        for f in fields {
+                            switch f.key {
+                            case "status": never.status = f.value.int
+                            case "code": never.code = f.value.string
+                            default: break
+                            }
+                        }
+                    }
+                    return never
+                }
+                neverRetry = Located(decoded, v.span)
+                neverRetryComplete = v.complete && decoded.allSatisfy { $0.status != nil && $0.code != nil }
+            case "backoff": backoff = v.string
+            case "retryAfter":
+                guard case .object(let fields) = v.value else { break }
+                for f in fields {
+                    switch f.key {
+                    case "honor": retryAfterHonor = f.value.bool
+                    case "maxJitter": retryAfterMaxJitter = f.value.duration
+                    default: break
+                    }
+                }
+            case "budget":
+                guard case .object(let fields) = v.value else { break }
+                for f in fields {
+                    switch f.key {
+                    case "ratio": if case .percent(let p) = f.value.value { budgetRatio = Located(p, f.value.span) }
+                    case "minPerMinute": budgetMinPerMinute = f.value.int
+                    default: break
+                    }
+                }
+            default: break
+            }
         }
-        budgetMinPerMinute = retry?["budget"]?["minPerMinute"]?.int
-        prefetchAhead = root["prefetch"]?["ahead"]?.int
-        prefetchOnlyUnlocked = root["prefetch"]?["onlyUnlocked"]?.bool
-        prefetchRetryRefused = root["prefetch"]?["retryRefused"]?.bool
-        if let list = root["tickets"]?["reuseKey"], case .list(let items) = list.value {
-            reuseKey = Located(items.compactMap { $0.string }, list.span)
-            reuseKeyComplete = list.complete
+        // Written but not decoded: which exceptions it holds is unknown.
+        if neverRetry == nil, retry.failedKeys.contains("neverRetry") { neverRetryComplete = false }
+    }
+
+    private static func profile(_ e: DecodedEntry) -> Profile {
+        var p = Profile(name: Located(e.key, e.keySpan))
+        guard case .object(let fields) = e.value.value else { return p }
+        for f in fields {
+            let v = f.value
+            switch f.key {
+            case "kind": p.kind = v.string
+            case "maxRetries": p.maxRetries = v.int
+            case "base": p.base = v.duration
+            case "cap": p.cap = v.duration
+            case "timeout": p.timeout = v.duration
+            case "deadline": p.deadline = v.duration
+            default: break
+            }
         }
-        stopReuseBefore = root["tickets"]?["stopReuseBefore"]?.duration
-        viewerRef = root["tickets"]?["viewerRef"]?.string
+        return p
     }
 }
 

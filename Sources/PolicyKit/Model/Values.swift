@@ -79,15 +79,17 @@ public enum Values {
 
     /// `<number><unit>`, unit ms, s, m or h, a whole number of milliseconds: `500ms`, `1.5s`, `5m`.
     public static func duration(_ text: String) -> Parsed<Int> {
+        if let ms = fastDuration(text) { return .value(ms) }
+        return fullDuration(text)
+    }
+
+    /// `duration` without the fast path: every spelling, and the messages.
+    static func fullDuration(_ text: String) -> Parsed<Int> {
         let t = text
         // Units spelled out ("10 seconds", "5min"): say which short unit was meant.
         let digits = t.prefix(while: { $0.isASCIIDigit || $0 == "." })
         let word = t.dropFirst(digits.count).trimmingSpaces.lowercased()
-        let known: [String: String] = ["sec": "s", "secs": "s", "second": "s", "seconds": "s",
-                                        "min": "m", "mins": "m", "minute": "m", "minutes": "m",
-                                        "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
-                                        "msec": "ms", "msecs": "ms", "millis": "ms", "milliseconds": "ms", "millisecond": "ms"]
-        if !digits.isEmpty, decimal(digits) != nil, let u = known[word] {
+        if !digits.isEmpty, decimal(digits) != nil, let u = spelledUnits[word] {
             return .invalid(message: "'\(t)' has an unknown unit '\(word)'; units are ms, s, m and h", help: "write \(digits)\(u)")
         }
         let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
@@ -105,7 +107,7 @@ public enum Values {
             return .invalid(message: "'\(t)' has a space before its unit", help: "write \(trimmed)\(unit)")
         }
         guard let factor else {
-            if t != t.lowercased(), case .value = duration(t.lowercased()) {
+            if t != t.lowercased(), case .value = fullDuration(t.lowercased()) {
                 return .invalid(message: "'\(t)' has its unit in capitals; units are ms, s, m and h",
                                 help: "write \(t.lowercased())")
             }
@@ -143,6 +145,68 @@ public enum Values {
         return .value(wholeMs + fracScaled / scale)
     }
 
+    /// Units written out, and the short unit meant.
+    static let spelledUnits: [String: String] = [
+        "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+        "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+        "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+        "msec": "ms", "msecs": "ms", "millis": "ms", "milliseconds": "ms", "millisecond": "ms",
+    ]
+
+    /// The usual spellings (`[0-9]+(.[0-9]+)?(ms|s|m|h)`, all ASCII) read on bytes; nil for any
+    /// other text or any doubt, which `duration` then reads in full and explains. The Character-based
+    /// reading cost about 10,000 instructions a value. Agrees with the full parser wherever it
+    /// returns a value (see PerfFastPathTests).
+    static func fastDuration(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { b -> Int? in
+            let n = b.count
+            guard n >= 2, n <= 40 else { return nil }
+            var end = n - 1
+            let factor: Int
+            switch b[end] {
+            case UInt8(ascii: "h"): factor = 3_600_000
+            case UInt8(ascii: "m"): factor = 60_000
+            case UInt8(ascii: "s"):
+                if b[end - 1] == UInt8(ascii: "m") {
+                    factor = 1
+                    end -= 1
+                } else {
+                    factor = 1000
+                }
+            default: return nil
+            }
+            var i = 0, whole = 0
+            while i < end, isDigit(b[i]) {
+                whole = whole &* 10 &+ Int(b[i] &- 0x30)
+                i += 1
+            }
+            // At most 16 whole digits, as the full parser (which says why past that).
+            guard i > 0, i <= 16 else { return nil }
+            var fraction = 0, scale = 1
+            if i < end {
+                guard b[i] == UInt8(ascii: "."), i + 1 < end else { return nil }
+                var k = i + 1
+                while k < end, isDigit(b[k]) { k += 1 }
+                guard k == end else { return nil }
+                // Trailing zeros do not count; at most 12 digits remain.
+                var last = end - 1
+                while last > i, b[last] == 0x30 { last -= 1 }
+                guard last - i <= 12 else { return nil }
+                k = i + 1
+                while k <= last {
+                    fraction = fraction * 10 + Int(b[k] - 0x30)
+                    scale *= 10
+                    k += 1
+                }
+            }
+            let (wholeMs, o1) = whole.multipliedReportingOverflow(by: factor)
+            let (fracScaled, o2) = fraction.multipliedReportingOverflow(by: factor)
+            guard !o1, !o2, wholeMs <= maxMagnitude, fracScaled % scale == 0 else { return nil }
+            return wholeMs + fracScaled / scale
+        }
+    }
+
     /// `123` or `1.5`: digits, optionally a point and more digits. Returns (whole, fraction) digits.
     static func decimal(_ s: Substring) -> (Substring, Substring)? {
         let parts = s.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
@@ -158,6 +222,12 @@ public enum Values {
 
     /// `<number>%`, greater than 0 and at most 100: `10%`, `2.5%`.
     public static func percent(_ text: String) -> Parsed<Percent> {
+        if let p = fastPercent(text) { return .value(p) }
+        return fullPercent(text)
+    }
+
+    /// `percent` without the fast path: every spelling, and the messages.
+    static func fullPercent(_ text: String) -> Parsed<Percent> {
         let t = text
         guard t.hasSuffix("%") else {
             if let d = decimal(Substring(t)) {
@@ -189,6 +259,44 @@ public enum Values {
             return .invalid(message: "'\(t)' is over 100%; a percent here is more than 0 and at most 100", help: nil)
         }
         return .value(Percent(canonical: canonical))
+    }
+
+    /// The usual spellings (`[0-9]+(.[0-9]+)?%`, under 100 or exactly 100) read on bytes; nil for
+    /// any other text or doubt (a value near 100 is left to the full parser's double).
+    static func fastPercent(_ text: String) -> Percent? {
+        var text = text
+        return text.withUTF8 { b -> Percent? in
+            let n = b.count
+            guard n >= 2, n <= 34, b[n - 1] == UInt8(ascii: "%") else { return nil }
+            let end = n - 1
+            var i = 0
+            while i < end, isDigit(b[i]) { i += 1 }
+            let wholeEnd = i
+            guard wholeEnd > 0, wholeEnd <= 16 else { return nil }
+            var fractionEnd = wholeEnd  // past the last nonzero fraction digit
+            if i < end {
+                guard b[i] == UInt8(ascii: "."), i + 1 < end, end - i - 1 <= 16 else { return nil }
+                i += 1
+                while i < end, isDigit(b[i]) {
+                    if b[i] != 0x30 { fractionEnd = i + 1 }
+                    i += 1
+                }
+                guard i == end else { return nil }
+            }
+            var wholeStart = 0
+            while wholeStart < wholeEnd, b[wholeStart] == 0x30 { wholeStart += 1 }
+            let wholeDigits = wholeEnd - wholeStart
+            let hasFraction = fractionEnd > wholeEnd
+            // Over 0: some digit is not zero. At most 100: under three whole digits, or exactly 100.
+            guard wholeDigits > 0 || hasFraction else { return nil }
+            if wholeDigits >= 3 {
+                guard wholeDigits == 3, !hasFraction, b[wholeStart] == 0x31,
+                      b[wholeStart + 1] == 0x30, b[wholeStart + 2] == 0x30 else { return nil }
+            }
+            var canonical = wholeDigits == 0 ? "0" : String(decoding: b[wholeStart..<wholeEnd], as: UTF8.self)
+            if hasFraction { canonical += String(decoding: b[wholeEnd..<fractionEnd], as: UTF8.self) }
+            return Percent(canonical: canonical)
+        }
     }
 
     static func formatPercent(_ v: Double) -> String {

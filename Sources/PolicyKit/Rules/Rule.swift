@@ -94,16 +94,19 @@ public struct Rule: Sendable {
     public let summary: String
     /// The guide's sentence and section, or nil for rules of the language itself.
     public let reference: Reference?
-    public let examples: [Example]
+    /// Built on each use, not with the catalog: every `lint` touches the catalog, and building
+    /// the examples (edits of the canonical text) cost more than checking a file.
+    public var examples: [Example] { makeExamples() }
+    private let makeExamples: @Sendable () -> [Example]
     public let check: Check?
 
     public init(_ id: RuleID, _ severity: Severity, summary: String, reference: Reference?,
-                examples: [Example], check: Check? = nil) {
+                examples: @autoclosure @escaping @Sendable () -> [Example], check: Check? = nil) {
         self.id = id
         self.severity = severity
         self.summary = summary
         self.reference = reference
-        self.examples = examples
+        self.makeExamples = examples
         self.check = check
     }
 }

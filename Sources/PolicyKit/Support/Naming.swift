@@ -3,11 +3,22 @@
 public enum Naming {
     /// `ios-player` → `IosPlayer`; `ticketPlay` → `TicketPlay`.
     public static func upperCamel(_ name: String) -> String {
+        if let fast = ASCIIName.convert(name, .upperCamel) { return fast }
+        return upperCamelByCharacters(name)
+    }
+
+    static func upperCamelByCharacters(_ name: String) -> String {
         name.split(separator: "-").map { capitalizeFirst(String($0)) }.joined()
     }
 
     /// `ticket-play` → `ticketPlay`; `ticketPlay` stays.
     public static func lowerCamel(_ name: String) -> String {
+        // A name of dashes only has no parts: it stays as it is.
+        if let fast = ASCIIName.convert(name, .lowerCamel) { return fast.isEmpty ? name : fast }
+        return lowerCamelByCharacters(name)
+    }
+
+    static func lowerCamelByCharacters(_ name: String) -> String {
         let parts = name.split(separator: "-").map(String.init)
         guard let first = parts.first else { return name }
         return first + parts.dropFirst().map(capitalizeFirst).joined()
@@ -15,6 +26,11 @@ public enum Naming {
 
     /// `ticket-play` and `ticketPlay` → `TICKET_PLAY`; `myURL` → `MY_URL`.
     public static func screamingSnake(_ name: String) -> String {
+        if let fast = ASCIIName.convert(name, .screamingSnake) { return fast }
+        return screamingSnakeByCharacters(name)
+    }
+
+    static func screamingSnakeByCharacters(_ name: String) -> String {
         var words: [String] = []
         for part in name.split(separator: "-") {
             words += humps(Array(part))
@@ -96,4 +112,63 @@ public enum Naming {
         "field", "file", "finally", "get", "import", "init", "param", "property", "receiver", "set",
         "setparam", "value", "where",
     ]
+}
+
+/// Names of ASCII letters, digits and '-' only (every valid policy and profile name), converted on
+/// bytes in one pass. The Character-based conversions cost about 20,000 instructions a name, and the
+/// rules convert every profile name of every file; for such names both give the same result (see
+/// PerfFastPathTests).
+enum ASCIIName {
+    enum Kind { case upperCamel, lowerCamel, screamingSnake }
+
+    /// nil when `name` has any other character. A name without parts (only dashes) gives "".
+    static func convert(_ name: String, _ kind: Kind) -> String? {
+        var name = name
+        return name.withUTF8 { b -> String? in
+            for c in b where !(isLower(c) || isUpper(c) || isDigit(c) || c == 0x2D) { return nil }
+            return String(unsafeUninitializedCapacity: 2 * b.count + 1) { out in
+                var n = 0
+                var partStart = true  // at the first byte of a part (parts lie between dashes)
+                var anyPart = false
+                for i in b.indices {
+                    let c = b[i]
+                    if c == 0x2D {
+                        partStart = true
+                        continue
+                    }
+                    switch kind {
+                    case .upperCamel:
+                        out[n] = partStart ? upper(c) : c
+                    case .lowerCamel:
+                        out[n] = partStart && anyPart ? upper(c) : c
+                    case .screamingSnake:
+                        // Words: each part, split at humps as `Naming.humps` splits them.
+                        if partStart {
+                            if anyPart {
+                                out[n] = 0x5F
+                                n += 1
+                            }
+                        } else if isUpper(c) {
+                            let prev = b[i - 1]
+                            let nextIsLower = i + 1 < b.count && isLower(b[i + 1])
+                            if isLower(prev) || isDigit(prev) || (isUpper(prev) && nextIsLower) {
+                                out[n] = 0x5F
+                                n += 1
+                            }
+                        }
+                        out[n] = upper(c)
+                    }
+                    n += 1
+                    partStart = false
+                    anyPart = true
+                }
+                return n
+            }
+        }
+    }
+
+    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func upper(_ b: UInt8) -> UInt8 { isLower(b) ? b - 0x20 : b }
 }

@@ -56,8 +56,11 @@ private struct Frame {
     var start: Mark
     /// Collect nothing: this subtree is a refused key, a duplicate's value or a merge key's value.
     var discard: Bool
-    var entries: [Entry] = []
-    var items: [Node] = []
+    /// Where this collection's entries or items begin in the reader's `entries` or `items`: they
+    /// are collected there, one stack for all frames, and copied out once, at the exact size, when
+    /// the collection ends (arrays grown per mapping cost several allocations each).
+    var base: Int
+    /// The keys of the entries by name, made only once a mapping is large (see `firstSpan`).
     var seen: [String: Span] = [:]
     var pendingKey: String?
     var pendingKeySpan = Span(.start)
@@ -71,6 +74,9 @@ private struct EventReader {
     let bytes: [UInt8]
     var stack: [Frame] = []
     var root: Node?
+    /// The entries and items of the open collections (see `Frame.base`).
+    var entries: [Entry] = []
+    var items: [Node] = []
     var diagnostics: [Diagnostic] = []
     /// The first finding of each unsupported construct, and how many more there were: a file full
     /// of aliases gets one clear finding, not thousands.
@@ -138,7 +144,7 @@ private struct EventReader {
         case YAML_ALIAS_EVENT:
             if isSkipping {
                 // Part of something already refused.
-            } else if let top = stack.last, top.isMapping, top.pendingKey == nil {
+            } else if let top = stack.indices.last, stack[top].isMapping, stack[top].pendingKey == nil {
                 reportOnce("key", at: start, "a key must be a plain word, not an alias")
             } else {
                 reportOnce("anchor", at: start,
@@ -166,23 +172,26 @@ private struct EventReader {
                 checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, at: start)
             }
             var discard = isSkipping
-            if let top = stack.last, top.isMapping, !top.discard, top.pendingKey == nil {
+            if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
                 reportOnce("key", at: start,
                            "a key must be a plain word, not a \(isMapping ? "mapping" : "list")")
                 discard = true
             }
-            stack.append(Frame(isMapping: isMapping, start: start, discard: discard))
+            stack.append(Frame(isMapping: isMapping, start: start, discard: discard,
+                               base: isMapping ? entries.count : items.count))
             return .goOn
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return .abort }
             let span = Span(start: frame.start, end: end)
-            if frame.discard {
-                deliver(Node(.reported, span: span))
-            } else if frame.isMapping {
-                deliver(Node(.mapping(frame.entries), span: span))
+            let node: Node
+            if frame.isMapping {
+                node = frame.discard ? Node(.reported, span: span) : Node(.mapping(Array(entries[frame.base...])), span: span)
+                entries.removeSubrange(frame.base...)
             } else {
-                deliver(Node(.sequence(frame.items), span: span))
+                node = frame.discard ? Node(.reported, span: span) : Node(.sequence(Array(items[frame.base...])), span: span)
+                items.removeSubrange(frame.base...)
             }
+            deliver(node)
             return .goOn
         default:
             return .goOn
@@ -191,13 +200,14 @@ private struct EventReader {
 
     /// True while the events belong to something already refused, so they add no findings.
     var isSkipping: Bool {
-        guard let top = stack.last else { return false }
-        return top.discard || (top.expectsValue && top.skipValue)
+        // By index: `stack.last` would copy the frame, and its arrays with it.
+        guard let top = stack.indices.last else { return false }
+        return stack[top].discard || (stack[top].expectsValue && stack[top].skipValue)
     }
 
     mutating func checkProperties(anchor: UnsafeMutablePointer<yaml_char_t>?,
                                   tag: UnsafeMutablePointer<yaml_char_t>?, at start: Mark) {
-        guard !isSkipping else { return }
+        guard anchor != nil || tag != nil, !isSkipping else { return }
         if anchor != nil {
             reportOnce("anchor", at: start,
                        "anchors and aliases are not supported in policy files; write the value out in full")
@@ -219,7 +229,7 @@ private struct EventReader {
         let top = stack.count - 1
         if stack[top].discard { return }
         if !stack[top].isMapping {
-            stack[top].items.append(node)
+            items.append(node)
             return
         }
         guard let key = stack[top].pendingKey else {
@@ -227,7 +237,7 @@ private struct EventReader {
             return
         }
         if !stack[top].skipValue {
-            stack[top].entries.append(Entry(key: key, keySpan: stack[top].pendingKeySpan, value: node))
+            entries.append(Entry(key: key, keySpan: stack[top].pendingKeySpan, value: node))
         }
         stack[top].pendingKey = nil
         stack[top].skipValue = false
@@ -246,7 +256,7 @@ private struct EventReader {
             reportOnce("merge", at: node.span.start,
                        "merge keys ('<<') are not supported in policy files; write each key out")
             stack[top].skipValue = true
-        } else if let first = stack[top].seen[key] {
+        } else if let first = firstSpan(of: key, frame: top) {
             stack[top].skipValue = true
             guard diagnostics.count < Loader.maxFindings else {
                 suppressed += 1
@@ -258,9 +268,27 @@ private struct EventReader {
                 help: "remove one of them; a duplicate key means one value is silently lost",
                 related: [.init(file: "", span: first, message: "first '\(printable(key))' is here")]))
             stack[top].skipValue = true
-        } else {
-            stack[top].seen[key] = node.span
         }
+    }
+
+    /// Where `key` first stands in this mapping, if it does. A policy's mappings hold a few keys:
+    /// scanning them beats hashing; a large mapping gets a dictionary, kept up to date from then on.
+    /// Every key taken becomes an entry when its value arrives, before the next key, so the
+    /// entries are exactly the keys seen.
+    mutating func firstSpan(of key: String, frame top: Int) -> Span? {
+        let base = stack[top].base
+        let count = entries.count - base
+        if count < 16 {
+            for e in entries[base...] where e.key == key { return e.keySpan }
+            return nil
+        }
+        var indexed = stack[top].seen.count
+        while indexed < count {
+            let e = entries[base + indexed]
+            stack[top].seen[e.key] = e.keySpan
+            indexed += 1
+        }
+        return stack[top].seen[key]
     }
 
     mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {

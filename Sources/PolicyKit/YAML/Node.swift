@@ -38,7 +38,9 @@ public enum ScalarStyle: Sendable, Hashable {
 
 /// A node of the YAML tree, as the loader builds it: only what a policy may contain.
 public struct Node: Sendable {
-    public indirect enum Kind: Sendable {
+    // Not `indirect`: mappings and sequences are arrays already, and boxing every node cost an
+    // allocation per node.
+    public enum Kind: Sendable {
         case scalar(String, ScalarStyle)
         case mapping([Entry])
         case sequence([Node])

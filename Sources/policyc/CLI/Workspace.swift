@@ -35,7 +35,15 @@ enum Workspace {
         return Files.expandAll(arguments, allowStdin: allowStdin)
     }
 
+    /// `POLICYC_THREADS`: a positive integer, 1 for one file after the other; otherwise (unset or
+    /// not a positive integer) every core.
+    static var threadsFromEnvironment: Int? {
+        guard let text = Output.environment("POLICYC_THREADS"), let n = Int(text), n > 0 else { return nil }
+        return n
+    }
+
     static func check(_ paths: [String], threads: Int? = nil) -> Run {
+        let threads = threads ?? threadsFromEnvironment
         var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
             let path = paths[i]
@@ -48,10 +56,15 @@ enum Workspace {
                 nonisolated(unsafe) let slots = buffer
                 // Chunks of files per task keep the scheduling cost far below the work.
                 let chunk = 16
-                let tasks = (paths.count + chunk - 1) / chunk
+                let chunks = (paths.count + chunk - 1) / chunk
+                // One task a chunk; with a thread count given, that many tasks, task t taking
+                // chunks t, t + tasks, t + 2 * tasks, ...
+                let tasks = threads.map { min($0, chunks) } ?? chunks
                 DispatchQueue.concurrentPerform(iterations: tasks) { t in
-                    for i in (t * chunk)..<min(paths.count, (t + 1) * chunk) {
-                        slots[i] = work(i)
+                    for c in stride(from: t, to: chunks, by: tasks) {
+                        for i in (c * chunk)..<min(paths.count, (c + 1) * chunk) {
+                            slots[i] = work(i)
+                        }
                     }
                 }
             }

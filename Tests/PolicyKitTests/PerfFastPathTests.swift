@@ -1,0 +1,159 @@
+import Testing
+@testable import PolicyKit
+
+/// The byte-level fast paths of issue "Speed" must never change a result: each either declines
+/// (and the full parser decides) or returns exactly what the full, Character-based code returns.
+/// Correctness only; nothing here is timed.
+@Suite struct PerfFastPathTests {
+    /// A deterministic generator, so a failure can be reproduced.
+    struct Rng {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state >> 33
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    }
+
+    static let digitRuns = ["0", "1", "5", "8", "00", "007", "10", "15", "250", "4999", "5000", "0000000000000001",
+                            "9999999999999999", "99999999999999999", "2501999792983", "123456789012345"]
+    static let fractions = ["", ".", ".0", ".5", ".25", ".250", ".001", ".0005", ".000", ".1000000",
+                            ".123456789012", ".1234567890123", ".1234567890120", ".9999999999990000", ".5.5"]
+    static let units = ["ms", "s", "m", "h", "", "S", "Ms", "sec", " s", "ms ", "%", "mss", "hm", "µs"]
+
+    /// Every whole part, fraction and unit combined, and random bytes besides.
+    static func durationSpellings() -> [String] {
+        var out: [String] = []
+        for w in digitRuns + ["", "-1", "+1", " 1", "1,5", "٣"] {
+            for f in fractions {
+                for u in units { out.append(w + f + u) }
+            }
+        }
+        var rng = Rng(state: 5)
+        let alphabet = Array("0123456789.msh%-+ eE_S\u{301}")
+        for _ in 0..<4000 {
+            out.append(String((0..<(1 + rng.below(8))).map { _ in rng.pick(alphabet) }))
+        }
+        return out
+    }
+
+    func value<T>(_ parsed: Values.Parsed<T>) -> T? {
+        if case .value(let v) = parsed { return v }
+        return nil
+    }
+
+    @Test func fastDurationAgreesWithTheFullParser() {
+        var taken = 0
+        for text in Self.durationSpellings() {
+            guard let fast = Values.fastDuration(text) else { continue }
+            taken += 1
+            #expect(value(Values.fullDuration(text)) == fast, "\(text)")
+        }
+        // The fast path must actually be taken for the usual spellings.
+        #expect(taken > 300)
+    }
+
+    @Test(arguments: ["500ms", "1.5s", "5m", "1h", "0s", "8s", "120s", "0.5s", "1.250s", "2.5m", "0.001s", "1.5h",
+                      "15000ms", "7.5s", "300s", "1.000s"])
+    func usualDurationsTakeTheFastPath(_ text: String) {
+        #expect(Values.fastDuration(text) != nil)
+        #expect(Values.fastDuration(text) == value(Values.fullDuration(text)))
+    }
+
+    @Test(arguments: ["1.5ms", "0.0005s", "99999999999999999h", "-1s", "8", "8S", "1.5 s", "5 min", ".5s", "5.s",
+                      "1.0000000000001s", "ms", "s"])
+    func unusualDurationsAreLeftToTheFullParser(_ text: String) {
+        #expect(Values.fastDuration(text) == nil)
+    }
+
+    @Test func fastPercentAgreesWithTheFullParser() {
+        var spellings: [String] = []
+        for w in Self.digitRuns + ["", "99", "100", "0100", "101", "1000", "00000000000000100", "-1", " 1"] {
+            for f in Self.fractions + [".0000000000000001", ".00000000000000001"] {
+                for u in ["%", "", " %", "%%", "x%"] { spellings.append(w + f + u) }
+            }
+        }
+        var rng = Rng(state: 11)
+        let alphabet = Array("0123456789.% -+e")
+        for _ in 0..<4000 {
+            spellings.append(String((0..<(1 + rng.below(8))).map { _ in rng.pick(alphabet) }))
+        }
+        var taken = 0
+        for text in spellings {
+            guard let fast = Values.fastPercent(text) else { continue }
+            taken += 1
+            #expect(value(Values.fullPercent(text)) == fast, "\(text)")
+        }
+        #expect(taken > 100)
+        for usual in ["10%", "2.5%", "100%", "0.5%", "10.0%", "007%"] {
+            #expect(Values.fastPercent(usual) != nil, "\(usual)")
+        }
+        // Near 100 the full parser's double decides, so the fast path stays out of it.
+        #expect(Values.fastPercent("100.0000000000000001%") == nil)
+    }
+
+    static func names() -> [String] {
+        var out = ["", "-", "--", "a", "A", "ios-player", "ticketPlay", "myURL", "my-url", "URLFast", "a1B2",
+                   "live-edge", "budget-ratio", "x-", "-x", "a--b", "abcDEFghi", "HTTPServer2Go", "v2-API",
+                   "9lives", "aB-Cd-EF-gH", "ABC", "aBC", "AbC-dEf"]
+        var rng = Rng(state: 3)
+        let alphabet = Array("abcxyzABCXYZ0129-")
+        for _ in 0..<3000 {
+            out.append(String((0..<(1 + rng.below(12))).map { _ in rng.pick(alphabet) }))
+        }
+        return out
+    }
+
+    @Test func asciiNamesConvertAsTheCharacterCodeDoes() {
+        for name in Self.names() {
+            #expect(ASCIIName.convert(name, .screamingSnake) != nil, "\(name)")
+            #expect(Naming.upperCamel(name) == Naming.upperCamelByCharacters(name), "\(name)")
+            #expect(Naming.lowerCamel(name) == Naming.lowerCamelByCharacters(name), "\(name)")
+            #expect(Naming.screamingSnake(name) == Naming.screamingSnakeByCharacters(name), "\(name)")
+        }
+        // Anything else goes the Character way.
+        for name in ["ça-va", "a_b", "a b", "日本", "e\u{301}-x"] {
+            #expect(ASCIIName.convert(name, .upperCamel) == nil)
+            #expect(Naming.screamingSnake(name) == Naming.screamingSnakeByCharacters(name))
+        }
+    }
+
+    // The loader scans a small mapping for a repeated key and hashes a large one: both must
+    // point at the first occurrence, at every size around the switch.
+    @Test(arguments: [1, 2, 15, 16, 17, 40])
+    func duplicateKeysInMappingsOfEverySize(_ keys: Int) {
+        var text = ""
+        for k in 0..<keys { text += "k\(k): \(k)\n" }
+        text += "k\(keys - 1): again\n"
+        text += "k0: again\n"
+        let loaded = Loader.load(Array(text.utf8))
+        let duplicates = loaded.diagnostics.filter { $0.rule == RuleID.yamlDuplicateKey.rawValue }
+        #expect(duplicates.count == 2)
+        #expect(duplicates.first?.related.first?.span.start == Mark(line: keys, column: 1))
+        #expect(duplicates.last?.related.first?.span.start == Mark(line: 1, column: 1))
+        if case .mapping(let entries)? = loaded.root?.kind {
+            #expect(entries.count == keys)
+        } else {
+            Issue.record("no mapping")
+        }
+    }
+
+    // Repeated list items: scanned in a short list, hashed in a long one; both name the first.
+    @Test(arguments: [2, 15, 16, 17, 40])
+    func repeatedItemsInListsOfEveryLength(_ length: Int) {
+        let statuses = (0..<length).map { 500 + $0 % 99 }
+        var policy = Canonical.text
+        let list = "[network, 429, " + statuses.map(String.init).joined(separator: ", ") + ", 429]"
+        guard let start = policy.firstRange(of: "retryOn: ") else {
+            Issue.record("no retryOn in the canonical policy")
+            return
+        }
+        let lineEnd = policy[start.upperBound...].firstIndex(of: "\n") ?? policy.endIndex
+        policy.replaceSubrange(start.upperBound..<lineEnd, with: list)
+        let file = Checker.check(Array(policy.utf8), path: "p.yaml")
+        let repeated = file.diagnostics.filter { $0.message.contains("is listed twice") }
+        #expect(repeated.count == 1)
+        #expect(repeated.first?.message.contains("'429' is listed twice in 'retryOn'") == true)
+    }
+}
