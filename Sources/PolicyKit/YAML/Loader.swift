@@ -48,7 +48,8 @@ public enum Loader {
 
     /// `1048577 bytes`, and in MiB as well once that reads better: `52428800 bytes (50.0 MiB)`.
     static func describeSize(_ count: Int) -> String {
-        let tenths = count * 10 >> 20
+        // Parenthesised: in Swift `>>` binds tighter than `*`.
+        let tenths = (count * 10) >> 20
         return count >= 2 << 20 ? "\(count) bytes (\(tenths / 10).\(tenths % 10) MiB)" : "\(count) bytes"
     }
 }
