@@ -223,6 +223,22 @@ import Testing
         }
     }
 
+    @Test func aHostileFileNameIsEchoedHarmlessly() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let name = "x\u{1B}]0;t\u{7}\r\n::error file=a,line=1::owned,.yaml"
+        try Data("version: 2\n".utf8).write(to: dir.appendingPathComponent(name))
+        for format in ["text", "github", "junit"] {
+            let run = try Child.run([try Child.policyc(), "lint", "--format", format, "."], in: dir.path)
+            #expect(run.status == 1, "\(run)")
+            #expect(!run.out.contains(0x1B) && !run.out.contains(0x07) && !run.out.contains(0x0D), "\(format): \(run)")
+            #expect(!run.err.contains(0x1B) && !run.err.contains(0x0D), "\(format): \(run)")
+            for line in run.outText.split(separator: "\n") where format == "github" {
+                #expect(line.hasPrefix("::error file=x\\u{1B}]0;t\\u{7}%0D%0A%3A%3Aerror file=a%2Cline=1%3A%3Aowned%2C.yaml,line=1,"), "\(line)")
+            }
+        }
+    }
+
     var canonical: String {
         (try? String(contentsOf: CLITests.packageRoot.appendingPathComponent("Policies/playback.yaml"), encoding: .utf8)) ?? ""
     }
