@@ -7,7 +7,7 @@ import Testing
     @Test func aTruncatedReadIsLargerThanTheLimitNotItsSize() {
         let cut = Checker.check([UInt8](repeating: 0x61, count: Loader.maxBytes + 1), path: "big.yaml")
         #expect(cut.diagnostics.map(\.message) == [
-            "the file is larger than 1 MiB, over the limit of 1 MiB (1048576 bytes) for a policy file"])
+            "the file has at least 1048577 bytes, over the limit of 1 MiB (1048576 bytes) for a policy file"])
         let whole = Checker.check([UInt8](repeating: 0x61, count: 2 << 20), path: "big.yaml")
         #expect(whole.diagnostics.first?.message.hasPrefix("the file is 2097152 bytes (2.0 MiB)") == true, "\(whole.diagnostics)")
     }

@@ -90,13 +90,13 @@ import Testing
     @Test func aFiftyMegabyteFileIsRefusedUnread() throws {
         let (outcome, found) = try lint(Self.fiftyMB)
         #expect(outcome.status == 1)
-        expectOne(found, "input-limit", at: 1, 1, "larger than 1 MiB")
+        expectOne(found, "input-limit", at: 1, 1, "at least 1048577 bytes")
     }
 
     @Test func fiftyMegabytesOnStandardInputAreRefusedUnread() throws {
         let (outcome, found) = try lint(Self.fiftyMB, stdin: true)
         #expect(outcome.status == 1)
-        expectOne(found, "input-limit", at: 1, 1, "larger than 1 MiB")
+        expectOne(found, "input-limit", at: 1, 1, "at least 1048577 bytes")
         #expect(found.first?["file"] as? String == "<stdin>")
     }
 

@@ -25,10 +25,10 @@ public enum Loader {
     public static func load(_ bytes: [UInt8]) -> LoadResult {
         if bytes.count > maxBytes {
             // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
-            // that many bytes says only "larger", not the size.
-            let size = bytes.count == maxBytes + 1 ? "larger than 1 MiB" : describeSize(bytes.count)
+            // that many bytes is a lower bound, not the size.
+            let size = bytes.count == maxBytes + 1 ? "has at least \(bytes.count) bytes" : "is \(describeSize(bytes.count))"
             return refused(.inputLimit, at: .start,
-                "the file is \(size), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
+                "the file \(size), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
         }
         if let problem = Encoding.problem(in: bytes) {
             return refused(.inputLimit, at: problem.mark, problem.message)
