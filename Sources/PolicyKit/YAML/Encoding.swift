@@ -58,13 +58,23 @@ enum Encoding {
         return nil
     }
 
-    /// 1-based line and column (in Unicode scalars) of a byte offset; counts LF, CR and CRLF.
+    /// 1-based line and column (in Unicode scalars) of a byte offset; counts the line breaks
+    /// libyaml counts (LF, CR, CRLF, NEL, LS, PS), so that a position agrees with its others.
     static func mark(at offset: Int, in bytes: [UInt8]) -> Mark {
         var line = 1, column = 1
         var i = 0
         let end = min(offset, bytes.count)
         while i < end {
             let b = bytes[i]
+            // NEL is C2 85; LS and PS are E2 80 A8 and E2 80 A9.
+            let wide = (b == 0xC2 && i + 1 < end && bytes[i + 1] == 0x85) ? 2
+                : (b == 0xE2 && i + 2 < end && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)) ? 3 : 0
+            if wide > 0 {
+                line += 1
+                column = 1
+                i += wide
+                continue
+            }
             if b == 0x0A || (b == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) {
                 line += 1
                 column = 1

@@ -24,8 +24,11 @@ public enum Loader {
 
     public static func load(_ bytes: [UInt8]) -> LoadResult {
         if bytes.count > maxBytes {
+            // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
+            // that many bytes is a lower bound, not the size.
+            let size = bytes.count == maxBytes + 1 ? "has at least \(bytes.count) bytes" : "is \(describeSize(bytes.count))"
             return refused(.inputLimit, at: .start,
-                "the file is \(describeSize(bytes.count)), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
+                "the file \(size), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
         }
         if let problem = Encoding.problem(in: bytes) {
             return refused(.inputLimit, at: problem.mark, problem.message)
@@ -45,7 +48,8 @@ public enum Loader {
 
     /// `1048577 bytes`, and in MiB as well once that reads better: `52428800 bytes (50.0 MiB)`.
     static func describeSize(_ count: Int) -> String {
-        let tenths = count * 10 >> 20
+        // Parenthesised: in Swift `>>` binds tighter than `*`.
+        let tenths = (count * 10) >> 20
         return count >= 2 << 20 ? "\(count) bytes (\(tenths / 10).\(tenths % 10) MiB)" : "\(count) bytes"
     }
 }

@@ -187,15 +187,25 @@ enum OutputFolder {
         return .success(())
     }
 
-    /// Temporary files left by a run that was killed: `.<name>.policyc-tmp-<pid>-<n>`.
+    /// Temporary files left by a run that was killed: `.<name>.policyc-tmp-<pid>-<n>`. Those of a
+    /// process that is still running are another `generate` at work in the same folder: its
+    /// renames would fail if they went.
     static func removeStaleTemporaries(_ folder: String) {
         for dir in [folder] + subfolders.map({ folder + "/" + $0 }) {
-            for name in list(dir) where name.hasPrefix(".") && name.contains(tempMarker) {
+            for name in list(dir) where name.hasPrefix(".") && name.contains(tempMarker) && !isLiveRun(name) {
                 let path = dir + "/" + name
                 let k = kind(of: path)
                 if k == .file || k == .link { unlink(path) }
             }
         }
+    }
+
+    /// Whether the temporary file `name` belongs to a process that is running (not this one).
+    static func isLiveRun(_ name: String) -> Bool {
+        guard let marker = name.firstRange(of: tempMarker) else { return false }
+        let digits = name[marker.upperBound...].prefix { $0 >= "0" && $0 <= "9" }
+        guard let pid = pid_t(digits), pid > 0, pid != getpid() else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// The names in `dir`, sorted; none when it cannot be read.
