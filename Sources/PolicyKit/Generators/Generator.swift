@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One file of generated output, by path relative to the output folder.
 public struct GeneratedFile: Sendable, Hashable {
     /// `Swift/PlaybackPolicy.swift`, `Kotlin/PlaybackPolicy.kt` or `policy.schema.json`.
@@ -22,16 +24,35 @@ public enum Generator {
     /// `kotlinPackage` must satisfy `isKotlinPackage`.
     public static func files(for policies: [Policy], kotlinPackage: String = defaultKotlinPackage) -> [GeneratedFile] {
         let sorted = policies.sorted { a, b in
-            a.name != b.name ? a.name.utf8.lexicographicallyPrecedes(b.name.utf8) : a.file.utf8.lexicographicallyPrecedes(b.file.utf8)
+            a.name != b.name ? utf8Precedes(a.name, b.name) : utf8Precedes(a.file, b.file)
+        }
+        // Each policy's files on their own: in parallel on all cores, in the order of `sorted`.
+        var pairs = [(GeneratedFile, GeneratedFile)?](repeating: nil, count: sorted.count)
+        let make = { @Sendable (policy: Policy) -> (GeneratedFile, GeneratedFile) in
+            let type = Naming.typeName(policy: policy.name)
+            return (GeneratedFile(path: "Swift/\(type).swift", contents: SwiftGenerator.source(for: policy)),
+                    GeneratedFile(path: "Kotlin/\(type).kt", contents: KotlinGenerator.source(for: policy, package: kotlinPackage)))
+        }
+        if sorted.count < 8 {
+            for i in sorted.indices { pairs[i] = make(sorted[i]) }
+        } else {
+            pairs.withUnsafeMutableBufferPointer { buffer in
+                nonisolated(unsafe) let slots = buffer
+                let chunk = 8
+                DispatchQueue.concurrentPerform(iterations: (sorted.count + chunk - 1) / chunk) { c in
+                    for i in (c * chunk)..<min(sorted.count, (c + 1) * chunk) { slots[i] = make(sorted[i]) }
+                }
+            }
         }
         var out: [GeneratedFile] = []
-        for policy in sorted {
-            let type = Naming.typeName(policy: policy.name)
-            out.append(GeneratedFile(path: "Swift/\(type).swift", contents: SwiftGenerator.source(for: policy)))
-            out.append(GeneratedFile(path: "Kotlin/\(type).kt", contents: KotlinGenerator.source(for: policy, package: kotlinPackage)))
+        out.reserveCapacity(2 * sorted.count + 1)
+        for pair in pairs {
+            guard let (swift, kotlin) = pair else { continue }
+            out.append(swift)
+            out.append(kotlin)
         }
         out.append(GeneratedFile(path: schemaPath, contents: SchemaGenerator.text))
-        return out.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return out.sorted { utf8Precedes($0.path, $1.path) }
     }
 
     /// The first line of every generated Swift and Kotlin file. The path is neutralised so that

@@ -161,14 +161,21 @@ enum KotlinGenerator {
     static func doc(_ text: String) -> [String] {
         var out = ["/**"]
         for line in commentLines(text) {
-            var safe = ""
-            for c in line.unicodeScalars {
-                if let last = safe.unicodeScalars.last,
-                   (last == "*" && c == "/") || (last == "/" && c == "*") {
-                    safe += " "
-                }
-                safe.unicodeScalars.append(c)
+            // A space between every '*' and '/' that meet, either way round, so nothing closes or
+            // opens a comment. Both are ASCII: in UTF-8 their bytes stand for them alone.
+            if allUTF8(line, { $0 != 0x2A }) || allUTF8(line, { $0 != 0x2F }) {
+                out.append(line.isEmpty ? " *" : " * " + line)
+                continue
             }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(line.utf8.count)
+            for c in line.utf8 {
+                if let last = bytes.last, (last == 0x2A && c == 0x2F) || (last == 0x2F && c == 0x2A) {
+                    bytes.append(0x20)
+                }
+                bytes.append(c)
+            }
+            let safe = String(decoding: bytes, as: UTF8.self)
             out.append(safe.isEmpty ? " *" : " * " + safe)
         }
         out.append(" */")

@@ -196,25 +196,40 @@ enum SwiftGenerator {
 /// Text split at every kind of line break, each line made printable and stripped of trailing
 /// spaces: what both languages' doc comments are made from.
 func commentLines(_ text: String) -> [String] {
+    // On the UTF-8 bytes: the breaks are ASCII or the sequences C2 85 (U+0085) and E2 80 A8/A9
+    // (U+2028/9), which in valid UTF-8 stand only for themselves. Scalar by scalar cost most of
+    // generating.
     var lines: [String] = []
-    var current = ""
-    var lastWasCR = false
-    for u in text.unicodeScalars {
-        switch u.value {
-        case 0x0A where lastWasCR:
-            lastWasCR = false
-            continue
-        case 0x0A, 0x0D, 0x85, 0x2028, 0x2029, 0x0B, 0x0C:
-            lines.append(current)
-            current = ""
-            lastWasCR = u.value == 0x0D
-            continue
-        default:
-            lastWasCR = false
-            current.unicodeScalars.append(u)
+    var text = text
+    text.withUTF8 { b in
+        var start = 0
+        var i = 0
+        var lastWasCR = false
+        while i < b.count {
+            var breakLength = 0
+            switch b[i] {
+            case 0x0A where lastWasCR:
+                lastWasCR = false
+                i += 1
+                start = i
+                continue
+            case 0x0A, 0x0D, 0x0B, 0x0C: breakLength = 1
+            case 0xC2 where i + 1 < b.count && b[i + 1] == 0x85: breakLength = 2
+            case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9): breakLength = 3
+            default: break
+            }
+            if breakLength > 0 {
+                lines.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
+                lastWasCR = b[i] == 0x0D
+                i += breakLength
+                start = i
+            } else {
+                lastWasCR = false
+                i += 1
+            }
         }
+        lines.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<b.count]), as: UTF8.self))
     }
-    lines.append(current)
     return lines.map { line in
         var l = printable(line)
         while l.last == " " || l.last == "\t" { l.removeLast() }

@@ -39,7 +39,7 @@ public indirect enum JSON: Sendable, Hashable {
         case .object(let members):
             if members.isEmpty { out += "{}"; return }
             out += "{"
-            for (i, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            for (i, key) in members.keys.sorted(by: utf8Precedes).enumerated() {
                 if i > 0 { out += "," }
                 if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
                 JSON.quote(key, into: &out)
@@ -62,6 +62,12 @@ public indirect enum JSON: Sendable, Hashable {
     /// U+2029 too so that the output is also safe inside JavaScript.
     public static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Printable ASCII without quotes or backslashes, the usual text, goes as it is.
+        if allUTF8(s, { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -2,6 +2,8 @@
 /// paragraph separators and bidi controls become `\u{…}`, so output cannot carry terminal escapes,
 /// break a line of a machine format, or reorder what a reviewer reads.
 public func printable(_ text: String) -> String {
+    // Printable ASCII, the usual text, is safe as it is: checked on bytes, without decoding.
+    if allUTF8(text, { $0 >= 0x20 && $0 < 0x7F }) { return text }
     guard text.unicodeScalars.contains(where: isUnsafeScalar) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {

@@ -66,28 +66,12 @@ enum Files {
                 var found: [String] = []
                 walk(path, into: &found)
                 if found.isEmpty { empty.append(raw) }
-                found.sorted(by: utf8Less).forEach(add)
+                found.sorted(by: utf8Precedes).forEach(add)
             } else {
                 add(path)
             }
         }
         return (out, errors, empty)
-    }
-
-    /// Byte order, by memcmp: the generic comparison of UTF8Views cost thousands of instructions
-    /// a comparison, 5% of linting 2000 files.
-    static func utf8Less(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
-                    let c = memcmp(p, q, common)
-                    if c != 0 { return c < 0 }
-                }
-                return x.count < y.count
-            }
-        }
     }
 
     static func isPolicyFile(_ name: String) -> Bool {

@@ -108,7 +108,7 @@ enum OutputFolder {
                 plan.entries.append(Entry(path: rel, change: .remove(old: old), contents: []))
             }
         }
-        plan.entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        plan.entries.sort { utf8Precedes($0.path, $1.path) }
         return .success(plan)
     }
 
@@ -129,7 +129,12 @@ enum OutputFolder {
             let dir = final.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             let base = String(entry.path.split(separator: "/").last ?? "")
             let temp = (dir.isEmpty ? "" : dir + "/") + "." + base + tempMarker + "\(pid)-\(n)"
-            if case .failure(let f) = writeNew(temp, entry.contents) { return abandon(f) }
+            // Flushed to disk only when it replaces a file: a crash then must not leave a good file
+            // empty. A new file needs no flush (a crash leaves it missing or short, and the next run
+            // writes it again), and flushing each of thousands of new files took seconds.
+            var replaces = false
+            if case .change = entry.change { replaces = true }
+            if case .failure(let f) = writeNew(temp, entry.contents, flush: replaces) { return abandon(f) }
             temps.append((temp, final))
         }
         for t in temps where rename(t.temp, t.final) != 0 {
@@ -219,7 +224,7 @@ enum OutputFolder {
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return names.sorted(by: utf8Precedes)
     }
 
     /// A regular file's bytes, refusing to follow a symbolic link.
@@ -240,8 +245,8 @@ enum OutputFolder {
         }
     }
 
-    /// Writes a new file (never an existing one, never through a link) and flushes it to disk.
-    static func writeNew(_ path: String, _ bytes: [UInt8]) -> Result<Void, Failure> {
+    /// Writes a new file (never an existing one, never through a link), flushed to disk if `flush`.
+    static func writeNew(_ path: String, _ bytes: [UInt8], flush: Bool = true) -> Result<Void, Failure> {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return .failure(Failure(message: "cannot write '\(printable(path))': \(Files.describeErrno())")) }
         var offset = 0
@@ -258,7 +263,7 @@ enum OutputFolder {
             }
         }
         let message = failed ? "cannot write '\(printable(path))': \(Files.describeErrno())" : nil
-        if !failed, fsync(fd) != 0, errno != EINVAL {
+        if !failed, flush, fsync(fd) != 0, errno != EINVAL {
             let m = "cannot write '\(printable(path))': \(Files.describeErrno())"
             close(fd)
             unlink(path)
