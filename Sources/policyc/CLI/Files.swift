@@ -7,13 +7,6 @@ import Darwin
 #endif
 import PolicyKit
 
-#if canImport(Glibc)
-private let systemRead = Glibc.read
-#elseif canImport(Musl)
-private let systemRead = Musl.read
-#elseif canImport(Darwin)
-private let systemRead = Darwin.read
-#endif
 
 /// Reading inputs: files, directories (every *.yaml / *.yml below, sorted) and `-` for stdin.
 enum Files {

@@ -7,13 +7,6 @@ import Darwin
 #endif
 import PolicyKit
 
-#if canImport(Glibc)
-private let systemRead = Glibc.read
-#elseif canImport(Musl)
-private let systemRead = Musl.read
-#elseif canImport(Darwin)
-private let systemRead = Darwin.read
-#endif
 
 /// Reading policy files as they were at a git revision, by running `git` (posix_spawn, no shell,
 /// no Foundation). Paths are relative to the current directory on both sides.

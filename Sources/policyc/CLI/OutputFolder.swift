@@ -7,16 +7,6 @@ import Darwin
 #endif
 import PolicyKit
 
-#if canImport(Glibc)
-private let systemRead = Glibc.read
-private let systemWrite = Glibc.write
-#elseif canImport(Musl)
-private let systemRead = Musl.read
-private let systemWrite = Musl.write
-#elseif canImport(Darwin)
-private let systemRead = Darwin.read
-private let systemWrite = Darwin.write
-#endif
 
 /// The generated files' folder: what a run would change (`plan`) and changing it safely (`apply`).
 /// Every file goes to a temporary file beside it and is renamed over the old one, and only when its
