@@ -156,4 +156,59 @@ import Testing
         #expect(repeated.count == 1)
         #expect(repeated.first?.message.contains("'429' is listed twice in 'retryOn'") == true)
     }
+
+    @Test func byteOrderIsTheOrderOfUTF8Views() {
+        var rng = Rng(state: 17)
+        let prefixes = ["", "a", "Benchmarks/.work/corpus/clean-2000/p1", "Policies/ios-player", "日本/"]
+        let alphabet = Array("ab/.-0é日\u{0}")
+        var strings: [String] = []
+        for _ in 0..<600 {
+            let tail = String((0..<rng.below(20)).map { _ in rng.pick(alphabet) })
+            strings.append(rng.pick(prefixes) + tail)
+        }
+        for _ in 0..<3000 {
+            let a = rng.pick(strings), b = rng.pick(strings)
+            #expect(utf8Precedes(a, b) == a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) \(b)")
+        }
+    }
+
+    /// The byte-by-byte check the word-at-a-time one must agree with.
+    static func referenceFirstInvalid(_ bytes: [UInt8]) -> Int? {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let length: Int
+            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return i
+            }
+            guard i + length <= bytes.count else { return i }
+            if bytes[i + 1] < lower || bytes[i + 1] > upper { return i }
+            for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return i }
+            i += length
+        }
+        return nil
+    }
+
+    @Test func utf8CheckFindsTheFirstBadByteAtEveryOffset() {
+        var rng = Rng(state: 23)
+        let pieces: [[UInt8]] = [[0x61], [0x20], Array("é".utf8), Array("日".utf8), Array("😀".utf8), [0xFF], [0xC3],
+                                 [0xE0, 0x80], [0xED, 0xA0, 0x80], [0x80], [0xF4, 0x90, 0x80, 0x80]]
+        for _ in 0..<3000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<rng.below(40) {
+                // Mostly ASCII runs, so the eight-byte steps are taken and left at every offset.
+                bytes += rng.below(4) == 0 ? rng.pick(pieces) : [UInt8](repeating: 0x61, count: rng.below(12))
+            }
+            #expect(Encoding.firstInvalidUTF8(bytes) == Self.referenceFirstInvalid(bytes), "\(bytes)")
+        }
+    }
 }

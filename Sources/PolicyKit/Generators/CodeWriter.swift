@@ -3,8 +3,10 @@
 final class CodeWriter {
     /// UTF-8 bytes, made a String once at the end: appending to a String line by line cost more
     /// than everything else that generating does.
-    private var bytes: [UInt8] = []
+    @exclusivity(unchecked) private var bytes: [UInt8] = []
     private var depth = 0
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
     init() {
         bytes.reserveCapacity(16_384)
@@ -15,7 +17,12 @@ final class CodeWriter {
     /// One line at the current indentation; an empty line carries no trailing spaces.
     func line(_ s: String = "") {
         if !s.isEmpty {
-            for _ in 0..<(4 * depth) { bytes.append(0x20) }
+            let indent = 4 * depth
+            if indent <= Self.spaces.count {
+                bytes.append(contentsOf: Self.spaces[0..<indent])
+            } else {
+                for _ in 0..<indent { bytes.append(0x20) }
+            }
             var s = s
             s.withUTF8 { bytes.append(contentsOf: $0) }
         }
@@ -29,9 +36,28 @@ final class CodeWriter {
 
     /// `body`, one level deeper.
     func indent(_ body: () -> Void) {
-        depth += 1
+        indent(1, body)
+    }
+
+    /// `body`, `levels` deeper.
+    func indent(_ levels: Int, _ body: () -> Void) {
+        depth += levels
         body()
-        depth -= 1
+        depth -= levels
+    }
+
+    func append(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
+    }
+
+    func append(_ raw: String) {
+        var raw = raw
+        raw.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// The bytes written so far, split at every `separator` byte.
+    func bytesSplit(at separator: UInt8) -> [[UInt8]] {
+        bytes.split(separator: separator, omittingEmptySubsequences: false).map(Array.init)
     }
 
     /// `opener {`, `body` one level deeper, `}`.
@@ -39,5 +65,39 @@ final class CodeWriter {
         line(opener + " {")
         indent(body)
         line("}")
+    }
+}
+
+/// Lines that are the same in every generated file, rendered once and copied in: most of a
+/// generated file is fixed text, and writing it line by line for every policy cost most of
+/// generating. `hole` marks where one varying value goes (the type name, say).
+struct FixedLines: Sendable {
+    static let hole = "\u{1}"
+    let depth: Int
+    /// The bytes between the holes.
+    let parts: [[UInt8]]
+    let render: @Sendable (CodeWriter, String) -> Void
+
+    /// `render` writes the lines at `depth`, with `FixedLines.hole` wherever the value goes.
+    init(depth: Int, _ render: @escaping @Sendable (CodeWriter, String) -> Void) {
+        let w = CodeWriter()
+        w.indent(depth) { render(w, Self.hole) }
+        self.depth = depth
+        self.parts = w.bytesSplit(at: 0x01)
+        self.render = render
+    }
+}
+
+extension CodeWriter {
+    /// `fixed` at the current depth, `value` in its holes: as if its lines were written here.
+    func emit(_ fixed: FixedLines, _ value: String = "") {
+        guard fixed.depth == depth else {
+            fixed.render(self, value)
+            return
+        }
+        for (i, part) in fixed.parts.enumerated() {
+            if i > 0 { append(value) }
+            append(part)
+        }
     }
 }

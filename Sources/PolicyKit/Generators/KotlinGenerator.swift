@@ -21,18 +21,7 @@ enum KotlinGenerator {
         if let description = policy.description { top += "\n\n" + description }
         w.lines(doc(top))
         w.block("object \(type)") {
-            w.lines(doc("How hard to try for one kind of caller: one entry of `retry.profiles`.\n\n"
-                + "@property maxRetries Retries after the first attempt (`maxRetries`).\n"
-                + "@property baseMs First backoff step, in milliseconds (`base`).\n"
-                + "@property capMs Largest backoff step, in milliseconds (`cap`).\n"
-                + "@property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).\n"
-                + "@property deadlineMs The whole call, retries included, in milliseconds (`deadline`)."))
-            w.line("data class RetryProfile(val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long)")
-            w.line()
-            w.lines(doc("An answer that is never retried, whatever its status (`retry.neverRetry`).\n\n"
-                + "@property status The HTTP status of the answer.\n"
-                + "@property code The error code in the answer's body."))
-            w.line("data class NeverRetry(val status: Int, val code: String)")
+            w.emit(Self.types)
             for p in policy.profiles {
                 w.line()
                 w.lines(doc("Profile `\(p.name)` (line \(p.line)): \(p.kind), \(p.isInteractive ? "a viewer is waiting" : "no viewer is waiting")."))
@@ -80,67 +69,97 @@ enum KotlinGenerator {
             w.line()
             w.lines(doc("Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, "
                 + "never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`\(at("retry.retryOn")), `neverRetry`\(at("retry.neverRetry")))."))
-            w.line("@JvmStatic")
-            w.block("fun isRetryable(status: Int?, errorCode: String?): Boolean") {
-                w.line("if (status == null) return RETRY_ON_NETWORK_ERROR")
-                w.line("for (never in NEVER_RETRY) if (never.status == status && never.code == errorCode) return false")
-                w.line("return RETRYABLE_STATUSES.contains(status)")
-            }
+            w.emit(Self.isRetryable)
             w.line()
             w.lines(doc("Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to "
                 + "`RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `profile.capMs` "
                 + "(`backoff`\(at("retry.backoff")), `retryAfter`\(at("retry.retryAfter.honor"))). Calls `random` (0 until 1) once."))
-            w.line("@JvmStatic")
-            w.line("@JvmOverloads")
-            w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Math.random() }): Double") {
-                w.block("if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0)") {
-                    w.line("return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()")
-                }
-                w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.")
-                w.line("return random() * Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))")
-            }
+            w.emit(Self.backoffMs)
             w.line()
             w.lines(doc("Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than "
                 + "`BUDGET_MIN_PER_MINUTE` a minute (`budget`\(at("retry.budget.ratio"))). Safe to share between threads; "
                 + "`now` is the clock in milliseconds (the wall clock by default)."))
-            w.block("class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.currentTimeMillis() })") {
-                w.line("private var sent: Long = 0L")
-                w.line("private var retries: Long = 0L")
-                w.line("private var since: Long = now()")
-                w.line()
-                w.lines(doc("Counts one request sent."))
-                w.line("@Synchronized")
-                w.block("fun noteRequest()") {
-                    w.line("roll()")
-                    w.line("sent += 1")
-                }
-                w.line()
-                w.lines(doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent."))
-                w.line("@Synchronized")
-                w.block("fun tryRetry(): Boolean") {
-                    w.line("roll()")
-                    w.line("if (retries.toDouble() >= Math.max(BUDGET_MIN_PER_MINUTE.toDouble(), sent.toDouble() * BUDGET_RATIO)) return false")
-                    w.line("retries += 1")
-                    w.line("return true")
-                }
-                w.line()
-                w.line("// A new minute once more than 60 000 ms have passed; the clock is read again for its start,")
-                w.line("// and compared as doubles, exactly as the guide's reference code does.")
-                w.block("private fun roll()") {
-                    w.block("if (now().toDouble() - since.toDouble() > 60000.0)") {
-                        w.line("sent = 0L")
-                        w.line("retries = 0L")
-                        w.line("since = now()")
-                    }
+            w.emit(Self.retryBudget)
+        }
+        return w.text
+    }
+
+    // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
+    static let types = FixedLines(depth: 1) { w, _ in
+        w.lines(doc("How hard to try for one kind of caller: one entry of `retry.profiles`.\n\n"
+            + "@property maxRetries Retries after the first attempt (`maxRetries`).\n"
+            + "@property baseMs First backoff step, in milliseconds (`base`).\n"
+            + "@property capMs Largest backoff step, in milliseconds (`cap`).\n"
+            + "@property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).\n"
+            + "@property deadlineMs The whole call, retries included, in milliseconds (`deadline`)."))
+        w.line("data class RetryProfile(val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long)")
+        w.line()
+        w.lines(doc("An answer that is never retried, whatever its status (`retry.neverRetry`).\n\n"
+            + "@property status The HTTP status of the answer.\n"
+            + "@property code The error code in the answer's body."))
+        w.line("data class NeverRetry(val status: Int, val code: String)")
+    }
+
+    static let isRetryable = FixedLines(depth: 1) { w, _ in
+        w.line("@JvmStatic")
+        w.block("fun isRetryable(status: Int?, errorCode: String?): Boolean") {
+            w.line("if (status == null) return RETRY_ON_NETWORK_ERROR")
+            w.line("for (never in NEVER_RETRY) if (never.status == status && never.code == errorCode) return false")
+            w.line("return RETRYABLE_STATUSES.contains(status)")
+        }
+    }
+
+    static let backoffMs = FixedLines(depth: 1) { w, _ in
+        w.line("@JvmStatic")
+        w.line("@JvmOverloads")
+        w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Math.random() }): Double") {
+            w.block("if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0)") {
+                w.line("return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()")
+            }
+            w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.")
+            w.line("return random() * Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))")
+        }
+    }
+
+    static let retryBudget = FixedLines(depth: 1) { w, _ in
+        w.block("class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.currentTimeMillis() })") {
+            w.line("private var sent: Long = 0L")
+            w.line("private var retries: Long = 0L")
+            w.line("private var since: Long = now()")
+            w.line()
+            w.lines(doc("Counts one request sent."))
+            w.line("@Synchronized")
+            w.block("fun noteRequest()") {
+                w.line("roll()")
+                w.line("sent += 1")
+            }
+            w.line()
+            w.lines(doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent."))
+            w.line("@Synchronized")
+            w.block("fun tryRetry(): Boolean") {
+                w.line("roll()")
+                w.line("if (retries.toDouble() >= Math.max(BUDGET_MIN_PER_MINUTE.toDouble(), sent.toDouble() * BUDGET_RATIO)) return false")
+                w.line("retries += 1")
+                w.line("return true")
+            }
+            w.line()
+            w.line("// A new minute once more than 60 000 ms have passed; the clock is read again for its start,")
+            w.line("// and compared as doubles, exactly as the guide's reference code does.")
+            w.block("private fun roll()") {
+                w.block("if (now().toDouble() - since.toDouble() > 60000.0)") {
+                    w.line("sent = 0L")
+                    w.line("retries = 0L")
+                    w.line("since = now()")
                 }
             }
         }
-        return w.text
     }
 
     /// The one way text becomes a Kotlin string literal: printable ASCII as is (but `"`, `\` and
     /// `$` escaped, so no template can run), every other UTF-16 unit as `\uXXXX`.
     static func literal(_ s: String) -> String {
+        // Printable ASCII without `"`, `\\` and `$`, the usual name or code, stands as it is.
+        if allUTF8(s, { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x24 }) { return "\"" + s + "\"" }
         var out = "\""
         for unit in s.utf16 {
             switch unit {
@@ -160,7 +179,8 @@ enum KotlinGenerator {
     /// text gets a space inside (Kotlin nests block comments, so either would change where it ends).
     static func doc(_ text: String) -> [String] {
         var out = ["/**"]
-        for line in commentLines(text) {
+        let lines = asciiLine(text).map { [$0] } ?? commentLines(text)
+        for line in lines {
             // A space between every '*' and '/' that meet, either way round, so nothing closes or
             // opens a comment. Both are ASCII: in UTF-8 their bytes stand for them alone.
             if allUTF8(line, { $0 != 0x2A }) || allUTF8(line, { $0 != 0x2F }) {

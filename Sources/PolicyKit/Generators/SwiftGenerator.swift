@@ -15,39 +15,7 @@ enum SwiftGenerator {
             w.lines(doc(description))
         }
         w.block("public enum \(type)") {
-            w.lines(doc("How hard to try for one kind of caller: one entry of `retry.profiles`."))
-            w.block("public struct RetryProfile: Sendable, Hashable") {
-                let fields: [(String, String)] = [
-                    ("maxRetries", "Retries after the first attempt (`maxRetries`)."),
-                    ("baseMs", "First backoff step, in milliseconds (`base`)."),
-                    ("capMs", "Largest backoff step, in milliseconds (`cap`)."),
-                    ("timeoutMs", "Timeout of one attempt, in milliseconds (`timeout`)."),
-                    ("deadlineMs", "The whole call, retries included, in milliseconds (`deadline`)."),
-                ]
-                for (name, text) in fields {
-                    w.lines(doc(text))
-                    w.line("public let \(name): Int")
-                }
-                w.line()
-                w.lines(doc("A profile with these values."))
-                w.block("public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int)") {
-                    for (name, _) in fields { w.line("self.\(name) = \(name)") }
-                }
-            }
-            w.line()
-            w.lines(doc("An answer that is never retried, whatever its status (`retry.neverRetry`)."))
-            w.block("public struct NeverRetry: Sendable, Hashable") {
-                w.lines(doc("The HTTP status of the answer."))
-                w.line("public let status: Int")
-                w.lines(doc("The error code in the answer's body."))
-                w.line("public let code: String")
-                w.line()
-                w.lines(doc("An exception with these values."))
-                w.block("public init(status: Int, code: String)") {
-                    w.line("self.status = status")
-                    w.line("self.code = code")
-                }
-            }
+            w.emit(Self.types)
             for p in policy.profiles {
                 w.line()
                 w.lines(doc("Profile `\(p.name)` (line \(p.line)): \(p.kind), \(p.isInteractive ? "a viewer is waiting" : "no viewer is waiting")."))
@@ -95,72 +63,122 @@ enum SwiftGenerator {
             w.line()
             w.lines(doc("Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, "
                 + "never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`\(at("retry.retryOn")), `neverRetry`\(at("retry.neverRetry")))."))
-            w.block("public static func isRetryable(status: Int?, errorCode: String?) -> Bool") {
-                w.line("guard let status = status else { return retryOnNetworkError }")
-                w.line("if neverRetry.contains(where: { $0.status == status && $0.code == errorCode }) { return false }")
-                w.line("return retryableStatuses.contains(status)")
-            }
+            w.emit(Self.isRetryable)
             w.line()
             w.lines(doc("Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to "
                 + "`retryAfterMaxJitterMs` of jitter wins, else full jitter under `profile.capMs` "
                 + "(`backoff`\(at("retry.backoff")), `retryAfter`\(at("retry.retryAfter.honor"))). Calls `random` (0 ..< 1) once."))
-            w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
-            w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
-            w.indent {
-                w.line("if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {")
-                w.indent { w.line("return retryAfterS * 1000.0 + random() * Double(retryAfterMaxJitterMs)") }
-                w.line("}")
-                w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.")
-                w.line("let growth = Double(sign: .plus, exponent: attempt, significand: 1)")
-                w.line("return random() * Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)")
-            }
-            w.line("}")
+            w.emit(Self.backoffMs)
             w.line()
             w.lines(doc("Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than "
                 + "`budgetMinPerMinute` a minute (`budget`\(at("retry.budget.ratio"))). Safe to share between threads."))
-            w.block("public final class RetryBudget: @unchecked Sendable") {
-                w.line("private let lock = NSLock()")
-                w.line("private let now: @Sendable () -> Int64")
-                w.line("private var sent = 0")
-                w.line("private var retries = 0")
-                w.line("private var since: Int64")
-                w.line()
-                w.lines(doc("A budget whose first minute starts now; `now` is the clock in milliseconds (the wall clock by default)."))
-                w.block("public init(now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) })") {
-                    w.line("self.now = now")
-                    w.line("self.since = now()")
-                }
-                w.line()
-                w.lines(doc("Counts one request sent."))
-                w.block("public func noteRequest()") {
-                    w.line("lock.lock()")
-                    w.line("defer { lock.unlock() }")
-                    w.line("roll()")
-                    w.line("sent += 1")
-                }
-                w.line()
-                w.lines(doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent."))
-                w.block("public func tryRetry() -> Bool") {
-                    w.line("lock.lock()")
-                    w.line("defer { lock.unlock() }")
-                    w.line("roll()")
-                    w.line("if Double(retries) >= Swift.max(Double(\(type).budgetMinPerMinute), Double(sent) * \(type).budgetRatio) { return false }")
-                    w.line("retries += 1")
-                    w.line("return true")
-                }
-                w.line()
-                w.line("// A new minute once more than 60 000 ms have passed; the clock is read again for its start,")
-                w.line("// and compared as doubles, exactly as the guide's reference code does.")
-                w.block("private func roll()") {
-                    w.block("if Double(now()) - Double(since) > 60_000") {
-                        w.line("sent = 0")
-                        w.line("retries = 0")
-                        w.line("since = now()")
-                    }
+            w.emit(Self.retryBudget, type)
+        }
+        return w.text
+    }
+
+    // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
+    static let types = FixedLines(depth: 1) { w, _ in
+        w.lines(doc("How hard to try for one kind of caller: one entry of `retry.profiles`."))
+        w.block("public struct RetryProfile: Sendable, Hashable") {
+            let fields: [(String, String)] = [
+                ("maxRetries", "Retries after the first attempt (`maxRetries`)."),
+                ("baseMs", "First backoff step, in milliseconds (`base`)."),
+                ("capMs", "Largest backoff step, in milliseconds (`cap`)."),
+                ("timeoutMs", "Timeout of one attempt, in milliseconds (`timeout`)."),
+                ("deadlineMs", "The whole call, retries included, in milliseconds (`deadline`)."),
+            ]
+            for (name, text) in fields {
+                w.lines(doc(text))
+                w.line("public let \(name): Int")
+            }
+            w.line()
+            w.lines(doc("A profile with these values."))
+            w.block("public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int)") {
+                for (name, _) in fields { w.line("self.\(name) = \(name)") }
+            }
+        }
+        w.line()
+        w.lines(doc("An answer that is never retried, whatever its status (`retry.neverRetry`)."))
+        w.block("public struct NeverRetry: Sendable, Hashable") {
+            w.lines(doc("The HTTP status of the answer."))
+            w.line("public let status: Int")
+            w.lines(doc("The error code in the answer's body."))
+            w.line("public let code: String")
+            w.line()
+            w.lines(doc("An exception with these values."))
+            w.block("public init(status: Int, code: String)") {
+                w.line("self.status = status")
+                w.line("self.code = code")
+            }
+        }
+    }
+
+    static let isRetryable = FixedLines(depth: 1) { w, _ in
+        w.block("public static func isRetryable(status: Int?, errorCode: String?) -> Bool") {
+            w.line("guard let status = status else { return retryOnNetworkError }")
+            w.line("if neverRetry.contains(where: { $0.status == status && $0.code == errorCode }) { return false }")
+            w.line("return retryableStatuses.contains(status)")
+        }
+    }
+
+    static let backoffMs = FixedLines(depth: 1) { w, _ in
+        w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
+        w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
+        w.indent {
+            w.line("if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {")
+            w.indent { w.line("return retryAfterS * 1000.0 + random() * Double(retryAfterMaxJitterMs)") }
+            w.line("}")
+            w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.")
+            w.line("let growth = Double(sign: .plus, exponent: attempt, significand: 1)")
+            w.line("return random() * Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)")
+        }
+        w.line("}")
+    }
+
+    /// The hole is the policy's type.
+    static let retryBudget = FixedLines(depth: 1) { w, type in
+        w.block("public final class RetryBudget: @unchecked Sendable") {
+            w.line("private let lock = NSLock()")
+            w.line("private let now: @Sendable () -> Int64")
+            w.line("private var sent = 0")
+            w.line("private var retries = 0")
+            w.line("private var since: Int64")
+            w.line()
+            w.lines(doc("A budget whose first minute starts now; `now` is the clock in milliseconds (the wall clock by default)."))
+            w.block("public init(now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) })") {
+                w.line("self.now = now")
+                w.line("self.since = now()")
+            }
+            w.line()
+            w.lines(doc("Counts one request sent."))
+            w.block("public func noteRequest()") {
+                w.line("lock.lock()")
+                w.line("defer { lock.unlock() }")
+                w.line("roll()")
+                w.line("sent += 1")
+            }
+            w.line()
+            w.lines(doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent."))
+            w.block("public func tryRetry() -> Bool") {
+                w.line("lock.lock()")
+                w.line("defer { lock.unlock() }")
+                w.line("roll()")
+                w.line("if Double(retries) >= Swift.max(Double(\(type).budgetMinPerMinute), Double(sent) * \(type).budgetRatio) { return false }")
+                w.line("retries += 1")
+                w.line("return true")
+            }
+            w.line()
+            w.line("// A new minute once more than 60 000 ms have passed; the clock is read again for its start,")
+            w.line("// and compared as doubles, exactly as the guide's reference code does.")
+            w.block("private func roll()") {
+                w.block("if Double(now()) - Double(since) > 60_000") {
+                    w.line("sent = 0")
+                    w.line("retries = 0")
+                    w.line("since = now()")
                 }
             }
         }
-        return w.text
     }
 
     static func at(_ policy: Policy, _ key: String) -> String {
@@ -171,6 +189,8 @@ enum SwiftGenerator {
     /// escaped, which also defuses `\(`), everything else as `\u{…}`, so nothing can end the
     /// literal, interpolate, or hide (bidi controls, line separators, NUL).
     static func literal(_ s: String) -> String {
+        // Printable ASCII without `"` and `\\`, the usual name or code, stands as it is.
+        if allUTF8(s, { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u.value {
@@ -186,7 +206,9 @@ enum SwiftGenerator {
     /// The one way text becomes a Swift doc comment: `///` lines, which nothing can close; each
     /// line break of the text starts a new comment line, other unsafe characters are shown escaped.
     static func doc(_ text: String) -> [String] {
-        commentLines(text).map { $0.isEmpty ? "///" : "/// " + $0 }
+        // One line of printable ASCII (most texts): the line as it is, less trailing spaces.
+        if let line = asciiLine(text) { return [line.isEmpty ? "///" : "/// " + line] }
+        return commentLines(text).map { $0.isEmpty ? "///" : "/// " + $0 }
     }
 
     /// A double literal that reads back as the same double in Swift and Kotlin (`0.1`, `1e-05`).
@@ -195,6 +217,16 @@ enum SwiftGenerator {
 
 /// Text split at every kind of line break, each line made printable and stripped of trailing
 /// spaces: what both languages' doc comments are made from.
+/// `commentLines(text)`'s one line when `text` is a single line of printable ASCII, else nil:
+/// most texts are, and they need neither splitting nor escaping.
+func asciiLine(_ text: String) -> String? {
+    guard allUTF8(text, { $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+    guard text.utf8.last == 0x20 else { return text }
+    var utf8 = text.utf8[...]
+    while utf8.last == 0x20 { utf8 = utf8.dropLast() }
+    return String(utf8)
+}
+
 func commentLines(_ text: String) -> [String] {
     // On the UTF-8 bytes: the breaks are ASCII or the sequences C2 85 (U+0085) and E2 80 A8/A9
     // (U+2028/9), which in valid UTF-8 stand only for themselves. Scalar by scalar cost most of

@@ -7,6 +7,13 @@ public func utf8Precedes(_ a: String, _ b: String) -> Bool {
         b.withUTF8 { y in
             let common = min(x.count, y.count)
             var i = 0
+            // Eight bytes at a time past a shared prefix (paths share long ones), then byte by byte.
+            if let p = x.baseAddress, let q = y.baseAddress {
+                while i + 8 <= common,
+                      UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) == UnsafeRawPointer(q + i).loadUnaligned(as: UInt64.self) {
+                    i += 8
+                }
+            }
             while i < common {
                 if x[i] != y[i] { return x[i] < y[i] }
                 i += 1

@@ -26,9 +26,20 @@ enum Encoding {
 
     /// The offset of the first byte that is not part of a well-formed UTF-8 sequence, if any.
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        bytes.withUnsafeBufferPointer { firstInvalidUTF8($0) }
+    }
+
+    static func firstInvalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         let n = bytes.count
         while i < n {
+            // ASCII eight bytes at a time: no byte of the word has its top bit set.
+            if let base = bytes.baseAddress {
+                while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                }
+                if i >= n { break }
+            }
             let b = bytes[i]
             if b < 0x80 {
                 i += 1

@@ -115,6 +115,8 @@ enum Generate {
             Output.err("error: \(f.message)\nnothing written\n")
             return 2
         }
+        // One write for all the lines: thousands of writes of a line each cost more than the rest.
+        var report = ""
         for entry in plan.entries {
             let verb: String
             switch entry.change {
@@ -122,8 +124,9 @@ enum Generate {
             case .change: verb = "updated"
             case .remove: verb = "removed"
             }
-            Output.err("\(verb) \(printable(folder))/\(entry.path)\n")
+            report += "\(verb) \(printable(folder))/\(entry.path)\n"
         }
+        Output.err(report)
         let written = plan.entries.filter { if case .remove = $0.change { return false } else { return true } }.count
         Output.err("wrote \(written) file\(written == 1 ? "" : "s")\(plan.unchanged > 0 ? ", \(plan.unchanged) up to date" : "")\n")
         return 0
