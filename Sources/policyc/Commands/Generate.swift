@@ -99,7 +99,7 @@ enum Generate {
         if args.flag("--check") {
             for entry in plan.entries { Output.out(describe(entry, folder: folder)) }
             if plan.entries.isEmpty {
-                Output.err("\(folder)/ is up to date (\(plan.unchanged) files)\n")
+                Output.err("\(folder)/ is up to date (\(plan.unchanged) file\(plan.unchanged == 1 ? "" : "s"))\n")
                 return 0
             }
             Output.err("\(plan.entries.count) generated file\(plan.entries.count == 1 ? "" : "s") out of date; run 'policyc generate' to update\n")
@@ -108,7 +108,7 @@ enum Generate {
         // Temporary files of a killed run go even when nothing else changes.
         if OutputFolder.kind(of: folder) == .directory { OutputFolder.removeStaleTemporaries(folder) }
         if plan.entries.isEmpty {
-            Output.err("\(folder)/ is up to date (\(plan.unchanged) files)\n")
+            Output.err("\(folder)/ is up to date (\(plan.unchanged) file\(plan.unchanged == 1 ? "" : "s"))\n")
             return 0
         }
         if case .failure(let f) = OutputFolder.apply(plan, in: folder) {
