@@ -42,6 +42,17 @@ enum Workspace {
         return n
     }
 
+    /// `inputs`, with a failure reported on stderr; nil means the command exits 2.
+    static func inputsOrReport(_ arguments: [String], allowStdin: Bool) -> [String]? {
+        switch inputs(arguments, allowStdin: allowStdin) {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+            return nil
+        case .success(let paths):
+            return paths
+        }
+    }
+
     static func check(_ paths: [String], threads: Int? = nil) -> Run {
         let threads = threads ?? threadsFromEnvironment
         var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)

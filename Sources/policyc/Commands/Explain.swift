@@ -32,14 +32,7 @@ enum Explain {
         if args.positionals.contains("-") {
             return CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
         }
-        let paths: [String]
-        switch Workspace.inputs(args.positionals, allowStdin: false) {
-        case .failure(let error):
-            Output.err("error: \(error.message)\n")
-            return 2
-        case .success(let p):
-            paths = p
-        }
+        guard let paths = Workspace.inputsOrReport(args.positionals, allowStdin: false) else { return 2 }
         let run = Workspace.check(paths)
         var failed = false
         for file in run.files where file.policy == nil {

@@ -45,14 +45,7 @@ enum Generate {
         guard !out.isEmpty else { return CommandLine.usageError("'--out' needs a folder", command: spec) }
         let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
 
-        let paths: [String]
-        switch Workspace.inputs(args.positionals, allowStdin: false) {
-        case .failure(let error):
-            Output.err("error: \(error.message)\n")
-            return 2
-        case .success(let p):
-            paths = p
-        }
+        guard let paths = Workspace.inputsOrReport(args.positionals, allowStdin: false) else { return 2 }
         let run = Workspace.check(paths)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0
