@@ -6,14 +6,23 @@ public func printable(_ text: String) -> String {
     if allUTF8(text, { $0 >= 0x20 && $0 < 0x7F }) { return text }
     guard text.unicodeScalars.contains(where: isUnsafeScalar) else { return text }
     var out = ""
-    for scalar in text.unicodeScalars {
-        if isUnsafeScalar(scalar) {
-            out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        } else {
-            out.unicodeScalars.append(scalar)
-        }
-    }
+    for scalar in text.unicodeScalars { appendPrintable(scalar, to: &out) }
     return out
+}
+
+/// Appends `scalar`, or its `\u{…}` form when echoing it is unsafe: the step every format's own
+/// escaping ends with.
+public func appendPrintable(_ scalar: Unicode.Scalar, to out: inout String) {
+    if isUnsafeScalar(scalar) {
+        out += escapedScalar(scalar)
+    } else {
+        out.unicodeScalars.append(scalar)
+    }
+}
+
+/// `\u{1B}`: how an unsafe scalar is shown.
+public func escapedScalar(_ scalar: Unicode.Scalar) -> String {
+    "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
 }
 
 public func isUnsafeScalar(_ s: Unicode.Scalar) -> Bool {

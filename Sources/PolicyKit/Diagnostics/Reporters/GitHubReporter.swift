@@ -48,11 +48,7 @@ extension Reporters {
             case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
             default:
-                if isUnsafeScalar(scalar) {
-                    out += printable(String(scalar))
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                appendPrintable(scalar, to: &out)
             }
         }
         return out

@@ -59,13 +59,9 @@ extension Reporters {
             case "\n": out += attribute ? "&#10;" : "\n"
             case "\t": out += attribute ? "&#9;" : "\t"
             case "\r": out += "&#13;"
-            case "\u{FFFE}", "\u{FFFF}": out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case "\u{FFFE}", "\u{FFFF}": out += escapedScalar(scalar)  // not characters in XML 1.0
             default:
-                if isUnsafeScalar(scalar) {
-                    out += printable(String(scalar))
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                appendPrintable(scalar, to: &out)
             }
         }
         return out
