@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import PolicyKit
 
 
@@ -104,31 +105,58 @@ enum OutputFolder {
 
     /// Carries out `plan`: first every new file to a temporary file, and only when all of them are
     /// written, the renames and removals; a failure (read-only or full folder) leaves old files intact.
+    /// The files of each folder (Swift/, Kotlin/, the top) are written on a thread of their own:
+    /// creating a file holds its folder's lock in the kernel, so one folder's files go one after
+    /// the other, but the folders go side by side.
     static func apply(_ plan: Plan, in folder: String) -> Result<Void, Failure> {
         if case .failure(let f) = makeFolders(folder) { return .failure(f) }
         removeStaleTemporaries(folder)
-        var temps: [(temp: String, final: String)] = []
-        func abandon(_ f: Failure) -> Result<Void, Failure> {
-            for t in temps { unlink(t.temp) }
-            return .failure(f)
-        }
         let pid = getpid()
+        // The entries to write, grouped by folder (in plan order within each group).
+        var groups: [String: [(temp: String, final: String, entry: Int)]] = [:]
         for (n, entry) in plan.entries.enumerated() {
             if case .remove = entry.change { continue }
             let final = folder + "/" + entry.path
             let dir = final.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             let base = String(entry.path.split(separator: "/").last ?? "")
             let temp = (dir.isEmpty ? "" : dir + "/") + "." + base + tempMarker + "\(pid)-\(n)"
-            // Flushed to disk only when it replaces a file: a crash then must not leave a good file
-            // empty. A new file needs no flush (a crash leaves it missing or short, and the next run
-            // writes it again), and flushing each of thousands of new files took seconds.
-            var replaces = false
-            if case .change = entry.change { replaces = true }
-            if case .failure(let f) = writeNew(temp, entry.contents, flush: replaces) { return abandon(f) }
-            temps.append((temp, final))
+            groups[dir, default: []].append((temp, final, n))
         }
-        for t in temps where rename(t.temp, t.final) != 0 {
-            return abandon(Failure(message: "cannot replace '\(printable(t.final))': \(Files.describeErrno())"))
+        let jobs = groups.keys.sorted(by: utf8Precedes).map { groups[$0]! }
+        // Per group: how many temporaries exist (to remove them on failure), and the first failure.
+        var outcomes = [(written: Int, failure: Failure?)](repeating: (0, nil), count: jobs.count)
+        let entries = plan.entries
+        outcomes.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { g in
+                for (i, job) in jobs[g].enumerated() {
+                    let entry = entries[job.entry]
+                    // Flushed to disk only when it replaces a file: a crash then must not leave a good
+                    // file empty. A new file needs no flush (a crash leaves it missing or short under
+                    // its temporary name, and the next run writes it again), and flushing each of
+                    // thousands of new files took seconds.
+                    var replaces = false
+                    if case .change = entry.change { replaces = true }
+                    if case .failure(let f) = writeNew(job.temp, entry.contents, flush: replaces) {
+                        slots[g] = (i, f)
+                        return
+                    }
+                    slots[g].written = i + 1
+                }
+            }
+        }
+        if let failure = outcomes.lazy.compactMap(\.failure).first {
+            for (g, job) in jobs.enumerated() { for t in job.prefix(outcomes[g].written) { unlink(t.temp) } }
+            return .failure(failure)
+        }
+        for (g, job) in jobs.enumerated() {
+            for (i, t) in job.enumerated() where rename(t.temp, t.final) != 0 {
+                let failure = Failure(message: "cannot replace '\(printable(t.final))': \(Files.describeErrno())")
+                // What is not renamed yet goes; what is renamed is whole, new and in place.
+                for rest in job[i...] { unlink(rest.temp) }
+                for later in jobs[(g + 1)...] { for rest in later { unlink(rest.temp) } }
+                return .failure(failure)
+            }
         }
         for entry in plan.entries {
             guard case .remove = entry.change else { continue }
