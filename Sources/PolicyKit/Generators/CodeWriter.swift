@@ -26,7 +26,13 @@ final class CodeWriter {
 
     deinit { base.deallocate() }
 
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    var bytes: [UInt8] {
+        // One memcpy: Array(UnsafeBufferPointer) copied byte by byte.
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            buffer.baseAddress?.initialize(from: base, count: count)
+            initialized = count
+        }
+    }
     var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
 
     // MARK: bytes
@@ -48,7 +54,8 @@ final class CodeWriter {
 
     @inline(__always)
     func append(_ raw: UnsafeBufferPointer<UInt8>) {
-        guard let start = raw.baseAddress else { return }
+        // Not even a call for nothing: many lines end in an empty fixed part.
+        guard let start = raw.baseAddress, raw.count > 0 else { return }
         reserve(raw.count)
         (base + count).initialize(from: start, count: raw.count)
         count += raw.count
@@ -67,17 +74,18 @@ final class CodeWriter {
 
     /// `n` in decimal, as `"\(n)"` writes it.
     func append(decimal n: Int) {
-        var rest = n.magnitude
-        var digits = 1
-        var power: UInt = 10
-        while digits < 20 && rest >= power {
-            digits += 1
-            power = power &* 10
-        }
-        reserve(digits + 1)
+        reserve(21)
         if n < 0 {
             base[count] = 0x2D
             count += 1
+        }
+        var rest = n.magnitude
+        // Most numbers here (lines, retries, statuses) have one to three digits.
+        var digits = 1
+        var power: UInt = 10
+        while rest >= power && digits < 20 {
+            digits += 1
+            power = power &* 10
         }
         var i = count + digits
         count = i
@@ -265,9 +273,10 @@ final class CodeWriter {
 
     /// A value in a doc line (a name, a number), checked: a name can be anything.
     @inline(__always)
-    private func docWrite(_ value: some Fragment) {
+    private func docWrite<Value: Fragment>(_ value: Value) {
         let start = count
         write(value)
+        if Value.isAlwaysPlain { return }
         for i in start..<count where !Self.isPlain(base[i]) {
             docValuesArePlain = false
             break
@@ -315,6 +324,13 @@ final class CodeWriter {
 /// A value in a generated line that writes its own bytes: a number, a name, a literal.
 protocol Fragment {
     func write(to w: CodeWriter)
+    /// Whether every value of the type is plain text for a doc line (see `CodeWriter.isPlain`),
+    /// so that it needs no check there.
+    static var isAlwaysPlain: Bool { get }
+}
+
+extension Fragment {
+    static var isAlwaysPlain: Bool { false }
 }
 
 extension StaticString: Fragment {
@@ -332,6 +348,7 @@ extension String: Fragment {
 
 extension Int: Fragment {
     func write(to w: CodeWriter) { w.append(decimal: self) }
+    static var isAlwaysPlain: Bool { true }
 }
 
 extension Bool: Fragment {
@@ -345,6 +362,8 @@ struct OnLine: Fragment {
     func write(to w: CodeWriter) {
         if let line { w.put(" on line ", line) }
     }
+
+    static var isAlwaysPlain: Bool { true }
 }
 
 /// Lines that are the same in every generated file, rendered once and copied in: most of a
