@@ -202,6 +202,7 @@ final class CodeWriter {
     // MARK: doc comments
 
     /// A doc comment: Swift writes `body`'s lines as they are, Kotlin inside `/**` and ` */`.
+    @inline(__always)
     func doc(_ body: () -> Void) {
         if language == .kotlin { line("/**") }
         body()
@@ -246,6 +247,7 @@ final class CodeWriter {
     /// The text `body` writes, as a line of the current doc comment. Fixed texts, names and line
     /// numbers make one line of printable ASCII with nothing to escape: written in place. Anything
     /// else is taken back and goes through `docText`, the one escaping path.
+    @inline(__always)
     private func docLine(_ body: () -> Void) {
         let lineStart = count
         begin()
