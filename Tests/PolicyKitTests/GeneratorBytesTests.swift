@@ -204,4 +204,18 @@ import Testing
             #expect(Generator.lastComponent(p) == String(p.split(separator: "/").last ?? ""), "\(Self.oldSwiftLiteral(p))")
         }
     }
+
+    /// The generators read `keyLines`; it must say what `lines` says, also after `lines` changes.
+    @Test func keyLinesFollowLines() throws {
+        var policy = try GenSupport.canonical
+        #expect(policy.keyLines == KeyLines(policy.lines) && policy.keyLines.byPath == policy.lines)
+        #expect(policy.lines.count == 15)
+        policy.lines["retry.retryOn"] = 999
+        policy.lines["description"] = nil
+        #expect(policy.keyLines.retryOn == 999 && policy.keyLines.description == nil)
+        #expect(policy.keyLines.byPath == policy.lines)
+        let swift = SwiftGenerator.source(for: policy), kotlin = KotlinGenerator.source(for: policy, package: "a.b")
+        #expect(swift.contains("(`retryOn` on line 999).") && kotlin.contains("(`retryOn` on line 999)."))
+        #expect(swift.contains("exactly as written (`description`).") && kotlin.contains("exactly as written (`description`)."))
+    }
 }

@@ -145,32 +145,17 @@ struct PolicyFacts {
     init(_ policy: Policy) {
         type = Naming.typeName(policy: policy.name)
         budgetRatio = SwiftGenerator.doubleLiteral(policy.budgetRatio.ratio)
-        at = SourceLines(policy.lines)
+        at = SourceLines(lines: policy.keyLines)
     }
 }
 
-/// Where each documented key of a policy stands (` on line 12`): looked up by its dotted path once
-/// per policy, not at each of the ~40 places the two files mention one.
+/// Where each documented key of a policy stands (` on line 12`, or nothing when not known), from
+/// `Policy.keyLines`: no path is hashed.
+@dynamicMemberLookup
 struct SourceLines {
-    var policy, description, retryOn, neverRetry, backoff, retryAfterHonor, retryAfterMaxJitter,
-        budgetRatio, budgetMinPerMinute, prefetchAhead, prefetchOnlyUnlocked, prefetchRetryRefused,
-        reuseKey, stopReuseBefore, viewerRef: OnLine
+    var lines: KeyLines
 
-    init(_ lines: [String: Int]) {
-        policy = OnLine(line: lines["policy"])
-        description = OnLine(line: lines["description"])
-        retryOn = OnLine(line: lines["retry.retryOn"])
-        neverRetry = OnLine(line: lines["retry.neverRetry"])
-        backoff = OnLine(line: lines["retry.backoff"])
-        retryAfterHonor = OnLine(line: lines["retry.retryAfter.honor"])
-        retryAfterMaxJitter = OnLine(line: lines["retry.retryAfter.maxJitter"])
-        budgetRatio = OnLine(line: lines["retry.budget.ratio"])
-        budgetMinPerMinute = OnLine(line: lines["retry.budget.minPerMinute"])
-        prefetchAhead = OnLine(line: lines["prefetch.ahead"])
-        prefetchOnlyUnlocked = OnLine(line: lines["prefetch.onlyUnlocked"])
-        prefetchRetryRefused = OnLine(line: lines["prefetch.retryRefused"])
-        reuseKey = OnLine(line: lines["tickets.reuseKey"])
-        stopReuseBefore = OnLine(line: lines["tickets.stopReuseBefore"])
-        viewerRef = OnLine(line: lines["tickets.viewerRef"])
+    subscript(dynamicMember key: KeyPath<KeyLines, Int?>) -> OnLine {
+        OnLine(line: lines[keyPath: key])
     }
 }
