@@ -42,11 +42,27 @@ public struct Policy: Sendable, Hashable {
     public var viewerRef: String
     /// Source line of each key, by dotted path (`retry.budget.ratio`), for generated documentation.
     public var lines: [String: Int] {
-        didSet { keyLines = KeyLines(lines) }
+        didSet { keyLineBox = KeyLineBox(KeyLines(lines)) }
     }
     /// The same lines, key by key: the generators cite ~40 keys a policy, and hashing a path for
     /// each cost more than writing the line.
-    private(set) var keyLines: KeyLines
+    var keyLines: KeyLines { keyLineBox.lines }
+    /// Boxed: each `CheckedFile` holds a whole `Policy`, and fifteen optionals more in it made
+    /// linting copy more.
+    fileprivate var keyLineBox: KeyLineBox
+}
+
+/// `KeyLines` behind a reference, never changed once made.
+final class KeyLineBox: Sendable, Hashable {
+    let lines: KeyLines
+
+    init(_ lines: KeyLines) {
+        self.lines = lines
+    }
+
+    static func == (a: KeyLineBox, b: KeyLineBox) -> Bool { a.lines == b.lines }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(lines) }
 }
 
 /// The source line of each key that generated documentation cites (see `Policy.lines`).
@@ -138,6 +154,6 @@ extension PolicyDoc {
             budgetMinPerMinute: budgetMinPerMinute.value, prefetchAhead: prefetchAhead.value,
             prefetchOnlyUnlocked: prefetchOnlyUnlocked.value, prefetchRetryRefused: prefetchRetryRefused.value,
             reuseKey: reuseKey.value.map(\.value), stopReuseBeforeMs: stopReuseBefore.value,
-            viewerRef: viewerRef.value, lines: at.byPath, keyLines: at)
+            viewerRef: viewerRef.value, lines: at.byPath, keyLineBox: KeyLineBox(at))
     }
 }
