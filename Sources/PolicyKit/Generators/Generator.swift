@@ -47,7 +47,7 @@ public enum Generator {
             return (GeneratedFile(path: "Swift/" + facts.type + ".swift", bytes: SwiftGenerator.bytes(for: policy, facts)),
                     GeneratedFile(path: "Kotlin/" + facts.type + ".kt", bytes: KotlinGenerator.bytes(for: policy, facts, package: kotlinPackage)))
         }
-        // A chunk of policies is a task: ~90 k instructions a policy, far more work than handing a
+        // A chunk of policies is a task: ~80 k instructions a policy, far more work than handing a
         // task to a thread. Fewer than two chunks gain nothing from a second thread.
         let chunk = 8
         if order.count < 2 * chunk {
