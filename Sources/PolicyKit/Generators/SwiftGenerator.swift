@@ -1,87 +1,117 @@
 /// Swift for one policy, the API of SPEC §4. Compiles without warnings in language modes 5 and 6;
-/// free text reaches the output only through `literal` and `doc`.
+/// free text reaches the output only through `Literal` and `CodeWriter.docText`. The code below
+/// writes the file from top to bottom.
 enum SwiftGenerator {
     static func source(for policy: Policy) -> String {
-        let type = Naming.typeName(policy: policy.name)
-        let w = CodeWriter()
-        func at(_ key: String) -> String { Self.at(policy, key) }
-        w.line(Generator.header(for: policy))
+        String(decoding: bytes(for: policy, PolicyFacts(policy)), as: UTF8.self)
+    }
+
+    static func bytes(for policy: Policy, _ facts: PolicyFacts) -> [UInt8] {
+        let at = facts.at
+        let w = CodeWriter(.swift)
+        Generator.writeHeader(for: policy, to: w)
         w.line()
         w.line("import Foundation")
         w.line()
-        w.lines(doc("Retry policy `\(policy.name)`\(at("policy")): the values and functions an app retries its ticket requests with."))
+        w.doc("Retry policy `", policy.name, "`", at.policy, ": the values and functions an app retries its ticket requests with.")
         if let description = policy.description {
             w.line("///")
-            w.lines(doc(description))
+            w.docText(description)
         }
-        w.block("public enum \(type)") {
+        w.line("public enum ", facts.type, " {")
+        w.indent {
             w.emit(Self.types)
             for p in policy.profiles {
                 w.line()
-                w.lines(doc("Profile `\(p.name)` (line \(p.line)): \(p.kind), \(p.isInteractive ? "a viewer is waiting" : "no viewer is waiting")."))
-                w.line("public static let \(Naming.swiftProfile(p.name)): RetryProfile = RetryProfile("
-                    + "maxRetries: \(p.maxRetries), baseMs: \(p.baseMs), capMs: \(p.capMs), timeoutMs: \(p.timeoutMs), deadlineMs: \(p.deadlineMs))")
+                w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
+                w.line("public static let ", Naming.swiftProfile(p.name), ": RetryProfile = RetryProfile(maxRetries: ", p.maxRetries,
+                       ", baseMs: ", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, ")")
             }
             w.line()
-            w.lines(doc("Every profile, by its name in the policy (`retry.profiles`)."))
-            let all = policy.profiles.map { "\(literal($0.name)): \(Naming.swiftProfile($0.name))" }
-            w.line("public static let allProfiles: [String: RetryProfile] = [\(all.isEmpty ? ":" : all.joined(separator: ", "))]")
+            w.doc("Every profile, by its name in the policy (`retry.profiles`).")
+            w.begin()
+            w.put("public static let allProfiles: [String: RetryProfile] = [")
+            w.list(policy.profiles) { w.put("", quoted($0.name), ": ", Naming.swiftProfile($0.name)) }
+            w.put(policy.profiles.isEmpty ? ":]" : "]")
+            w.end()
             w.line()
-            w.lines(doc("The policy's name (`policy`\(at("policy")))."))
-            w.line("public static let policyName: String = \(literal(policy.name))")
-            w.lines(doc("The policy's description, exactly as written (`description`\(at("description")))."))
-            w.line("public static let policyDescription: String? = \(policy.description.map(literal) ?? "nil")")
-            w.lines(doc("Whether network errors (no status at all) are retried (`retryOn`\(at("retry.retryOn")))."))
-            w.line("public static let retryOnNetworkError: Bool = \(policy.retryOnNetwork)")
-            w.lines(doc("The HTTP statuses that are retried (`retryOn`\(at("retry.retryOn")))."))
-            w.line("public static let retryableStatuses: Set<Int> = [\(policy.retryStatuses.map(String.init).joined(separator: ", "))]")
-            w.lines(doc("Status and error code pairs that are never retried (`neverRetry`\(at("retry.neverRetry")))."))
-            let never = policy.neverRetry.map { "NeverRetry(status: \($0.status), code: \(literal($0.code)))" }
-            w.line("public static let neverRetry: [NeverRetry] = [\(never.joined(separator: ", "))]")
-            w.lines(doc("Whether a Retry-After header sets the wait (`retryAfter.honor`\(at("retry.retryAfter.honor")))."))
-            w.line("public static let retryAfterHonored: Bool = \(policy.retryAfterHonor)")
-            w.lines(doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`\(at("retry.retryAfter.maxJitter")))."))
-            w.line("public static let retryAfterMaxJitterMs: Int = \(policy.retryAfterMaxJitterMs)")
-            w.lines(doc("How the wait between retries grows (`backoff`\(at("retry.backoff")))."))
-            w.line("public static let backoffStrategy: String = \(literal(policy.backoff))")
-            w.lines(doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`\(at("retry.budget.ratio")): \(policy.budgetRatio.canonical)%)."))
-            w.line("public static let budgetRatio: Double = \(doubleLiteral(policy.budgetRatio.ratio))")
-            w.lines(doc("Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`\(at("retry.budget.minPerMinute")))."))
-            w.line("public static let budgetMinPerMinute: Int = \(policy.budgetMinPerMinute)")
-            w.lines(doc("Next episodes asked for in the same request (`prefetch.ahead`\(at("prefetch.ahead")))."))
-            w.line("public static let prefetchAhead: Int = \(policy.prefetchAhead)")
-            w.lines(doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`\(at("prefetch.onlyUnlocked")))."))
-            w.line("public static let prefetchOnlyUnlocked: Bool = \(policy.prefetchOnlyUnlocked)")
-            w.lines(doc("Whether a refused prefetch is retried (`prefetch.retryRefused`\(at("prefetch.retryRefused")))."))
-            w.line("public static let retryRefusedPrefetch: Bool = \(policy.prefetchRetryRefused)")
-            w.lines(doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`\(at("tickets.reuseKey")))."))
-            w.line("public static let ticketReuseKey: [String] = [\(policy.reuseKey.map(literal).joined(separator: ", "))]")
-            w.lines(doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`\(at("tickets.stopReuseBefore")))."))
-            w.line("public static let ticketStopReuseBeforeMs: Int = \(policy.stopReuseBeforeMs)")
-            w.lines(doc("How viewer_ref is made (`tickets.viewerRef`\(at("tickets.viewerRef")))."))
-            w.line("public static let viewerRef: String = \(literal(policy.viewerRef))")
+            w.doc("The policy's name (`policy`", at.policy, ").")
+            w.line("public static let policyName: String = ", quoted(policy.name))
+            w.doc("The policy's description, exactly as written (`description`", at.description, ").")
+            if let description = policy.description {
+                w.line("public static let policyDescription: String? = ", quoted(description))
+            } else {
+                w.line("public static let policyDescription: String? = nil")
+            }
+            w.doc("Whether network errors (no status at all) are retried (`retryOn`", at.retryOn, ").")
+            w.line("public static let retryOnNetworkError: Bool = ", policy.retryOnNetwork)
+            w.doc("The HTTP statuses that are retried (`retryOn`", at.retryOn, ").")
+            w.begin()
+            w.put("public static let retryableStatuses: Set<Int> = [")
+            w.list(policy.retryStatuses) { w.write($0) }
+            w.put("]")
+            w.end()
+            w.doc("Status and error code pairs that are never retried (`neverRetry`", at.neverRetry, ").")
+            w.begin()
+            w.put("public static let neverRetry: [NeverRetry] = [")
+            w.list(policy.neverRetry) { w.put("NeverRetry(status: ", $0.status, ", code: ", quoted($0.code), ")") }
+            w.put("]")
+            w.end()
+            w.doc("Whether a Retry-After header sets the wait (`retryAfter.honor`", at.retryAfterHonor, ").")
+            w.line("public static let retryAfterHonored: Bool = ", policy.retryAfterHonor)
+            w.doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`", at.retryAfterMaxJitter, ").")
+            w.line("public static let retryAfterMaxJitterMs: Int = ", policy.retryAfterMaxJitterMs)
+            w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
+            w.line("public static let backoffStrategy: String = ", quoted(policy.backoff))
+            w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
+                  ": ", policy.budgetRatio.canonical, "%).")
+            w.line("public static let budgetRatio: Double = ", facts.budgetRatio)
+            w.doc("Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`", at.budgetMinPerMinute, ").")
+            w.line("public static let budgetMinPerMinute: Int = ", policy.budgetMinPerMinute)
+            w.doc("Next episodes asked for in the same request (`prefetch.ahead`", at.prefetchAhead, ").")
+            w.line("public static let prefetchAhead: Int = ", policy.prefetchAhead)
+            w.doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`", at.prefetchOnlyUnlocked, ").")
+            w.line("public static let prefetchOnlyUnlocked: Bool = ", policy.prefetchOnlyUnlocked)
+            w.doc("Whether a refused prefetch is retried (`prefetch.retryRefused`", at.prefetchRetryRefused, ").")
+            w.line("public static let retryRefusedPrefetch: Bool = ", policy.prefetchRetryRefused)
+            w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
+            w.begin()
+            w.put("public static let ticketReuseKey: [String] = [")
+            w.list(policy.reuseKey) { w.write(quoted($0)) }
+            w.put("]")
+            w.end()
+            w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
+            w.line("public static let ticketStopReuseBeforeMs: Int = ", policy.stopReuseBeforeMs)
+            w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
+            w.line("public static let viewerRef: String = ", quoted(policy.viewerRef))
             w.line()
-            w.lines(doc("Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, "
-                + "never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`\(at("retry.retryOn")), `neverRetry`\(at("retry.neverRetry")))."))
+            w.doc("""
+                Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, \
+                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`
+                """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
             w.emit(Self.isRetryable)
             w.line()
-            w.lines(doc("Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to "
-                + "`retryAfterMaxJitterMs` of jitter wins, else full jitter under `profile.capMs` "
-                + "(`backoff`\(at("retry.backoff")), `retryAfter`\(at("retry.retryAfter.honor"))). Calls `random` (0 ..< 1) once."))
+            w.doc("""
+                Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
+                `retryAfterMaxJitterMs` of jitter wins, else full jitter under `profile.capMs` (`backoff`
+                """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 ..< 1) once.")
             w.emit(Self.backoffMs)
             w.line()
-            w.lines(doc("Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than "
-                + "`budgetMinPerMinute` a minute (`budget`\(at("retry.budget.ratio"))). Safe to share between threads."))
-            w.emit(Self.retryBudget, type)
+            w.doc("""
+                Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than \
+                `budgetMinPerMinute` a minute (`budget`
+                """, at.budgetRatio, "). Safe to share between threads.")
+            w.emit(Self.retryBudget, facts.type)
         }
-        return w.text
+        w.line("}")
+        return w.bytes
     }
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
-    static let types = FixedLines(depth: 1) { w, _ in
-        w.lines(doc("How hard to try for one kind of caller: one entry of `retry.profiles`."))
+    static let types = FixedLines(.swift, depth: 1) { w, _ in
+        w.doc("How hard to try for one kind of caller: one entry of `retry.profiles`.")
         w.block("public struct RetryProfile: Sendable, Hashable") {
-            let fields: [(String, String)] = [
+            let fields: [(StaticString, StaticString)] = [
                 ("maxRetries", "Retries after the first attempt (`maxRetries`)."),
                 ("baseMs", "First backoff step, in milliseconds (`base`)."),
                 ("capMs", "Largest backoff step, in milliseconds (`cap`)."),
@@ -89,24 +119,24 @@ enum SwiftGenerator {
                 ("deadlineMs", "The whole call, retries included, in milliseconds (`deadline`)."),
             ]
             for (name, text) in fields {
-                w.lines(doc(text))
-                w.line("public let \(name): Int")
+                w.doc(text)
+                w.line("public let ", name, ": Int")
             }
             w.line()
-            w.lines(doc("A profile with these values."))
+            w.doc("A profile with these values.")
             w.block("public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int)") {
-                for (name, _) in fields { w.line("self.\(name) = \(name)") }
+                for (name, _) in fields { w.line("self.", name, " = ", name) }
             }
         }
         w.line()
-        w.lines(doc("An answer that is never retried, whatever its status (`retry.neverRetry`)."))
+        w.doc("An answer that is never retried, whatever its status (`retry.neverRetry`).")
         w.block("public struct NeverRetry: Sendable, Hashable") {
-            w.lines(doc("The HTTP status of the answer."))
+            w.doc("The HTTP status of the answer.")
             w.line("public let status: Int")
-            w.lines(doc("The error code in the answer's body."))
+            w.doc("The error code in the answer's body.")
             w.line("public let code: String")
             w.line()
-            w.lines(doc("An exception with these values."))
+            w.doc("An exception with these values.")
             w.block("public init(status: Int, code: String)") {
                 w.line("self.status = status")
                 w.line("self.code = code")
@@ -114,7 +144,7 @@ enum SwiftGenerator {
         }
     }
 
-    static let isRetryable = FixedLines(depth: 1) { w, _ in
+    static let isRetryable = FixedLines(.swift, depth: 1) { w, _ in
         w.block("public static func isRetryable(status: Int?, errorCode: String?) -> Bool") {
             w.line("guard let status = status else { return retryOnNetworkError }")
             w.line("if neverRetry.contains(where: { $0.status == status && $0.code == errorCode }) { return false }")
@@ -122,7 +152,7 @@ enum SwiftGenerator {
         }
     }
 
-    static let backoffMs = FixedLines(depth: 1) { w, _ in
+    static let backoffMs = FixedLines(.swift, depth: 1) { w, _ in
         w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
         w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
         w.indent {
@@ -137,7 +167,7 @@ enum SwiftGenerator {
     }
 
     /// The hole is the policy's type.
-    static let retryBudget = FixedLines(depth: 1) { w, type in
+    static let retryBudget = FixedLines(.swift, depth: 1) { w, type in
         w.block("public final class RetryBudget: @unchecked Sendable") {
             w.line("private let lock = NSLock()")
             w.line("private let now: @Sendable () -> Int64")
@@ -145,13 +175,13 @@ enum SwiftGenerator {
             w.line("private var retries = 0")
             w.line("private var since: Int64")
             w.line()
-            w.lines(doc("A budget whose first minute starts now; `now` is the clock in milliseconds (the wall clock by default)."))
+            w.doc("A budget whose first minute starts now; `now` is the clock in milliseconds (the wall clock by default).")
             w.block("public init(now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) })") {
                 w.line("self.now = now")
                 w.line("self.since = now()")
             }
             w.line()
-            w.lines(doc("Counts one request sent."))
+            w.doc("Counts one request sent.")
             w.block("public func noteRequest()") {
                 w.line("lock.lock()")
                 w.line("defer { lock.unlock() }")
@@ -159,12 +189,12 @@ enum SwiftGenerator {
                 w.line("sent += 1")
             }
             w.line()
-            w.lines(doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent."))
+            w.doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent.")
             w.block("public func tryRetry() -> Bool") {
                 w.line("lock.lock()")
                 w.line("defer { lock.unlock() }")
                 w.line("roll()")
-                w.line("if Double(retries) >= Swift.max(Double(\(type).budgetMinPerMinute), Double(sent) * \(type).budgetRatio) { return false }")
+                w.line("if Double(retries) >= Swift.max(Double(", type, ".budgetMinPerMinute), Double(sent) * ", type, ".budgetRatio) { return false }")
                 w.line("retries += 1")
                 w.line("return true")
             }
@@ -181,34 +211,58 @@ enum SwiftGenerator {
         }
     }
 
-    static func at(_ policy: Policy, _ key: String) -> String {
-        policy.lines[key].map { " on line \($0)" } ?? ""
+    /// A Swift string literal of `text`: written by `Literal`, the one way text becomes one.
+    static func literal(_ text: String) -> String {
+        let w = CodeWriter(.swift, capacity: text.utf8.count + 2)
+        w.write(quoted(text))
+        return w.text
     }
+
+    static func quoted(_ text: String) -> Literal { Literal(text: text) }
 
     /// The one way text becomes a Swift string literal: printable ASCII as is (but `"` and `\`
     /// escaped, which also defuses `\(`), everything else as `\u{…}`, so nothing can end the
     /// literal, interpolate, or hide (bidi controls, line separators, NUL).
-    static func literal(_ s: String) -> String {
-        // Printable ASCII without `"` and `\\`, the usual name or code, stands as it is.
-        if allUTF8(s, { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u.value {
-            case 0x22: out += "\\\""
-            case 0x5C: out += "\\\\"
-            case 0x20...0x7E: out.unicodeScalars.append(u)
-            default: out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+    struct Literal: Fragment {
+        var text: String
+
+        func write(to w: CodeWriter) {
+            w.append(0x22)
+            var text = text
+            text.withUTF8 { b in
+                // Runs of printable ASCII without `"` and `\\` (all of the usual name or code)
+                // stand as they are; each other scalar is escaped.
+                var run = 0, i = 0
+                while i < b.count {
+                    let c = b[i]
+                    if c >= 0x20 && c < 0x7F && c != 0x22 && c != 0x5C {
+                        i += 1
+                        continue
+                    }
+                    w.append(UnsafeBufferPointer(rebasing: b[run..<i]))
+                    let (scalar, length) = utf8Scalar(b, at: i)
+                    switch scalar {
+                    case 0x22: w.put(#"\""#)
+                    case 0x5C: w.put(#"\\"#)
+                    default:
+                        w.put("\\u{")
+                        w.append(hex: scalar)
+                        w.put("}")
+                    }
+                    i += length
+                    run = i
+                }
+                w.append(UnsafeBufferPointer(rebasing: b[run..<b.count]))
             }
+            w.append(0x22)
         }
-        return out + "\""
     }
 
-    /// The one way text becomes a Swift doc comment: `///` lines, which nothing can close; each
-    /// line break of the text starts a new comment line, other unsafe characters are shown escaped.
+    /// The lines of the Swift doc comment of `text` (see `CodeWriter.docText`).
     static func doc(_ text: String) -> [String] {
-        // One line of printable ASCII (most texts): the line as it is, less trailing spaces.
-        if let line = asciiLine(text) { return [line.isEmpty ? "///" : "/// " + line] }
-        return commentLines(text).map { $0.isEmpty ? "///" : "/// " + $0 }
+        let w = CodeWriter(.swift, capacity: 2 * text.utf8.count + 16)
+        w.doc { w.docText(text) }
+        return w.lines
     }
 
     /// A double literal that reads back as the same double in Swift and Kotlin (`0.1`, `1e-05`).
@@ -216,22 +270,11 @@ enum SwiftGenerator {
 }
 
 /// Text split at every kind of line break, each line made printable and stripped of trailing
-/// spaces: what both languages' doc comments are made from.
-/// `commentLines(text)`'s one line when `text` is a single line of printable ASCII, else nil:
-/// most texts are, and they need neither splitting nor escaping.
-func asciiLine(_ text: String) -> String? {
-    guard allUTF8(text, { $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-    guard text.utf8.last == 0x20 else { return text }
-    var utf8 = text.utf8[...]
-    while utf8.last == 0x20 { utf8 = utf8.dropLast() }
-    return String(utf8)
-}
-
-func commentLines(_ text: String) -> [String] {
+/// spaces: what both languages' doc comments are made from. `body` gets each line's UTF-8 bytes.
+func commentLines(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     // On the UTF-8 bytes: the breaks are ASCII or the sequences C2 85 (U+0085) and E2 80 A8/A9
     // (U+2028/9), which in valid UTF-8 stand only for themselves. Scalar by scalar cost most of
     // generating.
-    var lines: [String] = []
     var text = text
     text.withUTF8 { b in
         var start = 0
@@ -251,7 +294,7 @@ func commentLines(_ text: String) -> [String] {
             default: break
             }
             if breakLength > 0 {
-                lines.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
+                commentLine(UnsafeBufferPointer(rebasing: b[start..<i]), body)
                 lastWasCR = b[i] == 0x0D
                 i += breakLength
                 start = i
@@ -260,11 +303,57 @@ func commentLines(_ text: String) -> [String] {
                 i += 1
             }
         }
-        lines.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<b.count]), as: UTF8.self))
+        commentLine(UnsafeBufferPointer(rebasing: b[start..<b.count]), body)
     }
-    return lines.map { line in
-        var l = printable(line)
-        while l.last == " " || l.last == "\t" { l.removeLast() }
-        return l
+}
+
+/// One line of `commentLines`: made printable, trailing spaces and tabs dropped.
+private func commentLine(_ line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    func isPrintableASCII(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F }
+    // Printable ASCII (most lines) is already printable, and each byte is a Character: the
+    // trailing spaces go by byte.
+    if line.allSatisfy(isPrintableASCII) {
+        var end = line.count
+        while end > 0 && line[end - 1] == 0x20 { end -= 1 }
+        body(UnsafeBufferPointer(rebasing: line[0..<end]))
+        return
+    }
+    // Else `printable` makes it safe. It maps each scalar on its own, so it is given only the runs
+    // other than printable ASCII (which it would leave as they are): scalar by scalar, a whole
+    // line cost ten times as much. Such runs start and end between scalars.
+    var safe: [UInt8] = []
+    safe.reserveCapacity(line.count + 16)
+    var i = 0
+    while i < line.count {
+        let plain = isPrintableASCII(line[i])
+        var j = i + 1
+        while j < line.count && isPrintableASCII(line[j]) == plain { j += 1 }
+        let run = UnsafeBufferPointer(rebasing: line[i..<j])
+        if plain {
+            safe.append(contentsOf: run)
+        } else {
+            var text = printable(String(decoding: run, as: UTF8.self))
+            text.withUTF8 { safe.append(contentsOf: $0) }
+        }
+        i = j
+    }
+    // Trailing spaces and tabs by Character, as a reader sees them: a space that joins the
+    // character before it stays. Only a line whose last byte is one can end in either.
+    guard safe.last == 0x20 || safe.last == 0x09 else { return safe.withUnsafeBufferPointer(body) }
+    var l = String(decoding: safe, as: UTF8.self)
+    while l.last == " " || l.last == "\t" { l.removeLast() }
+    l.withUTF8(body)
+}
+
+/// The scalar whose UTF-8 starts at `b[i]`, and the number of its bytes; `b` is valid UTF-8 (a
+/// String's), so the bytes that follow a lead byte are there.
+func utf8Scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: UInt32, length: Int) {
+    let lead = UInt32(b[i])
+    func next(_ k: Int) -> UInt32 { UInt32(b[i + k] & 0x3F) }
+    switch lead {
+    case ..<0x80: return (lead, 1)
+    case ..<0xE0: return ((lead & 0x1F) << 6 | next(1), 2)
+    case ..<0xF0: return ((lead & 0x0F) << 12 | next(1) << 6 | next(2), 3)
+    default: return ((lead & 0x07) << 18 | next(1) << 12 | next(2) << 6 | next(3), 4)
     }
 }

@@ -41,7 +41,70 @@ public struct Policy: Sendable, Hashable {
     public var stopReuseBeforeMs: Int
     public var viewerRef: String
     /// Source line of each key, by dotted path (`retry.budget.ratio`), for generated documentation.
-    public var lines: [String: Int]
+    public var lines: [String: Int] {
+        didSet { keyLineBox = KeyLineBox(KeyLines(lines)) }
+    }
+    /// The same lines, key by key: the generators cite ~40 keys a policy, and hashing a path for
+    /// each cost more than writing the line.
+    var keyLines: KeyLines { keyLineBox.lines }
+    /// Boxed: each `CheckedFile` holds a whole `Policy`, and fifteen optionals more in it made
+    /// linting copy more.
+    fileprivate var keyLineBox: KeyLineBox
+}
+
+/// `KeyLines` behind a reference, never changed once made.
+final class KeyLineBox: Sendable, Hashable {
+    let lines: KeyLines
+
+    init(_ lines: KeyLines) {
+        self.lines = lines
+    }
+
+    static func == (a: KeyLineBox, b: KeyLineBox) -> Bool { a.lines == b.lines }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(lines) }
+}
+
+/// The source line of each key that generated documentation cites (see `Policy.lines`).
+struct KeyLines: Sendable, Hashable {
+    var policy, description, retryOn, neverRetry, backoff, retryAfterHonor, retryAfterMaxJitter,
+        budgetRatio, budgetMinPerMinute, prefetchAhead, prefetchOnlyUnlocked, prefetchRetryRefused,
+        reuseKey, stopReuseBefore, viewerRef: Int?
+
+    init() {}
+
+    /// From `Policy.lines`.
+    init(_ lines: [String: Int]) {
+        eachPath { path, line in line = lines[path] }
+    }
+
+    /// As `Policy.lines` has them.
+    var byPath: [String: Int] {
+        // Room for all at once: growing from empty rehashed it several times.
+        var lines = [String: Int](minimumCapacity: 15)
+        var copy = self
+        copy.eachPath { path, line in if let line { lines[path] = line } }
+        return lines
+    }
+
+    /// Each key's dotted path, with its line: the one table of both.
+    private mutating func eachPath(_ body: (String, inout Int?) -> Void) {
+        body("policy", &policy)
+        body("description", &description)
+        body("retry.retryOn", &retryOn)
+        body("retry.neverRetry", &neverRetry)
+        body("retry.backoff", &backoff)
+        body("retry.retryAfter.honor", &retryAfterHonor)
+        body("retry.retryAfter.maxJitter", &retryAfterMaxJitter)
+        body("retry.budget.ratio", &budgetRatio)
+        body("retry.budget.minPerMinute", &budgetMinPerMinute)
+        body("prefetch.ahead", &prefetchAhead)
+        body("prefetch.onlyUnlocked", &prefetchOnlyUnlocked)
+        body("prefetch.retryRefused", &prefetchRetryRefused)
+        body("tickets.reuseKey", &reuseKey)
+        body("tickets.stopReuseBefore", &stopReuseBefore)
+        body("tickets.viewerRef", &viewerRef)
+    }
 }
 
 extension PolicyDoc {
@@ -65,23 +128,23 @@ extension PolicyDoc {
             guard let status = item.status, let code = item.code else { return nil }
             never.append(Policy.NeverRetry(status: status.value, code: code.value))
         }
-        var lines: [String: Int] = [:]
-        func note<T>(_ path: String, _ value: Located<T>?) { if let value { lines[path] = value.span.start.line } }
-        note("policy", policy)
-        note("description", description)
-        note("retry.retryOn", retryOn)
-        note("retry.neverRetry", neverRetry)
-        note("retry.backoff", backoff)
-        note("retry.retryAfter.honor", retryAfterHonor)
-        note("retry.retryAfter.maxJitter", retryAfterMaxJitter)
-        note("retry.budget.ratio", budgetRatio)
-        note("retry.budget.minPerMinute", budgetMinPerMinute)
-        note("prefetch.ahead", prefetchAhead)
-        note("prefetch.onlyUnlocked", prefetchOnlyUnlocked)
-        note("prefetch.retryRefused", prefetchRetryRefused)
-        note("tickets.reuseKey", reuseKey)
-        note("tickets.stopReuseBefore", stopReuseBefore)
-        note("tickets.viewerRef", viewerRef)
+        func line<T>(_ value: Located<T>?) -> Int? { value?.span.start.line }
+        var at = KeyLines()
+        at.policy = line(policy)
+        at.description = line(description)
+        at.retryOn = line(retryOn)
+        at.neverRetry = line(neverRetry)
+        at.backoff = line(backoff)
+        at.retryAfterHonor = line(retryAfterHonor)
+        at.retryAfterMaxJitter = line(retryAfterMaxJitter)
+        at.budgetRatio = line(budgetRatio)
+        at.budgetMinPerMinute = line(budgetMinPerMinute)
+        at.prefetchAhead = line(prefetchAhead)
+        at.prefetchOnlyUnlocked = line(prefetchOnlyUnlocked)
+        at.prefetchRetryRefused = line(prefetchRetryRefused)
+        at.reuseKey = line(reuseKey)
+        at.stopReuseBefore = line(stopReuseBefore)
+        at.viewerRef = line(viewerRef)
         return Policy(
             file: file, name: policy.value, description: description?.value, profiles: profiles,
             retryOnNetwork: retryOn.value.contains { $0.value == .network },
@@ -91,6 +154,6 @@ extension PolicyDoc {
             budgetMinPerMinute: budgetMinPerMinute.value, prefetchAhead: prefetchAhead.value,
             prefetchOnlyUnlocked: prefetchOnlyUnlocked.value, prefetchRetryRefused: prefetchRetryRefused.value,
             reuseKey: reuseKey.value.map(\.value), stopReuseBeforeMs: stopReuseBefore.value,
-            viewerRef: viewerRef.value, lines: lines)
+            viewerRef: viewerRef.value, lines: at.byPath, keyLineBox: KeyLineBox(at))
     }
 }

@@ -46,7 +46,7 @@ enum OutputFolder {
         var plan = Plan()
         switch kind(of: folder) {
         case .missing:
-            plan.entries = files.map { Entry(path: $0.path, change: .create, contents: Array($0.contents.utf8)) }
+            plan.entries = files.map { Entry(path: $0.path, change: .create, contents: $0.bytes) }
             return .success(plan)
         case .link:
             return .failure(Failure(message: "output folder '\(printable(folder))' is a symbolic link; policyc does not write through links"))
@@ -68,7 +68,7 @@ enum OutputFolder {
         var wanted: Set<String> = []
         for file in files {
             wanted.insert(file.path)
-            let bytes = Array(file.contents.utf8)
+            let bytes = file.bytes
             let path = folder + "/" + file.path
             switch kind(of: path) {
             case .missing:

@@ -78,7 +78,7 @@ enum Generate {
             let parts = target.split(separator: "/", omittingEmptySubsequences: false)
             folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
             if folder.isEmpty { folder = "/" }
-            files = [GeneratedFile(path: String(parts.last ?? ""), contents: swift.contents)]
+            files = [GeneratedFile(path: String(parts.last ?? ""), bytes: swift.bytes)]
         }
 
         let plan: OutputFolder.Plan
