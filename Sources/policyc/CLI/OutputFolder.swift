@@ -117,9 +117,11 @@ enum OutputFolder {
         for (n, entry) in plan.entries.enumerated() {
             if case .remove = entry.change { continue }
             let final = folder + "/" + entry.path
-            let dir = final.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            let base = String(entry.path.split(separator: "/").last ?? "")
-            let temp = (dir.isEmpty ? "" : dir + "/") + "." + base + tempMarker + "\(pid)-\(n)"
+            // On the bytes: splitting by Character cost more than writing the file. `final` always
+            // has a slash, the one after `folder`.
+            let slash = final.utf8.lastIndex(of: UInt8(ascii: "/"))!
+            let dir = String(final[..<slash])
+            let temp = dir + "/." + final[final.utf8.index(after: slash)...] + tempMarker + "\(pid)-\(n)"
             groups[dir, default: []].append((temp, final, n))
         }
         let jobs = groups.keys.sorted(by: utf8Precedes).map { groups[$0]! }
