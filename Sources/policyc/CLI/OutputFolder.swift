@@ -247,21 +247,34 @@ enum OutputFolder {
         return names.sorted(by: utf8Precedes)
     }
 
-    /// A regular file's bytes, refusing to follow a symbolic link.
+    /// A regular file's bytes, refusing to follow a symbolic link; at most `limit` + 1 bytes, so a
+    /// huge file in the way costs no huge allocation (it differs from anything policyc generates
+    /// either way: generated files stay far below the limit, as inputs are at most 1 MiB).
+    static let readLimit = 1 << 24
+
     static func readNoFollow(_ path: String) -> Result<[UInt8], Failure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return .failure(Failure(message: "cannot read '\(printable(path))': \(Files.describeErrno())")) }
         defer { close(fd) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        // Sized by fstat, read straight into the result: a zeroed 64 KiB buffer per file cost more
+        // than reading thousands of generated files. The size is a hint; reading goes on to EOF.
+        var info = stat()
+        let hint = fstat(fd, &info) == 0 && info.st_size > 0 ? min(Int(info.st_size), readLimit) : 0
+        var out = [UInt8](repeating: 0, count: hint + 1)
+        var count = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+            if count == out.count { out += [UInt8](repeating: 0, count: max(out.count, 4096)) }
+            let n = out.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return .failure(Failure(message: "cannot read '\(printable(path))': \(Files.describeErrno())"))
             }
-            if n == 0 { return .success(out) }
-            out += buffer[0..<n]
+            if n == 0 || count + n > readLimit {
+                count += n
+                out.removeLast(out.count - count)
+                return .success(out)
+            }
+            count += n
         }
     }
 
