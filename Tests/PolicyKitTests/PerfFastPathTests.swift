@@ -157,6 +157,112 @@ import Testing
         #expect(repeated.first?.message.contains("'429' is listed twice in 'retryOn'") == true)
     }
 
+    /// Random decoded values from few parts, so that many pairs are equal, reordered or nearly so,
+    /// with text that Unicode folds (canonical equivalents of one length, Kelvin sign, a letter
+    /// whose composition is excluded) and text that looks like the inside of an identity.
+    struct ValueMaker {
+        var rng: Rng
+        static let texts = ["a", "b", "not_ready", "K", "\u{212A}", "é", "e\u{301}", "\u{958}", "\u{915}\u{93C}",
+                            ",s6:status=i503", "=", "}", "s1:", "a\u{301}\u{316}", "a\u{316}\u{301}", ""]
+        static let keys = ["status", "code", "k", "K", "\u{212A}", "é", "e\u{301}", "a\u{301}\u{316}", "a\u{316}\u{301}"]
+
+        mutating func text() -> String {
+            rng.pick(Self.texts) + (rng.below(4) == 0 ? rng.pick(Self.texts) : "")
+        }
+
+        mutating func value(depth: Int = 0) -> Decoded.Value {
+            switch rng.below(depth >= 2 ? 6 : 9) {
+            case 0: return .integer(rng.pick([0, 5, 429, 503]))
+            case 1: return .duration(rng.pick([5, 1000]))
+            case 2: return .boolean(rng.below(2) == 0)
+            case 3: return .percent(Percent(canonical: rng.pick(["10", "2.5"])))
+            case 4: return .network
+            case 5: return .string(text())
+            case 6: return .list((0..<rng.below(3)).map { _ in Decoded(value: value(depth: depth + 1), span: Span(.start)) })
+            default:
+                var entries: [DecodedEntry] = []
+                for _ in 0..<rng.below(4) {
+                    entries.append(DecodedEntry(key: rng.pick(Self.keys), keySpan: Span(.start),
+                                                value: Decoded(value: value(depth: depth + 1), span: Span(.start))))
+                }
+                return .object(entries)
+            }
+        }
+
+        /// `value` with the entries of its objects shuffled: the same identity.
+        mutating func shuffled(_ value: Decoded.Value) -> Decoded.Value {
+            switch value {
+            case .list(let items):
+                return .list(items.map { Decoded(value: shuffled($0.value), span: $0.span) })
+            case .object(let entries):
+                var out = entries.map { DecodedEntry(key: $0.key, keySpan: $0.keySpan, value: Decoded(value: shuffled($0.value.value), span: $0.value.span)) }
+                for i in out.indices.reversed() where i > 0 { out.swapAt(i, rng.below(i + 1)) }
+                return .object(out)
+            default:
+                return value
+            }
+        }
+    }
+
+    @Test func sameIdentityAgreesWithTheIdentities() {
+        var maker = ValueMaker(rng: Rng(state: 29))
+        var values: [Decoded.Value] = []
+        for _ in 0..<1500 {
+            let v = maker.value()
+            values.append(v)
+            values.append(maker.shuffled(v))
+        }
+        var same = 0, structural = 0
+        for i in values.indices {
+            for j in [i, i ^ 1, maker.rng.below(values.count), maker.rng.below(values.count)] {
+                let a = values[i], b = values[j]
+                let expected = a.identity == b.identity
+                #expect(FirstSeen.sameIdentity(a, b) == expected, "\(a.identity) \(b.identity)")
+                if expected { same += 1 }
+                if !FirstSeen.isScalar(a), !FirstSeen.isScalar(b), FirstSeen.isASCII(a), FirstSeen.isASCII(b) { structural += 1 }
+            }
+        }
+        // Both outcomes, and the comparison without identities, must be well exercised.
+        #expect(same > 2000 && same < values.count * 3)
+        #expect(structural > 1000)
+    }
+
+    @Test func identitiesThatUnicodeJoinsAcrossPartsAreStillOne() {
+        // "\u{958}" normalises to two scalars, so the one code's identity reads as the other pair's.
+        let span = Span(.start)
+        func pair(_ code: String, _ status: Int?) -> Decoded.Value {
+            var entries = [DecodedEntry(key: "code", keySpan: span, value: Decoded(value: .string(code), span: span))]
+            if let status {
+                entries.append(DecodedEntry(key: "status", keySpan: span, value: Decoded(value: .integer(status), span: span)))
+            }
+            return .object(entries)
+        }
+        let a = pair(String(repeating: "\u{958}", count: 5) + ",s6:status=i503", nil)
+        let b = pair(String(repeating: "\u{915}\u{93C}", count: 5), 503)
+        #expect(a.identity == b.identity)
+        #expect(FirstSeen.sameIdentity(a, b))
+        #expect(!FirstSeen.sameIdentity(a, pair("x", 503)))
+    }
+
+    @Test func repeatsAreFoundAsByIdentityInListsOfEveryLength() {
+        var maker = ValueMaker(rng: Rng(state: 31))
+        for length in [1, 2, 5, 15, 16, 17, 30] {
+            for _ in 0..<60 {
+                // Items drawn from a few values, so that repeats are common.
+                let pool = (0..<(2 + maker.rng.below(length + 4))).map { _ in maker.value() }
+                var seen = FirstSeen()
+                var reference: [(String, Int)] = []
+                for k in 0..<length {
+                    let v = maker.shuffled(maker.rng.pick(pool))
+                    let span = Span(Mark(line: k + 1, column: 1))
+                    let expected = reference.first { $0.0 == v.identity }.map { $0.1 }
+                    #expect(seen.repeatOf(v, at: span)?.start.line == expected, "\(v.identity)")
+                    if expected == nil { reference.append((v.identity, k + 1)) }
+                }
+            }
+        }
+    }
+
     @Test func byteOrderIsTheOrderOfUTF8Views() {
         var rng = Rng(state: 17)
         let prefixes = ["", "a", "Benchmarks/.work/corpus/clean-2000/p1", "Policies/ios-player", "日本/"]

@@ -96,14 +96,11 @@ struct Decoder {
                     complete = false
                     continue
                 }
-                if unique {
-                    if let first = firsts.first(v.value) {
-                        fail(.typeMismatch, at: v.span,
-                             "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
-                             help: "remove the repeated item")
-                        continue
-                    }
-                    firsts.insert(v.value, v.span)
+                if unique, let first = firsts.repeatOf(v.value, at: v.span) {
+                    fail(.typeMismatch, at: v.span,
+                         "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                         help: "remove the repeated item")
+                    continue
                 }
                 out.append(v)
             }
@@ -310,34 +307,70 @@ enum Label: CustomStringConvertible {
 
 /// The first span of each identity of a list's items: a short list is scanned (most lists hold a
 /// few items, and hashing their identities cost more), a long one is hashed so it stays linear.
-/// Scalars are compared by value (the same identity exactly when the same case and payload);
-/// lists and objects by `identity`, made once per item.
+/// The scan compares values without writing their identities out (see `sameIdentity`).
 struct FirstSeen {
-    private var few: [(value: Decoded.Value, identity: String?, span: Span)] = []
+    private var few: [(value: Decoded.Value, span: Span)] = []
     private var many: [String: Span] = [:]
     static let scanned = 16
 
-    func first(_ value: Decoded.Value) -> Span? {
-        guard few.count < Self.scanned else { return many[value.identity] }
-        let identity = Self.isScalar(value) ? nil : value.identity
-        for seen in few {
-            if let identity {
-                if seen.identity == identity { return seen.span }
-            } else if seen.identity == nil, Self.sameScalar(seen.value, value) {
-                return seen.span
-            }
+    /// Where an earlier value had the identity of `value`; nil when none had, and then `value` is
+    /// remembered as first seen at `span`.
+    mutating func repeatOf(_ value: Decoded.Value, at span: Span) -> Span? {
+        guard few.count < Self.scanned else {
+            let identity = value.identity
+            if let first = many[identity] { return first }
+            many[identity] = span
+            return nil
+        }
+        for seen in few where Self.sameIdentity(seen.value, value) { return seen.span }
+        few.append((value, span))
+        if few.count == Self.scanned {
+            for seen in few { many[seen.value.identity] = seen.span }
         }
         return nil
     }
 
-    mutating func insert(_ value: Decoded.Value, _ span: Span) {
-        guard few.count < Self.scanned else {
-            many[value.identity] = span
-            return
+    /// Whether two values have one `identity`, without writing it out where that is certain:
+    /// scalars by case and payload, lists and objects part by part while all their text is ASCII.
+    /// Other text compares as Swift compares Strings (canonically equivalent is equal), and that
+    /// can join across the parts of an identity: there the identities themselves are compared.
+    static func sameIdentity(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+        if isScalar(a) || isScalar(b) { return sameScalar(a, b) }
+        guard isASCII(a), isASCII(b) else { return a.identity == b.identity }
+        return sameASCIIStructure(a, b)
+    }
+
+    /// `sameIdentity` for values whose text is all ASCII: their identities are ASCII too, and equal
+    /// exactly when they are the same bytes.
+    static func sameASCIIStructure(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+        switch (a, b) {
+        case (.list(let x), .list(let y)):
+            guard x.count == y.count else { return false }
+            for i in x.indices where !sameASCIIStructure(x[i].value, y[i].value) { return false }
+            return true
+        case (.object(let x), .object(let y)):
+            // The identity sorts the entries, so their order does not count: the same entries, each
+            // met as often in one object as in the other.
+            guard x.count == y.count else { return false }
+            func same(_ e: DecodedEntry, _ f: DecodedEntry) -> Bool {
+                e.key == f.key && sameASCIIStructure(e.value.value, f.value.value)
+            }
+            for e in x where x.count(where: { same($0, e) }) != y.count(where: { same($0, e) }) { return false }
+            return true
+        case (.list, _), (.object, _), (_, .list), (_, .object):
+            return false
+        default:
+            return sameScalar(a, b)
         }
-        few.append((value, Self.isScalar(value) ? nil : value.identity, span))
-        if few.count == Self.scanned {
-            for seen in few { many[seen.identity ?? seen.value.identity] = seen.span }
+    }
+
+    /// Whether all the text of `value` (strings, keys) is ASCII.
+    static func isASCII(_ value: Decoded.Value) -> Bool {
+        switch value {
+        case .string(let s): return allUTF8(s) { $0 < 0x80 }
+        case .list(let items): return items.allSatisfy { isASCII($0.value) }
+        case .object(let entries): return entries.allSatisfy { allUTF8($0.key) { $0 < 0x80 } && isASCII($0.value.value) }
+        case .integer, .boolean, .duration, .percent, .network: return true
         }
     }
 
