@@ -119,6 +119,61 @@ import Testing
         }
     }
 
+    /// `Values.isName` as it was written on an array of the bytes.
+    static func referenceIsName(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard !u.isEmpty, u.count <= Values.maxNameLength, Values.isLower(u[0]) else { return false }
+        var i = 1
+        while i < u.count, Values.isLower(u[i]) || Values.isUpper(u[i]) || Values.isDigit(u[i]) { i += 1 }
+        while i < u.count {
+            guard u[i] == 0x2D else { return false }
+            i += 1
+            let start = i
+            while i < u.count, Values.isLower(u[i]) || Values.isDigit(u[i]) { i += 1 }
+            if i == start { return false }
+        }
+        return true
+    }
+
+    @Test func isNameAgreesWithTheArrayVersion() {
+        var names = Self.names() + ["ça-va", "a_b", "a b", "日本", "e\u{301}-x", "p" + String(repeating: "x", count: 63),
+                                    "p" + String(repeating: "x", count: 64), "a-", "a-1", "a-B"]
+        var rng = Rng(state: 37)
+        for _ in 0..<2000 {
+            names.append("a" + String((0..<rng.below(70)).map { _ in rng.pick(Array("ab-9Z")) }))
+        }
+        for name in names {
+            #expect(Values.isName(name) == Self.referenceIsName(name), "\(name)")
+        }
+    }
+
+    @Test func takenTableAgreesWithNamingsSets() {
+        let words = Naming.swiftKeywords.union(Naming.kotlinKeywords).union(Naming.swiftMembers).union(Naming.kotlinMembers)
+        for word in Array(words) + Self.names().map(Naming.lowerCamel) + Self.names().map(Naming.screamingSnake) {
+            let taken = NameAdvice.taken(word)
+            #expect(taken.contains(.swiftKeyword) == Naming.swiftKeywords.contains(word), "\(word)")
+            #expect(taken.contains(.kotlinKeyword) == Naming.kotlinKeywords.contains(word), "\(word)")
+            #expect(taken.contains(.swiftMember) == Naming.swiftMembers.contains(word), "\(word)")
+            #expect(taken.contains(.kotlinMember) == Naming.kotlinMembers.contains(word), "\(word)")
+        }
+    }
+
+    /// Scanned while few, hashed past `scanned`: the first value of each key either way.
+    @Test func firstByKeyKeepsTheFirstValueAtEverySize() {
+        var rng = Rng(state: 41)
+        for count in [0, 1, 15, 16, 17, 50] {
+            var table = FirstByKey<Int>()
+            var reference: [String: Int] = [:]
+            for i in 0..<count * 2 {
+                let key = "k\(rng.below(count + 1))"
+                #expect(table[key] == reference[key], "\(key)")
+                table.keepFirst(key, i)
+                if reference[key] == nil { reference[key] = i }
+            }
+            for k in 0...(count + 1) { #expect(table["k\(k)"] == reference["k\(k)"]) }
+        }
+    }
+
     // The loader scans a small mapping for a repeated key and hashes a large one: both must
     // point at the first occurrence, at every size around the switch.
     @Test(arguments: [1, 2, 15, 16, 17, 40])

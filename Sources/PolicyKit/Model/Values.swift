@@ -309,18 +309,21 @@ public enum Values {
 
     /// `^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$`, at most 64 characters.
     public static func isName(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard !u.isEmpty, u.count <= maxNameLength, isLower(u[0]) else { return false }
-        var i = 1
-        while i < u.count, isLower(u[i]) || isUpper(u[i]) || isDigit(u[i]) { i += 1 }
-        while i < u.count {
-            guard u[i] == 0x2D else { return false }
-            i += 1
-            let start = i
-            while i < u.count, isLower(u[i]) || isDigit(u[i]) { i += 1 }
-            if i == start { return false }
+        // On the contiguous bytes: copying them into an array cost an allocation a name.
+        var s = s
+        return s.withUTF8 { u in
+            guard !u.isEmpty, u.count <= maxNameLength, isLower(u[0]) else { return false }
+            var i = 1
+            while i < u.count, isLower(u[i]) || isUpper(u[i]) || isDigit(u[i]) { i += 1 }
+            while i < u.count {
+                guard u[i] == 0x2D else { return false }
+                i += 1
+                let start = i
+                while i < u.count, isLower(u[i]) || isDigit(u[i]) { i += 1 }
+                if i == start { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// Why `s` is not a name, in words.
