@@ -120,10 +120,12 @@ struct Decoder {
         var meant: Set<String> = []
         // Which fields were written, by index (the language's mappings have far fewer than 64).
         var written: UInt64 = 0
-        for e in entries {
-            // By index: iterating `fields` would copy (and retain) every field it passes.
+        // By index, the entries and the fields: iterating either copies (and retains) every element
+        // it passes, an entry's whole node with it.
+        for j in entries.indices {
+            let key = entries[j].key
             var index = -1
-            for i in fields.indices where fields[i].key == e.key {
+            for i in fields.indices where fields[i].key == key {
                 index = i
                 break
             }
@@ -134,20 +136,19 @@ struct Decoder {
                     continue
                 }
                 let keys = fields.map(\.key)
-                let nearest = Suggest.nearest(e.key, in: keys)
+                let nearest = Suggest.nearest(key, in: keys)
                 if let nearest { meant.insert(nearest) }
                 let help = nearest.map { "did you mean '\($0)'?" }
                     ?? "the keys of \(owner) are \(Suggest.andList(keys))"
-                fail(.unknownKey, at: e.keySpan, "unknown key '\(printable(e.key))' in \(owner)", help: help)
+                fail(.unknownKey, at: entries[j].keySpan, "unknown key '\(printable(key))' in \(owner)", help: help)
                 continue
             }
             if index < 64 { written |= 1 << UInt64(index) }
-            let field = fields[index]
-            let label = Label.quoted(field.key)
-            if let v = decode(e.value, as: field.shape, key: label, owner: label, keySpan: e.keySpan) {
-                out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
+            let label = Label.quoted(fields[index].key)
+            if let v = decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
+                out.append(DecodedEntry(key: key, keySpan: entries[j].keySpan, value: v))
             } else {
-                failed.append(e.key)
+                failed.append(key)
             }
         }
         for i in fields.indices where fields[i].required {
