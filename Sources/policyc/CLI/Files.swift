@@ -59,7 +59,8 @@ enum Files {
                 var found: [String] = []
                 walk(path, into: &found)
                 if found.isEmpty { empty.append(raw) }
-                found.sorted(by: utf8Precedes).forEach(add)
+                found.sort(by: utf8Precedes)
+                found.forEach(add)
             } else {
                 add(path)
             }
@@ -109,7 +110,11 @@ enum Files {
             return .failure(ReadError(path: path, message: "cannot read '\(printable(path))': it is a directory"))
         }
         let cap = limit + 1
-        var bytes = [UInt8](repeating: 0, count: min(cap, max(4096, Int(info.st_size) + 1)))
+        // Room for the whole file and one byte more (the read that finds its end); a pipe or an
+        // empty file says no size, and the buffer grows as needed. Zeroing a larger buffer than
+        // a small policy needs cost more than reading it.
+        let size = info.st_size > 0 ? Int(info.st_size) + 1 : 4096
+        var bytes = [UInt8](repeating: 0, count: min(cap, size))
         var count = 0
         while count < cap {
             if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(cap, bytes.count * 2) - bytes.count) }
