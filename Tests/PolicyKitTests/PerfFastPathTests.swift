@@ -67,6 +67,33 @@ import Testing
         #expect(Values.fastDuration(text) == nil)
     }
 
+    @Test func fastIntegerAgreesWithTheFullParser() {
+        var spellings: [String] = []
+        for sign in ["", "-", "+", "--", " "] {
+            for digits in Self.digitRuns + ["", "0", "00", "9007199254740991", "9007199254740992", "09", "1_000", "1e3", "0x1F", "١٢"] {
+                for tail in ["", ".0", " ", "\u{301}", "a"] { spellings.append(sign + digits + tail) }
+            }
+        }
+        var rng = Rng(state: 43)
+        let alphabet = Array("0123456789-+._ex\u{301}")
+        for _ in 0..<5000 {
+            spellings.append(String((0..<(1 + rng.below(18))).map { _ in rng.pick(alphabet) }))
+        }
+        var taken = 0
+        for text in spellings {
+            guard let fast = Values.fastInteger(text) else { continue }
+            taken += 1
+            #expect(value(Values.fullInteger(text)) == fast, "\(text)")
+        }
+        #expect(taken > 300)
+        for usual in ["0", "3", "10", "429", "503", "-3", "9007199254740991", "-9007199254740991"] {
+            #expect(Values.fastInteger(usual) != nil, "\(usual)")
+        }
+        for unusual in ["-0", "007", "9007199254740992", "+1", "1.0", "", "-", "99999999999999999"] {
+            #expect(Values.fastInteger(unusual) == nil, "\(unusual)")
+        }
+    }
+
     @Test func fastPercentAgreesWithTheFullParser() {
         var spellings: [String] = []
         for w in Self.digitRuns + ["", "99", "100", "0100", "101", "1000", "00000000000000100", "-1", " 1"] {
