@@ -333,13 +333,17 @@ import Testing
                 // Items drawn from a few values, so that repeats are common.
                 let pool = (0..<(2 + maker.rng.below(length + 4))).map { _ in maker.value() }
                 var seen = FirstSeen()
+                var kept: [Decoded] = []
                 var reference: [(String, Int)] = []
                 for k in 0..<length {
                     let v = maker.shuffled(maker.rng.pick(pool))
                     let span = Span(Mark(line: k + 1, column: 1))
                     let expected = reference.first { $0.0 == v.identity }.map { $0.1 }
-                    #expect(seen.repeatOf(v, at: span)?.start.line == expected, "\(v.identity)")
-                    if expected == nil { reference.append((v.identity, k + 1)) }
+                    #expect(seen.repeatOf(v, among: kept)?.start.line == expected, "\(v.identity)")
+                    if expected == nil {
+                        reference.append((v.identity, k + 1))
+                        kept.append(Decoded(value: v, span: span))
+                    }
                 }
             }
         }

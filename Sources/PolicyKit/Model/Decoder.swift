@@ -96,7 +96,7 @@ struct Decoder {
                     complete = false
                     continue
                 }
-                if unique, let first = firsts.repeatOf(v.value, at: v.span) {
+                if unique, let first = firsts.repeatOf(v.value, among: out) {
                     fail(.typeMismatch, at: v.span,
                          "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
                          help: "remove the repeated item")
@@ -306,29 +306,28 @@ enum Label: CustomStringConvertible {
     }
 }
 
-/// The first span of each identity of a list's items: a short list is scanned (most lists hold a
+/// Where a list's items were first seen, by identity: a short list is scanned (most lists hold a
 /// few items, and hashing their identities cost more), a long one is hashed so it stays linear.
 /// The scan compares values without writing their identities out (see `sameIdentity`).
 struct FirstSeen {
-    private var few: [(value: Decoded.Value, span: Span)] = []
+    /// The identities of `earlier[0..<indexed]`, made once a list is long.
     private var many: [String: Span] = [:]
+    private var indexed = 0
     static let scanned = 16
 
-    /// Where an earlier value had the identity of `value`; nil when none had, and then `value` is
-    /// remembered as first seen at `span`.
-    mutating func repeatOf(_ value: Decoded.Value, at span: Span) -> Span? {
-        guard few.count < Self.scanned else {
-            let identity = value.identity
-            if let first = many[identity] { return first }
-            many[identity] = span
+    /// Where an item of `earlier` had the identity of `value`, if one did. `earlier` is the list's
+    /// items kept so far, in order, and only grows: each is the first of its identity (a repeat is
+    /// not kept), so they are exactly the firsts.
+    mutating func repeatOf(_ value: Decoded.Value, among earlier: [Decoded]) -> Span? {
+        guard earlier.count >= Self.scanned else {
+            for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
             return nil
         }
-        for seen in few where Self.sameIdentity(seen.value, value) { return seen.span }
-        few.append((value, span))
-        if few.count == Self.scanned {
-            for seen in few { many[seen.value.identity] = seen.span }
+        while indexed < earlier.count {
+            many[earlier[indexed].value.identity] = earlier[indexed].span
+            indexed += 1
         }
-        return nil
+        return many[value.identity]
     }
 
     /// Whether two values have one `identity`, without writing it out where that is certain:
