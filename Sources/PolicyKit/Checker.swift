@@ -115,6 +115,7 @@ public enum Checker {
     /// names that become one generated type. Files are taken in the order given (sorted paths).
     public static func checkAcrossFiles(_ files: inout [CheckedFile]) {
         var seen: [String: (file: String, name: Located<String>)] = [:]
+        seen.reserveCapacity(files.count)
         for i in files.indices {
             guard let name = files[i].doc?.policy, Values.isName(name.value) else { continue }
             let type = Naming.typeName(policy: name.value)

@@ -17,6 +17,12 @@ enum Files {
 
     static let stdinPath = "<stdin>"
 
+    /// Which file a path names, whatever the spelling (an array of the two cost an allocation a file).
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
     /// Expands PATH arguments to the policy files they name, in a stable order; fails on the
     /// first PATH that cannot be read.
     static func expand(_ paths: [String], allowStdin: Bool) -> Result<[String], ReadError> {
@@ -32,12 +38,12 @@ enum Files {
         var errors: [ReadError] = []
         var empty: [String] = []
         // By device and inode: `ok.yaml`, `./ok.yaml` and a link to it are one file.
-        var seen: Set<[UInt64]> = []
+        var seen: Set<FileID> = []
         var seenStdin = false
         func add(_ path: String) {
             var info = stat()
             guard stat(path, &info) == 0 else { return out.append(path) }  // reading it will say why
-            if seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { out.append(path) }
+            if seen.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted { out.append(path) }
         }
         for raw in paths {
             if raw == "-" {
