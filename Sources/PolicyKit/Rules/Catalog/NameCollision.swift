@@ -19,8 +19,8 @@ extension Rule {
         check: { doc, findings in
             var swiftSeen = FirstByKey<Located<String>>()
             var kotlinSeen = FirstByKey<Located<String>>()
-            for profile in doc.profiles {
-                let name = profile.name
+            for p in doc.profiles.indices {
+                let name = doc.profiles[p].name
                 // A name that bad-name reports is not an identifier at all: one mistake, one finding.
                 guard Values.isName(name.value) else { continue }
                 let camel = Naming.lowerCamel(name.value)
@@ -47,8 +47,12 @@ extension Rule {
                                  help: "rename one of the two profiles",
                                  related: [.init(file: "", span: first.span, message: "'\(first.value)' is here")])
                 }
-                swiftSeen.keepFirst(swift, name)
-                kotlinSeen.keepFirst(kotlin, name)
+                // The last profile is compared with the others, but none comes after it to be
+                // compared with it: a policy of one profile keeps nothing.
+                if p < doc.profiles.count - 1 {
+                    swiftSeen.keepFirst(swift, name)
+                    kotlinSeen.keepFirst(kotlin, name)
+                }
             }
         })
 }
