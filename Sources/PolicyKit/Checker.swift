@@ -36,10 +36,14 @@ public struct CheckedFile: Sendable {
         self.source = source
     }
 
-    /// A file whose policy is `doc` completed when `clean`, and none otherwise.
+    /// A file whose policy is `doc` completed when `clean`, and none otherwise. Each property set
+    /// once: delegating to the other initializer and then changing the file copied it whole.
     init(path: String, diagnostics: [Diagnostic], doc: PolicyDoc?, clean: Bool, source: [UInt8]) {
-        self.init(path: path, diagnostics: diagnostics, doc: doc, policy: nil, source: source)
-        if clean { policySource = .doc }
+        self.path = path
+        self.diagnostics = diagnostics
+        self.doc = doc
+        self.policySource = clean ? .doc : .given(nil)
+        self.source = source
     }
 
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }

@@ -32,11 +32,12 @@ public struct ReportSummary: Sendable, Hashable {
     }
 
     public init(_ files: [CheckedFile]) {
-        // By index: passing each file along copied it, its whole policy with it.
+        // By index, and from the findings themselves: passing each file along, or asking it for
+        // its counts, copied it, its whole policy with it.
         var errors = 0, warnings = 0
         for i in files.indices {
-            errors += files[i].errorCount
-            warnings += files[i].warningCount
+            errors += files[i].diagnostics.count { $0.severity == .error }
+            warnings += files[i].diagnostics.count { $0.severity == .warning }
         }
         self.init(files: files.count, errors: errors, warnings: warnings)
     }
