@@ -67,6 +67,33 @@ import Testing
         #expect(Values.fastDuration(text) == nil)
     }
 
+    @Test func fastIntegerAgreesWithTheFullParser() {
+        var spellings: [String] = []
+        for sign in ["", "-", "+", "--", " "] {
+            for digits in Self.digitRuns + ["", "0", "00", "9007199254740991", "9007199254740992", "09", "1_000", "1e3", "0x1F", "١٢"] {
+                for tail in ["", ".0", " ", "\u{301}", "a"] { spellings.append(sign + digits + tail) }
+            }
+        }
+        var rng = Rng(state: 43)
+        let alphabet = Array("0123456789-+._ex\u{301}")
+        for _ in 0..<5000 {
+            spellings.append(String((0..<(1 + rng.below(18))).map { _ in rng.pick(alphabet) }))
+        }
+        var taken = 0
+        for text in spellings {
+            guard let fast = Values.fastInteger(text) else { continue }
+            taken += 1
+            #expect(value(Values.fullInteger(text)) == fast, "\(text)")
+        }
+        #expect(taken > 300)
+        for usual in ["0", "3", "10", "429", "503", "-3", "9007199254740991", "-9007199254740991"] {
+            #expect(Values.fastInteger(usual) != nil, "\(usual)")
+        }
+        for unusual in ["-0", "007", "9007199254740992", "+1", "1.0", "", "-", "99999999999999999"] {
+            #expect(Values.fastInteger(unusual) == nil, "\(unusual)")
+        }
+    }
+
     @Test func fastPercentAgreesWithTheFullParser() {
         var spellings: [String] = []
         for w in Self.digitRuns + ["", "99", "100", "0100", "101", "1000", "00000000000000100", "-1", " 1"] {
@@ -119,6 +146,61 @@ import Testing
         }
     }
 
+    /// `Values.isName` as it was written on an array of the bytes.
+    static func referenceIsName(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard !u.isEmpty, u.count <= Values.maxNameLength, Values.isLower(u[0]) else { return false }
+        var i = 1
+        while i < u.count, Values.isLower(u[i]) || Values.isUpper(u[i]) || Values.isDigit(u[i]) { i += 1 }
+        while i < u.count {
+            guard u[i] == 0x2D else { return false }
+            i += 1
+            let start = i
+            while i < u.count, Values.isLower(u[i]) || Values.isDigit(u[i]) { i += 1 }
+            if i == start { return false }
+        }
+        return true
+    }
+
+    @Test func isNameAgreesWithTheArrayVersion() {
+        var names = Self.names() + ["ça-va", "a_b", "a b", "日本", "e\u{301}-x", "p" + String(repeating: "x", count: 63),
+                                    "p" + String(repeating: "x", count: 64), "a-", "a-1", "a-B"]
+        var rng = Rng(state: 37)
+        for _ in 0..<2000 {
+            names.append("a" + String((0..<rng.below(70)).map { _ in rng.pick(Array("ab-9Z")) }))
+        }
+        for name in names {
+            #expect(Values.isName(name) == Self.referenceIsName(name), "\(name)")
+        }
+    }
+
+    @Test func takenTableAgreesWithNamingsSets() {
+        let words = Naming.swiftKeywords.union(Naming.kotlinKeywords).union(Naming.swiftMembers).union(Naming.kotlinMembers)
+        for word in Array(words) + Self.names().map(Naming.lowerCamel) + Self.names().map(Naming.screamingSnake) {
+            let taken = NameAdvice.taken(word)
+            #expect(taken.contains(.swiftKeyword) == Naming.swiftKeywords.contains(word), "\(word)")
+            #expect(taken.contains(.kotlinKeyword) == Naming.kotlinKeywords.contains(word), "\(word)")
+            #expect(taken.contains(.swiftMember) == Naming.swiftMembers.contains(word), "\(word)")
+            #expect(taken.contains(.kotlinMember) == Naming.kotlinMembers.contains(word), "\(word)")
+        }
+    }
+
+    /// Scanned while few, hashed past `scanned`: the first value of each key either way.
+    @Test func firstByKeyKeepsTheFirstValueAtEverySize() {
+        var rng = Rng(state: 41)
+        for count in [0, 1, 15, 16, 17, 50] {
+            var table = FirstByKey<Int>()
+            var reference: [String: Int] = [:]
+            for i in 0..<count * 2 {
+                let key = "k\(rng.below(count + 1))"
+                #expect(table[key] == reference[key], "\(key)")
+                table.keepFirst(key, i)
+                if reference[key] == nil { reference[key] = i }
+            }
+            for k in 0...(count + 1) { #expect(table["k\(k)"] == reference["k\(k)"]) }
+        }
+    }
+
     // The loader scans a small mapping for a repeated key and hashes a large one: both must
     // point at the first occurrence, at every size around the switch.
     @Test(arguments: [1, 2, 15, 16, 17, 40])
@@ -155,6 +237,116 @@ import Testing
         let repeated = file.diagnostics.filter { $0.message.contains("is listed twice") }
         #expect(repeated.count == 1)
         #expect(repeated.first?.message.contains("'429' is listed twice in 'retryOn'") == true)
+    }
+
+    /// Random decoded values from few parts, so that many pairs are equal, reordered or nearly so,
+    /// with text that Unicode folds (canonical equivalents of one length, Kelvin sign, a letter
+    /// whose composition is excluded) and text that looks like the inside of an identity.
+    struct ValueMaker {
+        var rng: Rng
+        static let texts = ["a", "b", "not_ready", "K", "\u{212A}", "é", "e\u{301}", "\u{958}", "\u{915}\u{93C}",
+                            ",s6:status=i503", "=", "}", "s1:", "a\u{301}\u{316}", "a\u{316}\u{301}", ""]
+        static let keys = ["status", "code", "k", "K", "\u{212A}", "é", "e\u{301}", "a\u{301}\u{316}", "a\u{316}\u{301}"]
+
+        mutating func text() -> String {
+            rng.pick(Self.texts) + (rng.below(4) == 0 ? rng.pick(Self.texts) : "")
+        }
+
+        mutating func value(depth: Int = 0) -> Decoded.Value {
+            switch rng.below(depth >= 2 ? 6 : 9) {
+            case 0: return .integer(rng.pick([0, 5, 429, 503]))
+            case 1: return .duration(rng.pick([5, 1000]))
+            case 2: return .boolean(rng.below(2) == 0)
+            case 3: return .percent(Percent(canonical: rng.pick(["10", "2.5"])))
+            case 4: return .network
+            case 5: return .string(text())
+            case 6: return .list((0..<rng.below(3)).map { _ in Decoded(value: value(depth: depth + 1), span: Span(.start)) })
+            default:
+                var entries: [DecodedEntry] = []
+                for _ in 0..<rng.below(4) {
+                    entries.append(DecodedEntry(key: rng.pick(Self.keys), keySpan: Span(.start),
+                                                value: Decoded(value: value(depth: depth + 1), span: Span(.start))))
+                }
+                return .object(entries)
+            }
+        }
+
+        /// `value` with the entries of its objects shuffled: the same identity.
+        mutating func shuffled(_ value: Decoded.Value) -> Decoded.Value {
+            switch value {
+            case .list(let items):
+                return .list(items.map { Decoded(value: shuffled($0.value), span: $0.span) })
+            case .object(let entries):
+                var out = entries.map { DecodedEntry(key: $0.key, keySpan: $0.keySpan, value: Decoded(value: shuffled($0.value.value), span: $0.value.span)) }
+                for i in out.indices.reversed() where i > 0 { out.swapAt(i, rng.below(i + 1)) }
+                return .object(out)
+            default:
+                return value
+            }
+        }
+    }
+
+    @Test func sameIdentityAgreesWithTheIdentities() {
+        var maker = ValueMaker(rng: Rng(state: 29))
+        var values: [Decoded.Value] = []
+        for _ in 0..<1500 {
+            let v = maker.value()
+            values.append(v)
+            values.append(maker.shuffled(v))
+        }
+        var same = 0, structural = 0
+        for i in values.indices {
+            for j in [i, i ^ 1, maker.rng.below(values.count), maker.rng.below(values.count)] {
+                let a = values[i], b = values[j]
+                let expected = a.identity == b.identity
+                #expect(FirstSeen.sameIdentity(a, b) == expected, "\(a.identity) \(b.identity)")
+                if expected { same += 1 }
+                if !FirstSeen.isScalar(a), !FirstSeen.isScalar(b), FirstSeen.isASCII(a), FirstSeen.isASCII(b) { structural += 1 }
+            }
+        }
+        // Both outcomes, and the comparison without identities, must be well exercised.
+        #expect(same > 2000 && same < values.count * 3)
+        #expect(structural > 1000)
+    }
+
+    @Test func identitiesThatUnicodeJoinsAcrossPartsAreStillOne() {
+        // "\u{958}" normalises to two scalars, so the one code's identity reads as the other pair's.
+        let span = Span(.start)
+        func pair(_ code: String, _ status: Int?) -> Decoded.Value {
+            var entries = [DecodedEntry(key: "code", keySpan: span, value: Decoded(value: .string(code), span: span))]
+            if let status {
+                entries.append(DecodedEntry(key: "status", keySpan: span, value: Decoded(value: .integer(status), span: span)))
+            }
+            return .object(entries)
+        }
+        let a = pair(String(repeating: "\u{958}", count: 5) + ",s6:status=i503", nil)
+        let b = pair(String(repeating: "\u{915}\u{93C}", count: 5), 503)
+        #expect(a.identity == b.identity)
+        #expect(FirstSeen.sameIdentity(a, b))
+        #expect(!FirstSeen.sameIdentity(a, pair("x", 503)))
+    }
+
+    @Test func repeatsAreFoundAsByIdentityInListsOfEveryLength() {
+        var maker = ValueMaker(rng: Rng(state: 31))
+        for length in [1, 2, 5, 15, 16, 17, 30] {
+            for _ in 0..<60 {
+                // Items drawn from a few values, so that repeats are common.
+                let pool = (0..<(2 + maker.rng.below(length + 4))).map { _ in maker.value() }
+                var seen = FirstSeen()
+                var kept: [Decoded] = []
+                var reference: [(String, Int)] = []
+                for k in 0..<length {
+                    let v = maker.shuffled(maker.rng.pick(pool))
+                    let span = Span(Mark(line: k + 1, column: 1))
+                    let expected = reference.first { $0.0 == v.identity }.map { $0.1 }
+                    #expect(seen.repeatOf(v, among: kept)?.start.line == expected, "\(v.identity)")
+                    if expected == nil {
+                        reference.append((v.identity, k + 1))
+                        kept.append(Decoded(value: v, span: span))
+                    }
+                }
+            }
+        }
     }
 
     @Test func byteOrderIsTheOrderOfUTF8Views() {

@@ -96,14 +96,11 @@ struct Decoder {
                     complete = false
                     continue
                 }
-                if unique {
-                    if let first = firsts.first(v.value) {
-                        fail(.typeMismatch, at: v.span,
-                             "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
-                             help: "remove the repeated item")
-                        continue
-                    }
-                    firsts.insert(v.value, v.span)
+                if unique, let first = firsts.repeatOf(v.value, among: out) {
+                    fail(.typeMismatch, at: v.span,
+                         "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                         help: "remove the repeated item")
+                    continue
                 }
                 out.append(v)
             }
@@ -123,10 +120,12 @@ struct Decoder {
         var meant: Set<String> = []
         // Which fields were written, by index (the language's mappings have far fewer than 64).
         var written: UInt64 = 0
-        for e in entries {
-            // By index: iterating `fields` would copy (and retain) every field it passes.
+        // By index, the entries and the fields: iterating either copies (and retains) every element
+        // it passes, an entry's whole node with it.
+        for j in entries.indices {
+            let key = entries[j].key
             var index = -1
-            for i in fields.indices where fields[i].key == e.key {
+            for i in fields.indices where fields[i].key == key {
                 index = i
                 break
             }
@@ -137,20 +136,19 @@ struct Decoder {
                     continue
                 }
                 let keys = fields.map(\.key)
-                let nearest = Suggest.nearest(e.key, in: keys)
+                let nearest = Suggest.nearest(key, in: keys)
                 if let nearest { meant.insert(nearest) }
                 let help = nearest.map { "did you mean '\($0)'?" }
                     ?? "the keys of \(owner) are \(Suggest.andList(keys))"
-                fail(.unknownKey, at: e.keySpan, "unknown key '\(printable(e.key))' in \(owner)", help: help)
+                fail(.unknownKey, at: entries[j].keySpan, "unknown key '\(printable(key))' in \(owner)", help: help)
                 continue
             }
             if index < 64 { written |= 1 << UInt64(index) }
-            let field = fields[index]
-            let label = Label.quoted(field.key)
-            if let v = decode(e.value, as: field.shape, key: label, owner: label, keySpan: e.keySpan) {
-                out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
+            let label = Label.quoted(fields[index].key)
+            if let v = decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
+                out.append(DecodedEntry(key: key, keySpan: entries[j].keySpan, value: v))
             } else {
-                failed.append(e.key)
+                failed.append(key)
             }
         }
         for i in fields.indices where fields[i].required {
@@ -308,36 +306,71 @@ enum Label: CustomStringConvertible {
     }
 }
 
-/// The first span of each identity of a list's items: a short list is scanned (most lists hold a
+/// Where a list's items were first seen, by identity: a short list is scanned (most lists hold a
 /// few items, and hashing their identities cost more), a long one is hashed so it stays linear.
-/// Scalars are compared by value (the same identity exactly when the same case and payload);
-/// lists and objects by `identity`, made once per item.
+/// The scan compares values without writing their identities out (see `sameIdentity`).
 struct FirstSeen {
-    private var few: [(value: Decoded.Value, identity: String?, span: Span)] = []
+    /// The identities of `earlier[0..<indexed]`, made once a list is long.
     private var many: [String: Span] = [:]
+    private var indexed = 0
     static let scanned = 16
 
-    func first(_ value: Decoded.Value) -> Span? {
-        guard few.count < Self.scanned else { return many[value.identity] }
-        let identity = Self.isScalar(value) ? nil : value.identity
-        for seen in few {
-            if let identity {
-                if seen.identity == identity { return seen.span }
-            } else if seen.identity == nil, Self.sameScalar(seen.value, value) {
-                return seen.span
-            }
+    /// Where an item of `earlier` had the identity of `value`, if one did. `earlier` is the list's
+    /// items kept so far, in order, and only grows: each is the first of its identity (a repeat is
+    /// not kept), so they are exactly the firsts.
+    mutating func repeatOf(_ value: Decoded.Value, among earlier: [Decoded]) -> Span? {
+        guard earlier.count >= Self.scanned else {
+            for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
+            return nil
         }
-        return nil
+        while indexed < earlier.count {
+            many[earlier[indexed].value.identity] = earlier[indexed].span
+            indexed += 1
+        }
+        return many[value.identity]
     }
 
-    mutating func insert(_ value: Decoded.Value, _ span: Span) {
-        guard few.count < Self.scanned else {
-            many[value.identity] = span
-            return
+    /// Whether two values have one `identity`, without writing it out where that is certain:
+    /// scalars by case and payload, lists and objects part by part while all their text is ASCII.
+    /// Other text compares as Swift compares Strings (canonically equivalent is equal), and that
+    /// can join across the parts of an identity: there the identities themselves are compared.
+    static func sameIdentity(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+        if isScalar(a) || isScalar(b) { return sameScalar(a, b) }
+        guard isASCII(a), isASCII(b) else { return a.identity == b.identity }
+        return sameASCIIStructure(a, b)
+    }
+
+    /// `sameIdentity` for values whose text is all ASCII: their identities are ASCII too, and equal
+    /// exactly when they are the same bytes.
+    static func sameASCIIStructure(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+        switch (a, b) {
+        case (.list(let x), .list(let y)):
+            guard x.count == y.count else { return false }
+            for i in x.indices where !sameASCIIStructure(x[i].value, y[i].value) { return false }
+            return true
+        case (.object(let x), .object(let y)):
+            // The identity sorts the entries, so their order does not count: the same entries, each
+            // met as often in one object as in the other.
+            guard x.count == y.count else { return false }
+            func same(_ e: DecodedEntry, _ f: DecodedEntry) -> Bool {
+                e.key == f.key && sameASCIIStructure(e.value.value, f.value.value)
+            }
+            for e in x where x.count(where: { same($0, e) }) != y.count(where: { same($0, e) }) { return false }
+            return true
+        case (.list, _), (.object, _), (_, .list), (_, .object):
+            return false
+        default:
+            return sameScalar(a, b)
         }
-        few.append((value, Self.isScalar(value) ? nil : value.identity, span))
-        if few.count == Self.scanned {
-            for seen in few { many[seen.identity ?? seen.value.identity] = seen.span }
+    }
+
+    /// Whether all the text of `value` (strings, keys) is ASCII.
+    static func isASCII(_ value: Decoded.Value) -> Bool {
+        switch value {
+        case .string(let s): return allUTF8(s) { $0 < 0x80 }
+        case .list(let items): return items.allSatisfy { isASCII($0.value) }
+        case .object(let entries): return entries.allSatisfy { allUTF8($0.key) { $0 < 0x80 } && isASCII($0.value.value) }
+        case .integer, .boolean, .duration, .percent, .network: return true
         }
     }
 

@@ -68,37 +68,37 @@ public struct PolicyDoc: Sendable, Hashable {
 
     /// One pass over each decoded mapping, by key: looking every key up by name copied the
     /// decoded values over and over. Keys of a decoded mapping are unique (the loader drops
-    /// repeated keys), so each case is met at most once.
+    /// repeated keys), so each case is met at most once. Entries are read by index, here and
+    /// below: iterating copies each entry, its decoded value with it.
     init(_ root: Decoded?) {
         guard let root, case .object(let top) = root.value else { return }
-        for e in top {
-            let v = e.value
-            switch e.key {
-            case "version": version = v.int
-            case "policy": policy = v.string
-            case "description": description = v.string
-            case "retry": readRetry(v)
+        for i in top.indices {
+            switch top[i].key {
+            case "version": version = top[i].value.int
+            case "policy": policy = top[i].value.string
+            case "description": description = top[i].value.string
+            case "retry": readRetry(top[i].value)
             case "prefetch":
-                guard case .object(let entries) = v.value else { break }
-                for e in entries {
-                    switch e.key {
-                    case "ahead": prefetchAhead = e.value.int
-                    case "onlyUnlocked": prefetchOnlyUnlocked = e.value.bool
-                    case "retryRefused": prefetchRetryRefused = e.value.bool
+                guard case .object(let entries) = top[i].value.value else { break }
+                for j in entries.indices {
+                    switch entries[j].key {
+                    case "ahead": prefetchAhead = entries[j].value.int
+                    case "onlyUnlocked": prefetchOnlyUnlocked = entries[j].value.bool
+                    case "retryRefused": prefetchRetryRefused = entries[j].value.bool
                     default: break
                     }
                 }
             case "tickets":
-                guard case .object(let entries) = v.value else { break }
-                for e in entries {
-                    switch e.key {
+                guard case .object(let entries) = top[i].value.value else { break }
+                for j in entries.indices {
+                    switch entries[j].key {
                     case "reuseKey":
-                        if case .list(let items) = e.value.value {
-                            reuseKey = Located(items.compactMap { $0.string }, e.value.span)
-                            reuseKeyComplete = e.value.complete
+                        if case .list(let items) = entries[j].value.value {
+                            reuseKey = Located(items.compactMap { $0.string }, entries[j].value.span)
+                            reuseKeyComplete = entries[j].value.complete
                         }
-                    case "stopReuseBefore": stopReuseBefore = e.value.duration
-                    case "viewerRef": viewerRef = e.value.string
+                    case "stopReuseBefore": stopReuseBefore = entries[j].value.duration
+                    case "viewerRef": viewerRef = entries[j].value.string
                     default: break
                     }
                 }
@@ -109,56 +109,59 @@ public struct PolicyDoc: Sendable, Hashable {
 
     private mutating func readRetry(_ retry: Decoded) {
         guard case .object(let entries) = retry.value else { return }
-        for e in entries {
-            let v = e.value
-            switch e.key {
+        for i in entries.indices {
+            switch entries[i].key {
             case "profiles":
-                guard case .object(let profiles) = v.value else { break }
-                profilesSpan = v.span
-                self.profiles = profiles.map { Self.profile($0) }
+                guard case .object(let profiles) = entries[i].value.value else { break }
+                profilesSpan = entries[i].value.span
+                self.profiles = profiles.indices.map { Self.profile(profiles[$0]) }
             case "retryOn":
-                guard case .list(let items) = v.value else { break }
-                retryOn = Located(items.compactMap { item in
-                    switch item.value {
-                    case .network: return Located(RetryOn.network, item.span)
-                    case .integer(let status): return Located(RetryOn.status(status), item.span)
-                    default: return nil
+                guard case .list(let items) = entries[i].value.value else { break }
+                // Sized once: compactMap grows its result an item at a time.
+                var retryOn: [Located<RetryOn>] = []
+                retryOn.reserveCapacity(items.count)
+                for item in items.indices {
+                    switch items[item].value {
+                    case .network: retryOn.append(Located(.network, items[item].span))
+                    case .integer(let status): retryOn.append(Located(.status(status), items[item].span))
+                    default: break
                     }
-                }, v.span)
-                retryOnComplete = v.complete
+                }
+                self.retryOn = Located(retryOn, entries[i].value.span)
+                retryOnComplete = entries[i].value.complete
             case "neverRetry":
-                guard case .list(let items) = v.value else { break }
-                let decoded = items.map { item in
-                    var never = NeverRetry(status: nil, code: nil, span: item.span)
-                    if case .object(let fields) = item.value {
-                        for f in fields {
-                            switch f.key {
-                            case "status": never.status = f.value.int
-                            case "code": never.code = f.value.string
+                guard case .list(let items) = entries[i].value.value else { break }
+                let decoded = items.indices.map { item in
+                    var never = NeverRetry(status: nil, code: nil, span: items[item].span)
+                    if case .object(let fields) = items[item].value {
+                        for f in fields.indices {
+                            switch fields[f].key {
+                            case "status": never.status = fields[f].value.int
+                            case "code": never.code = fields[f].value.string
                             default: break
                             }
                         }
                     }
                     return never
                 }
-                neverRetry = Located(decoded, v.span)
-                neverRetryComplete = v.complete && decoded.allSatisfy { $0.status != nil && $0.code != nil }
-            case "backoff": backoff = v.string
+                neverRetry = Located(decoded, entries[i].value.span)
+                neverRetryComplete = entries[i].value.complete && decoded.allSatisfy { $0.status != nil && $0.code != nil }
+            case "backoff": backoff = entries[i].value.string
             case "retryAfter":
-                guard case .object(let fields) = v.value else { break }
-                for f in fields {
-                    switch f.key {
-                    case "honor": retryAfterHonor = f.value.bool
-                    case "maxJitter": retryAfterMaxJitter = f.value.duration
+                guard case .object(let fields) = entries[i].value.value else { break }
+                for f in fields.indices {
+                    switch fields[f].key {
+                    case "honor": retryAfterHonor = fields[f].value.bool
+                    case "maxJitter": retryAfterMaxJitter = fields[f].value.duration
                     default: break
                     }
                 }
             case "budget":
-                guard case .object(let fields) = v.value else { break }
-                for f in fields {
-                    switch f.key {
-                    case "ratio": if case .percent(let p) = f.value.value { budgetRatio = Located(p, f.value.span) }
-                    case "minPerMinute": budgetMinPerMinute = f.value.int
+                guard case .object(let fields) = entries[i].value.value else { break }
+                for f in fields.indices {
+                    switch fields[f].key {
+                    case "ratio": if case .percent(let p) = fields[f].value.value { budgetRatio = Located(p, fields[f].value.span) }
+                    case "minPerMinute": budgetMinPerMinute = fields[f].value.int
                     default: break
                     }
                 }
@@ -172,15 +175,14 @@ public struct PolicyDoc: Sendable, Hashable {
     private static func profile(_ e: DecodedEntry) -> Profile {
         var p = Profile(name: Located(e.key, e.keySpan))
         guard case .object(let fields) = e.value.value else { return p }
-        for f in fields {
-            let v = f.value
-            switch f.key {
-            case "kind": p.kind = v.string
-            case "maxRetries": p.maxRetries = v.int
-            case "base": p.base = v.duration
-            case "cap": p.cap = v.duration
-            case "timeout": p.timeout = v.duration
-            case "deadline": p.deadline = v.duration
+        for i in fields.indices {
+            switch fields[i].key {
+            case "kind": p.kind = fields[i].value.string
+            case "maxRetries": p.maxRetries = fields[i].value.int
+            case "base": p.base = fields[i].value.duration
+            case "cap": p.cap = fields[i].value.duration
+            case "timeout": p.timeout = fields[i].value.duration
+            case "deadline": p.deadline = fields[i].value.duration
             default: break
             }
         }

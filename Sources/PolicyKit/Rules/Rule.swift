@@ -114,7 +114,8 @@ public struct Rule: Sendable {
 /// Collects a rule's findings with its id and severity filled in.
 public struct Findings {
     public private(set) var diagnostics: [Diagnostic] = []
-    var rule: Rule?
+    /// The rule being checked; findings added without one are dropped.
+    var rule: (id: RuleID, severity: Severity)?
 
     public init() {}
 

@@ -60,10 +60,11 @@ private struct Frame {
     var start: Mark
     /// Collect nothing: this subtree is a refused key, a duplicate's value or a merge key's value.
     var discard: Bool
-    /// Where this collection's entries or items begin in the reader's `entries` or `items`: they
-    /// are collected there, one stack for all frames, and copied out once, at the exact size, when
-    /// the collection ends (arrays grown per mapping cost several allocations each).
-    var base: Int
+    /// The entries of a mapping or the items of a list so far, handed over whole when it ends.
+    /// Each frame has its own, with room for a policy's usual few from the start: collecting them
+    /// on one stack for all frames cost a copy out of it and a removal from it per collection.
+    var entries: [Entry] = []
+    var items: [Node] = []
     /// The keys of the entries by name, made only once a mapping is large (see `firstSpan`).
     var seen: [String: Span] = [:]
     var pendingKey: String?
@@ -78,15 +79,15 @@ private struct EventReader {
     let bytes: [UInt8]
     var stack: [Frame] = []
     var root: Node?
-    /// The entries and items of the open collections (see `Frame.base`).
-    var entries: [Entry] = []
-    var items: [Node] = []
     var diagnostics: [Diagnostic] = []
     /// The first finding of each unsupported construct, and how many more there were: a file full
     /// of aliases gets one clear finding, not thousands.
     var unsupported: [String: (index: Int, more: Int)] = [:]
     var documents = 0
     var suppressed = 0
+    /// Collections given room for six from the start (see `YAML_MAPPING_START_EVENT`).
+    var roomyCollections = 0
+    static let maxRoomyCollections = 1024
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -161,7 +162,13 @@ private struct EventReader {
             checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: start)
             let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length),
                               as: UTF8.self)
-            deliver(Node(.scalar(text, style(scalar.style)), span: Span(start: start, end: end)))
+            let span = Span(start: start, end: end)
+            if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
+                // A key: kept as text, never made a node.
+                takeKey(text, style(scalar.style), span: span, frame: top)
+            } else {
+                deliver(Node(.scalar(text, style(scalar.style)), span: span))
+            }
             return .goOn
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
@@ -181,19 +188,25 @@ private struct EventReader {
                            "a key must be a plain word, not a \(isMapping ? "mapping" : "list")")
                 discard = true
             }
-            stack.append(Frame(isMapping: isMapping, start: start, discard: discard,
-                               base: isMapping ? entries.count : items.count))
+            var frame = Frame(isMapping: isMapping, start: start, discard: discard)
+            // The mappings and lists of a policy hold at most six entries or items: room for six
+            // from the start spares growing an array three times. Only for a policy's worth of
+            // collections, so that a hostile file of a hundred thousand tiny ones does not hold six
+            // times the memory it uses (past the limit, arrays grow as they fill).
+            if !discard && roomyCollections < Self.maxRoomyCollections {
+                roomyCollections += 1
+                if isMapping { frame.entries.reserveCapacity(6) } else { frame.items.reserveCapacity(6) }
+            }
+            stack.append(consume frame)
             return .goOn
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let frame = stack.popLast() else { return .abort }
             let span = Span(start: frame.start, end: end)
             let node: Node
-            if frame.isMapping {
-                node = frame.discard ? Node(.reported, span: span) : Node(.mapping(Array(entries[frame.base...])), span: span)
-                entries.removeSubrange(frame.base...)
+            if frame.discard {
+                node = Node(.reported, span: span)
             } else {
-                node = frame.discard ? Node(.reported, span: span) : Node(.sequence(Array(items[frame.base...])), span: span)
-                items.removeSubrange(frame.base...)
+                node = Node(frame.isMapping ? .mapping(frame.entries) : .sequence(frame.items), span: span)
             }
             deliver(node)
             return .goOn
@@ -225,7 +238,8 @@ private struct EventReader {
         }
     }
 
-    mutating func deliver(_ node: Node) {
+    /// Takes `node` over (consuming: it is stored, and a borrowed node would be copied to be).
+    mutating func deliver(_ node: consuming Node) {
         guard !stack.isEmpty else {
             if root == nil { root = node }
             return
@@ -233,31 +247,30 @@ private struct EventReader {
         let top = stack.count - 1
         if stack[top].discard { return }
         if !stack[top].isMapping {
-            items.append(node)
+            stack[top].items.append(node)
             return
         }
-        guard let key = stack[top].pendingKey else {
-            takeKey(node, frame: top)
-            return
-        }
-        if !stack[top].skipValue {
-            entries.append(Entry(key: key, keySpan: stack[top].pendingKeySpan, value: node))
-        }
-        stack[top].pendingKey = nil
-        stack[top].skipValue = false
-    }
-
-    mutating func takeKey(_ node: Node, frame top: Int) {
-        stack[top].pendingKeySpan = node.span
-        guard case .scalar(let key, let style) = node.kind else {
-            // An alias or a collection as a key, reported when it started: drop the pair.
+        // Taken out, not copied: the entry keeps it.
+        guard let key = stack[top].pendingKey.take() else {
+            // A key that is an alias or a collection (a scalar key went to `takeKey`), reported
+            // when it started: drop the pair.
+            stack[top].pendingKeySpan = node.span
             stack[top].pendingKey = ""
             stack[top].skipValue = true
             return
         }
+        if !stack[top].skipValue {
+            stack[top].entries.append(Entry(key: key, keySpan: stack[top].pendingKeySpan, value: node))
+        }
+        stack[top].skipValue = false
+    }
+
+    mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int) {
+        stack[top].pendingKeySpan = span
         stack[top].pendingKey = key
-        if key == "<<" && style == .plain {
-            reportOnce("merge", at: node.span.start,
+        // By length first: no other text is canonically equivalent to "<<".
+        if key.utf8.count == 2 && key == "<<" && style == .plain {
+            reportOnce("merge", at: span.start,
                        "merge keys ('<<') are not supported in policy files; write each key out")
             stack[top].skipValue = true
         } else if let first = firstSpan(of: key, frame: top) {
@@ -267,7 +280,7 @@ private struct EventReader {
                 return
             }
             diagnostics.append(Diagnostic(
-                span: node.span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
+                span: span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
                 message: "key '\(printable(key))' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
                 help: "remove one of them; a duplicate key means one value is silently lost",
                 related: [.init(file: "", span: first, message: "first '\(printable(key))' is here")]))
@@ -280,15 +293,14 @@ private struct EventReader {
     /// Every key taken becomes an entry when its value arrives, before the next key, so the
     /// entries are exactly the keys seen.
     mutating func firstSpan(of key: String, frame top: Int) -> Span? {
-        let base = stack[top].base
-        let count = entries.count - base
+        let count = stack[top].entries.count
         if count < 16 {
-            for e in entries[base...] where e.key == key { return e.keySpan }
+            for i in 0..<count where stack[top].entries[i].key == key { return stack[top].entries[i].keySpan }
             return nil
         }
         var indexed = stack[top].seen.count
         while indexed < count {
-            let e = entries[base + indexed]
+            let e = stack[top].entries[indexed]
             stack[top].seen[e.key] = e.keySpan
             indexed += 1
         }

@@ -59,7 +59,14 @@ public struct Node: Sendable {
     /// `~`, `null` and an empty plain scalar: YAML's ways to write nothing.
     public var isNull: Bool {
         if case .scalar(let text, .plain) = kind {
-            return text.isEmpty || text == "~" || text == "null" || text == "Null" || text == "NULL"
+            // By length first: it is asked of every value, and most are longer. (No other text is
+            // canonically equivalent to these, so their lengths in bytes are theirs alone.)
+            switch text.utf8.count {
+            case 0: return true
+            case 1: return text == "~"
+            case 4: return text == "null" || text == "Null" || text == "NULL"
+            default: return false
+            }
         }
         return false
     }

@@ -17,6 +17,12 @@ enum Files {
 
     static let stdinPath = "<stdin>"
 
+    /// Which file a path names, whatever the spelling (an array of the two cost an allocation a file).
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
     /// Expands PATH arguments to the policy files they name, in a stable order; fails on the
     /// first PATH that cannot be read.
     static func expand(_ paths: [String], allowStdin: Bool) -> Result<[String], ReadError> {
@@ -32,12 +38,12 @@ enum Files {
         var errors: [ReadError] = []
         var empty: [String] = []
         // By device and inode: `ok.yaml`, `./ok.yaml` and a link to it are one file.
-        var seen: Set<[UInt64]> = []
+        var seen: Set<FileID> = []
         var seenStdin = false
         func add(_ path: String) {
             var info = stat()
             guard stat(path, &info) == 0 else { return out.append(path) }  // reading it will say why
-            if seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { out.append(path) }
+            if seen.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted { out.append(path) }
         }
         for raw in paths {
             if raw == "-" {
@@ -59,7 +65,8 @@ enum Files {
                 var found: [String] = []
                 walk(path, into: &found)
                 if found.isEmpty { empty.append(raw) }
-                found.sorted(by: utf8Precedes).forEach(add)
+                found.sort(by: utf8Precedes)
+                found.forEach(add)
             } else {
                 add(path)
             }
@@ -109,7 +116,11 @@ enum Files {
             return .failure(ReadError(path: path, message: "cannot read '\(printable(path))': it is a directory"))
         }
         let cap = limit + 1
-        var bytes = [UInt8](repeating: 0, count: min(cap, max(4096, Int(info.st_size) + 1)))
+        // Room for the whole file and one byte more (the read that finds its end); a pipe or an
+        // empty file says no size, and the buffer grows as needed. Zeroing a larger buffer than
+        // a small policy needs cost more than reading it.
+        let size = info.st_size > 0 ? Int(info.st_size) + 1 : 4096
+        var bytes = [UInt8](repeating: 0, count: min(cap, size))
         var count = 0
         while count < cap {
             if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(cap, bytes.count * 2) - bytes.count) }

@@ -32,9 +32,14 @@ public struct ReportSummary: Sendable, Hashable {
     }
 
     public init(_ files: [CheckedFile]) {
-        self.init(files: files.count,
-                  errors: files.reduce(0) { $0 + $1.errorCount },
-                  warnings: files.reduce(0) { $0 + $1.warningCount })
+        // By index, and from the findings themselves: passing each file along, or asking it for
+        // its counts, copied it, its whole policy with it.
+        var errors = 0, warnings = 0
+        for i in files.indices {
+            errors += files[i].diagnostics.count { $0.severity == .error }
+            warnings += files[i].diagnostics.count { $0.severity == .warning }
+        }
+        self.init(files: files.count, errors: errors, warnings: warnings)
     }
 
     /// Lint's one decision: errors fail, warnings fail only under `--strict`.
@@ -62,15 +67,19 @@ public enum Reporters {
         }
     }
 
-    /// Files by path, the order `Diagnostic.inReportOrder` gives their findings.
-    static func sortedFiles(_ files: [CheckedFile]) -> [CheckedFile] {
-        files.enumerated().sorted { a, b in
-            a.element.path != b.element.path ? a.element.path < b.element.path : a.offset < b.offset
-        }.map(\.element)
+    /// Files by path, the order `Diagnostic.inReportOrder` gives their findings: those that
+    /// `include` accepts. Sorted by index: sorting the files themselves copied each one, its
+    /// whole policy with it, and a clean run's report cost more than its checks.
+    static func sortedFiles(_ files: [CheckedFile], where include: (CheckedFile) -> Bool = { _ in true }) -> [CheckedFile] {
+        files.indices.filter { include(files[$0]) }.sorted { a, b in
+            files[a].path != files[b].path ? files[a].path < files[b].path : a < b
+        }.map { files[$0] }
     }
 
     static func sortedDiagnostics(_ files: [CheckedFile]) -> [Diagnostic] {
-        files.flatMap(\.diagnostics).sorted(by: Diagnostic.inReportOrder)
+        var all: [Diagnostic] = []
+        for i in files.indices { all += files[i].diagnostics }
+        return all.sorted(by: Diagnostic.inReportOrder)
     }
 
     /// `1 file`, `2 files`, `0 errors`.

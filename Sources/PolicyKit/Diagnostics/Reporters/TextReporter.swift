@@ -10,7 +10,7 @@ extension Reporters {
     /// The summary is not part of it: the CLI writes `ReportSummary.text` to stderr.
     public static func text(_ files: [CheckedFile], color: Bool = false) -> String {
         var out = ""
-        for file in sortedFiles(files) where !file.diagnostics.isEmpty {
+        for file in sortedFiles(files, where: { !$0.diagnostics.isEmpty }) {
             let source = SourceLines(file.source)
             for var d in file.diagnostics.sorted(by: Diagnostic.inReportOrder) {
                 // A file name is echoed input too: a newline or an escape in it must not reach

@@ -54,11 +54,36 @@ extension Rule {
 
 /// Shared by `bad-name` and `name-collision`: what makes a name unusable, and a usable one to offer.
 enum NameAdvice {
+    /// What an identifier is already taken by in generated code.
+    struct Taken: OptionSet {
+        let rawValue: UInt8
+        static let swiftKeyword = Taken(rawValue: 1)
+        static let kotlinKeyword = Taken(rawValue: 2)
+        static let swiftMember = Taken(rawValue: 4)
+        static let kotlinMember = Taken(rawValue: 8)
+    }
+
+    /// Naming's keyword and member sets as one table: an identifier is looked up once, where a
+    /// lookup in each set was much of the cost of checking a policy's names.
+    static let takenTable: [String: Taken] = {
+        var table: [String: Taken] = [:]
+        for (words, taken) in [(Naming.swiftKeywords, Taken.swiftKeyword), (Naming.kotlinKeywords, .kotlinKeyword),
+                               (Naming.swiftMembers, .swiftMember), (Naming.kotlinMembers, .kotlinMember)] {
+            for word in words { table[word, default: []].insert(taken) }
+        }
+        return table
+    }()
+
+    static func taken(_ identifier: String) -> Taken { takenTable[identifier] ?? [] }
+
     /// The language whose reserved word a profile's constant would be, if any.
     static func reservedIn(_ name: String) -> String? {
-        let camel = Naming.lowerCamel(name)
-        let swift = Naming.swiftKeywords.contains(camel), kotlin = Naming.kotlinKeywords.contains(camel)
-        switch (swift, kotlin) {
+        reservedIn(taken(Naming.lowerCamel(name)))
+    }
+
+    /// `reservedIn` for what the profile's constant (its lowerCamel form) is taken by.
+    static func reservedIn(_ taken: Taken) -> String? {
+        switch (taken.contains(.swiftKeyword), taken.contains(.kotlinKeyword)) {
         case (true, true): return "Swift and Kotlin"
         case (true, false): return "Swift"
         case (false, true): return "Kotlin"

@@ -17,16 +17,24 @@ extension Rule {
                        note: "close to a member's name is fine"),
         ],
         check: { doc, findings in
-            var swiftSeen: [String: Located<String>] = [:]
-            var kotlinSeen: [String: Located<String>] = [:]
-            // A name that bad-name reports is not an identifier at all: one mistake, one finding.
-            for profile in doc.profiles where NameAdvice.isUsable(profile.name.value, isProfile: true) {
-                let name = profile.name
+            var swiftSeen = FirstByKey<Located<String>>()
+            var kotlinSeen = FirstByKey<Located<String>>()
+            for p in doc.profiles.indices {
+                let name = doc.profiles[p].name
+                // A name that bad-name reports is not an identifier at all: one mistake, one finding.
+                guard Values.isName(name.value) else { continue }
+                let camel = Naming.lowerCamel(name.value)
+                let camelTaken = NameAdvice.taken(camel)
+                guard NameAdvice.reservedIn(camelTaken) == nil else { continue }
                 let swift = Naming.swiftProfile(name.value), kotlin = Naming.kotlinProfile(name.value)
-                let members = [Naming.swiftMembers.contains(swift) ? "the Swift member \(swift)" : nil,
-                               Naming.kotlinMembers.contains(kotlin) ? "the Kotlin member \(kotlin)" : nil]
-                    .compactMap { $0 }
-                if !members.isEmpty {
+                // Each constant looked up once (see `NameAdvice.takenTable`).
+                let swiftTaken = swift == camel ? camelTaken : NameAdvice.taken(swift)
+                let isSwiftMember = swiftTaken.contains(.swiftMember)
+                let isKotlinMember = NameAdvice.taken(kotlin).contains(.kotlinMember)
+                if isSwiftMember || isKotlinMember {
+                    let members = [isSwiftMember ? "the Swift member \(swift)" : nil,
+                                   isKotlinMember ? "the Kotlin member \(kotlin)" : nil]
+                        .compactMap { $0 }
                     findings.add(at: name.span,
                                  "profile '\(name.value)' becomes \(Suggest.andList(members)), which every generated policy already declares",
                                  help: "rename the profile, e.g. '\(name.value)-profile'")
@@ -39,8 +47,12 @@ extension Rule {
                                  help: "rename one of the two profiles",
                                  related: [.init(file: "", span: first.span, message: "'\(first.value)' is here")])
                 }
-                if swiftSeen[swift] == nil { swiftSeen[swift] = name }
-                if kotlinSeen[kotlin] == nil { kotlinSeen[kotlin] = name }
+                // The last profile is compared with the others, but none comes after it to be
+                // compared with it: a policy of one profile keeps nothing.
+                if p < doc.profiles.count - 1 {
+                    swiftSeen.keepFirst(swift, name)
+                    kotlinSeen.keepFirst(kotlin, name)
+                }
             }
         })
 }
