@@ -190,9 +190,9 @@ private struct EventReader {
             }
             var frame = Frame(isMapping: isMapping, start: start, discard: discard)
             // The mappings and lists of a policy hold at most six entries or items: room for six
-            // from the start spares growing an array three times. Only for a policy's worth of
-            // collections, so that a hostile file of a hundred thousand tiny ones does not hold six
-            // times the memory it uses (past the limit, arrays grow as they fill).
+            // from the start spares growing an array three times. Only for a file's first thousand
+            // collections (a policy has about a dozen), so that a hostile file of a hundred thousand
+            // tiny ones does not hold six times the memory it uses; past that, arrays grow as they fill.
             if !discard && roomyCollections < Self.maxRoomyCollections {
                 roomyCollections += 1
                 if isMapping { frame.entries.reserveCapacity(6) } else { frame.items.reserveCapacity(6) }
