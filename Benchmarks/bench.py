@@ -8,6 +8,7 @@ and the ratios, taken between medians of the same run, stay meaningful.
 """
 
 import argparse
+import atexit
 import json
 import os
 import shutil
@@ -22,8 +23,9 @@ WORK = os.path.join(HERE, ".work")
 
 
 class Sample:
-    def __init__(self, wall, cpu, rss_kib, rc, stderr):
+    def __init__(self, wall, cpu, rss_kib, rc, stderr, sys_time=0.0):
         self.wall, self.cpu, self.rss_kib, self.rc, self.stderr = wall, cpu, rss_kib, rc, stderr
+        self.sys = sys_time
 
 
 MEASURE = None  # Benchmarks/measure.c, built by `run`; set from --measure
@@ -49,8 +51,8 @@ def spawn(cmd, env=None, stdout_path=None):
         text = err.read().decode("utf-8", "replace")
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"measure failed for {' '.join(cmd)}: {text[-500:]}")
-    wall, cpu, rss, rc = open(result).read().split()
-    return Sample(float(wall), float(cpu), int(rss), int(rc), text)
+    wall, cpu, rss, rc, sys_time = open(result).read().split()
+    return Sample(float(wall), float(cpu), int(rss), int(rc), text, float(sys_time))
 
 
 class Bench:
@@ -82,6 +84,10 @@ class Bench:
     @property
     def cpu(self):
         return statistics.median(s.cpu for s in self.samples) if self.samples else None
+
+    @property
+    def sys(self):
+        return statistics.median(s.sys for s in self.samples) if self.samples else None
 
     @property
     def rss_mib(self):
@@ -126,22 +132,32 @@ def main():
     notes, problems = [], []
 
     # -- which commands can run on this branch ------------------------------------------------------
-    # Each timed `generate` writes into a folder of its own that does not exist yet ("into a
-    # temporary folder"), and all of them are removed only after the last round. Removing the
-    # previous output right before each run would time the kernel rather than policyc: on an ext4
-    # without a journal (this machine's), creating a file skips every inode freed in the last 1-6
-    # minutes, one block lookup each (find_inode_bit -> recently_deleted), so 4,001 creations after
-    # 4,001 removals cost seconds of system time instead of ~0.1 s (see Benchmarks/README.md).
-    gen_root = os.path.join(WORK, "generate-out")
-    shutil.rmtree(gen_root, ignore_errors=True)  # a killed run's leftovers
-    os.makedirs(gen_root)
+    # Each timed `generate` writes into a new folder in the system's temporary folder (TMPDIR or
+    # /tmp), and all of them are removed only after the last round. Removing the previous output
+    # right before each run would time the kernel rather than policyc: on an ext4 without a journal
+    # (this machine's), creating a file steps over every inode freed in the last 1-6 minutes, one
+    # block lookup each (find_inode_bit -> recently_deleted), so 4,001 creations after 4,001
+    # removals cost seconds of system time instead of ~0.1 s (see Benchmarks/README.md). The same
+    # runs into a RAM file system (/dev/shm) are shown for information: policyc's own cost.
+    gen_root = tempfile.mkdtemp(prefix="policyc-bench-generate-")
     gen_runs = iter(range(1_000_000))
 
     def gen_cmd():
-        """policyc generate --out Benchmarks/.work/generate-out/run-N Benchmarks/.work/corpus/clean-2000"""
+        """policyc generate --out $TMPDIR/policyc-bench-generate-*/run-N Benchmarks/.work/corpus/clean-2000"""
         return [policyc, "generate", "--out", os.path.join(gen_root, f"run-{next(gen_runs)}"), C("clean-2000")]
 
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+    shm_root = tempfile.mkdtemp(prefix="policyc-bench-generate-", dir=shm) if shm else None
+    shm_runs = iter(range(1_000_000))
+
+    def shm_cmd():
+        """policyc generate --out /dev/shm/policyc-bench-generate-*/run-N Benchmarks/.work/corpus/clean-2000"""
+        return [policyc, "generate", "--out", os.path.join(shm_root, f"run-{next(shm_runs)}"), C("clean-2000")]
+
     gen_kept = os.path.join(gen_root, "up-to-date")
+    for root in (gen_root, shm_root):
+        if root:
+            atexit.register(shutil.rmtree, root, True)  # also when a run fails half-way
 
     probe_dir = tempfile.mkdtemp(dir=WORK)
     probe = spawn([policyc, "generate", "--out", probe_dir, C("clean-1")])
@@ -175,6 +191,8 @@ def main():
         benches["generate-2000"] = Bench("policyc generate --out NEW-TMP, 2000 files", gen_cmd)
         # The everyday case in a build: nothing changed, nothing is written.
         spawn([policyc, "generate", "--out", gen_kept, C("clean-2000")])
+        if shm_root:
+            benches["generate-2000-shm"] = Bench("policyc generate --out NEW-TMP in /dev/shm, 2000 files", shm_cmd)
         benches["generate-2000-unchanged"] = Bench("policyc generate, 2000 files, up to date",
                                                    [policyc, "generate", "--out", gen_kept, C("clean-2000")])
 
@@ -188,6 +206,8 @@ def main():
                 b.samples.clear()
     print(f"timed {len(benches)} commands x {a.runs} runs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     shutil.rmtree(gen_root, ignore_errors=True)
+    if shm_root:
+        shutil.rmtree(shm_root, ignore_errors=True)
 
     # -- check-jsonschema: seconds a run, so fewer runs, after a 1-file warm-up ---------------------------
     schema = os.path.join(ROOT, "Generated", "policy.schema.json")
@@ -258,11 +278,12 @@ def main():
     print(f"policyc benchmark — {a.runs} runs each (check-jsonschema: {a.jsonschema_runs}), medians; "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the end")
     print()
-    print(f"{'command':<58} {'median':>11} {'min':>11} {'cpu':>11} {'max RSS':>10}")
+    print(f"{'command':<58} {'median':>11} {'min':>11} {'cpu':>11} {'of it sys':>11} {'max RSS':>10}")
     for key, b in benches.items():
         if not b.samples:
             continue
-        print(f"{b.name:<58} {fmt_time(b.median):>11} {fmt_time(b.minimum):>11} {fmt_time(b.cpu):>11} {b.rss_mib:>7.1f} MiB")
+        print(f"{b.name:<58} {fmt_time(b.median):>11} {fmt_time(b.minimum):>11} {fmt_time(b.cpu):>11} "
+              f"{fmt_time(b.sys):>11} {b.rss_mib:>7.1f} MiB")
 
     def per_file(prefix):
         big, one = benches.get(f"{prefix}-2000"), benches.get(f"{prefix}-1")
@@ -308,6 +329,7 @@ def main():
                                    "target": f"{op} {limit:g}", "met": met}
     info = [("lint-2000, 1 thread / floor-2000", pair("lint-2000-t1", "floor-2000")),
             ("lint-2000, 1 thread / many threads", pair("lint-2000-t1", "lint-2000")),
+            ("generate-2000 into /dev/shm / lint-2000", pair("generate-2000-shm", "lint-2000")),
             ("generate-2000 up to date / lint-2000", pair("generate-2000-unchanged", "lint-2000"))]
     for name, (value, of_min) in info:
         if value is not None:
@@ -327,7 +349,7 @@ def main():
 
     for key, b in benches.items():
         results["commands"][key] = {"name": b.name, "command": b.cmd.__doc__ if callable(b.cmd) else b.cmd, "env": b.env,
-                                    "median_s": b.median, "min_s": b.minimum, "cpu_s": b.cpu,
+                                    "median_s": b.median, "min_s": b.minimum, "cpu_s": b.cpu, "sys_s": b.sys,
                                     "max_rss_mib": b.rss_mib, "runs": len(b.samples)}
     results["threads"] = threads
     with open(a.results, "w") as f:
