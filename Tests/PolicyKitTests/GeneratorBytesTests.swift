@@ -5,17 +5,6 @@ import Testing
 /// check each fast path against the String-based code it replaced (kept here as the reference):
 /// same bytes for every input, hostile ones above all. Correctness only; nothing here is timed.
 @Suite struct GeneratorBytesTests {
-    /// A deterministic generator, so a failure can be reproduced.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 33
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
-
     /// Pieces that meet in every way: line breaks of each kind, comment marks, quotes, escapes,
     /// controls, bidi, combining marks (one after a space), a prepended mark before a space,
     /// astral scalars, trailing spaces and tabs.

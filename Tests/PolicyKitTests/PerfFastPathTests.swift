@@ -5,17 +5,6 @@ import Testing
 /// (and the full parser decides) or returns exactly what the full, Character-based code returns.
 /// Correctness only; nothing here is timed.
 @Suite struct PerfFastPathTests {
-    /// A deterministic generator, so a failure can be reproduced.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state >> 33
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
-
     static let digitRuns = ["0", "1", "5", "8", "00", "007", "10", "15", "250", "4999", "5000", "0000000000000001",
                             "9999999999999999", "99999999999999999", "2501999792983", "123456789012345"]
     static let fractions = ["", ".", ".0", ".5", ".25", ".250", ".001", ".0005", ".000", ".1000000",
