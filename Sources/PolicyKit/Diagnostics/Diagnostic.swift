@@ -21,6 +21,8 @@ public struct Diagnostic: Sendable, Hashable {
     public var help: String?
     /// Other places the finding involves (the first of two duplicate keys, say).
     public var related: [Related]
+    /// The correction, when the finding has one (see `Fix`).
+    public var fix: Fix?
 
     public struct Related: Sendable, Hashable {
         public var file: String
@@ -36,7 +38,7 @@ public struct Diagnostic: Sendable, Hashable {
 
     public init(
         file: String = "", span: Span, severity: Severity, rule: String, message: String,
-        help: String? = nil, related: [Related] = []
+        help: String? = nil, related: [Related] = [], fix: Fix? = nil
     ) {
         self.file = file
         self.span = span
@@ -45,6 +47,7 @@ public struct Diagnostic: Sendable, Hashable {
         self.message = message
         self.help = help
         self.related = related
+        self.fix = fix
     }
 
     public var line: Int { span.start.line }

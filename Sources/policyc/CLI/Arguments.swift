@@ -11,6 +11,8 @@ struct OptionSpec: Sendable {
     var help: String
     /// Shown in help as the default.
     var defaultValue: String? = nil
+    /// May be given more than once (`--scenario a --scenario b`); read with `values(_:)`.
+    var repeatable = false
 }
 
 struct CommandSpec: Sendable {
@@ -25,11 +27,15 @@ struct CommandSpec: Sendable {
 
 struct ParsedArguments {
     var command: String
-    var values: [String: String] = [:]
+    /// Every value of each option, in the order given.
+    var values: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
 
-    func value(_ name: String) -> String? { values[name] }
+    /// The value of a single-valued option (the last, were it given twice).
+    func value(_ name: String) -> String? { values[name]?.last }
+    /// Every value of a repeatable option, in the order given.
+    func values(_ name: String) -> [String] { values[name] ?? [] }
     func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
@@ -87,7 +93,10 @@ enum ArgumentParser {
                 return .failure(UsageError(
                     message: "unknown \(valueName.lowercased()) '\(printable(value))' for '\(name)'; expected one of \(allowed.joined(separator: ", "))"))
             }
-            parsed.values[name] = value
+            if parsed.values[name] != nil, !option.repeatable {
+                return .failure(UsageError(message: "option '\(name)' is given twice"))
+            }
+            parsed.values[name, default: []].append(value)
         }
         return .success(parsed)
     }

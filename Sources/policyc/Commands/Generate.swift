@@ -67,7 +67,8 @@ enum Generate {
             p.file = Generator.displayPath(p.file, workingDirectory: cwd)
             return p
         }
-        var files = Generator.files(for: policies, kotlinPackage: package)
+        var files = Generator.files(for: policies, options: Generator.Options(
+            kotlinPackage: package, threads: Workspace.threadsFromEnvironment))
         var folder = outFolder
         if let target = args.value("--swift-output") {
             // A build-tool plugin declares its output file before policyc reads the policy, so the
