@@ -6,6 +6,8 @@ struct ChangeBuilder {
     /// The generated types of every policy of the new side (a removed type is breaking).
     let newTypes: Set<String>
     var changes: [PolicyChange] = []
+    /// The profiles that changed or are new, with what their changes do together.
+    var profiles: [ProfileReview] = []
 
     init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<String>) {
         self.old = old
@@ -28,6 +30,7 @@ struct ChangeBuilder {
         default: word = effect()
         }
         record(path, before, after, show: show, breaking: breaking, effect: word)
+        if after == .null { changes[changes.count - 1].missingValue = true }
     }
 
     /// Records a change as worded by the caller.
@@ -123,6 +126,7 @@ struct ChangeBuilder {
             effect = ""
         }
         record("policy", before, after, breaking: breaking, effect: effect)
+        if after == .null { changes[changes.count - 1].missingValue = true }
     }
 
     mutating func compareDescription() {
@@ -191,7 +195,11 @@ struct ChangeBuilder {
             var effect = "new profile: apps get \(typeName).\(Naming.swiftProfile(name)) (Kotlin \(typeName).\(Naming.kotlinProfile(name)))"
             if let f = ProfileFigures(n) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
             record("retry.profiles.\(name)", .null, CanonicalValue.profile(n), show: Show.profile, effect: effect)
+            profiles.append(ProfileReview(name: name))
         }
+        // In the new policy's order.
+        let order = Dictionary(new.profiles.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+        profiles.sort { (order[$0.name] ?? Int.max) < (order[$1.name] ?? Int.max) }
     }
 
     mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
@@ -200,19 +208,25 @@ struct ChangeBuilder {
         let fields: [WritableKeyPath<PolicyDoc.Profile, Located<Int>?>] = [\.maxRetries, \.base, \.cap, \.timeout, \.deadline]
         let changed = fields.filter { o[keyPath: $0]?.value != n[keyPath: $0]?.value }.count
             + (o.kind?.value != n.kind?.value ? 1 : 0)
-        let together = Effects.consequences(o, n, interactive: interactive)
-        // Each change says what it alone does to the figures; when the profile changes in more
-        // ways, also what they do together.
+        // Each change says what it alone does to the figures; what they do together, when the
+        // profile changes in more ways, is said once for the profile (`ProfileReview`).
+        var said: Set<String> = []
         func with(_ field: WritableKeyPath<PolicyDoc.Profile, Located<Int>?>, _ primary: String) -> String {
             var alone = o
             alone[keyPath: field] = n[keyPath: field]
             let own = Effects.consequences(o, alone, interactive: interactive)
-            var parts = [primary] + own
-            let more = together.filter { !own.contains($0) && !$0.hasPrefix("the worst case does not move") }
-            if changed > 1, !more.isEmpty {
-                parts.append("with the other changes to '\(printable(n.name.value))': " + more.joined(separator: ", "))
+            said.formUnion(own)
+            return ([primary] + own).joined(separator: "; ")
+        }
+        defer {
+            if changed > 0 {
+                var review = ProfileReview(name: n.name.value)
+                if changed > 1 {
+                    review.together = Effects.consequences(o, n, interactive: interactive)
+                        .filter { !said.contains($0) && !$0.hasPrefix("the worst case does not move") }
+                }
+                profiles.append(review)
             }
-            return parts.joined(separator: "; ")
         }
 
         compare(path + ".kind", CanonicalValue.string(o.kind), CanonicalValue.string(n.kind)) {
