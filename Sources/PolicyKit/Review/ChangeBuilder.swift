@@ -116,12 +116,12 @@ struct ChangeBuilder {
         let effect: String
         switch (old.policy, new.policy) {
         case (let o?, nil):
-            effect = breaking ? "the new file has no valid policy name: the type \(Naming.typeName(policy: o.value)) is no longer generated"
+            effect = breaking ? "the new file has no valid policy name: the type \(printable(Naming.typeName(policy: o.value))) is no longer generated"
                               : "the new file has no valid policy name (see the findings)"
         case (let o?, let n?):
-            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(Naming.typeName(policy: o.value)) → \(Naming.typeName(policy: n.value))"
+            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(printable(Naming.typeName(policy: o.value))) → \(printable(Naming.typeName(policy: n.value)))"
         case (nil, let n?):
-            effect = "the file now names its policy: apps get the type \(Naming.typeName(policy: n.value))"
+            effect = "the file now names its policy: apps get the type \(printable(Naming.typeName(policy: n.value)))"
         case (nil, nil):
             effect = ""
         }
@@ -159,7 +159,8 @@ struct ChangeBuilder {
 
     // MARK: profiles
 
-    var typeName: String { Naming.typeName(policy: new.policy?.value ?? old.policy?.value ?? "") }
+    /// The generated type, printable: a name that breaks the rules may hold any character.
+    var typeName: String { printable(Naming.typeName(policy: new.policy?.value ?? old.policy?.value ?? "")) }
 
     mutating func compareProfiles() {
         func byName(_ profiles: [PolicyDoc.Profile]) -> [String: PolicyDoc.Profile] {
@@ -180,8 +181,8 @@ struct ChangeBuilder {
                 let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
                 let breaking = !newSwift.contains(swift) || !newKotlin.contains(kotlin)
                 var effect = breaking
-                    ? "removes \(typeName).\(swift) (Kotlin \(typeName).\(kotlin)): apps that use it no longer compile"
-                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(swift) (Kotlin \(kotlin)) stays"
+                    ? "removes \(typeName).\(printable(swift)) (Kotlin \(typeName).\(printable(kotlin))): apps that use it no longer compile"
+                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(printable(swift)) (Kotlin \(printable(kotlin))) stays"
                 if breaking, let twin = added.first(where: { CanonicalValue.profile($0) == CanonicalValue.profile(o) }) {
                     effect += "; it looks renamed to '\(printable(twin.name.value))' with the same values"
                 }
@@ -192,7 +193,7 @@ struct ChangeBuilder {
         }
         for n in added where seen.insert(n.name.value).inserted {
             let name = n.name.value
-            var effect = "new profile: apps get \(typeName).\(Naming.swiftProfile(name)) (Kotlin \(typeName).\(Naming.kotlinProfile(name)))"
+            var effect = "new profile: apps get \(typeName).\(printable(Naming.swiftProfile(name))) (Kotlin \(typeName).\(printable(Naming.kotlinProfile(name))))"
             if let f = ProfileFigures(n) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
             record("retry.profiles.\(name)", .null, CanonicalValue.profile(n), show: Show.profile, effect: effect)
             profiles.append(ProfileReview(name: name))

@@ -84,9 +84,8 @@ enum FindingMatch {
     /// path the one that was there before is the one matched. A finding without a key path (the
     /// YAML itself did not parse) matches by rule and message. Messages are compared without the
     /// line and column numbers some quote, which move with any edit above them.
-    static func classify(new: [Diagnostic], newSource: [UInt8], old: [Diagnostic], oldSource: [UInt8]) -> [ReviewFinding] {
+    static func classify(new: [Diagnostic], newPaths: KeyPaths, old: [Diagnostic], oldSource: [UInt8]) -> [ReviewFinding] {
         guard !new.isEmpty else { return [] }
-        let newPaths = KeyPaths(source: newSource)
         let oldPaths = old.isEmpty ? nil : KeyPaths(source: oldSource)
         struct Exact: Hashable { var rule: String, path: String?, message: String }
         struct Place: Hashable { var rule: String, path: String }
@@ -130,24 +129,36 @@ enum FindingMatch {
 
     /// Gives each change the new side's findings it brings or leaves in place: findings at its
     /// value or inside it (a new profile), findings of a rule that also reads it, and for a value
-    /// the new side lacks, the missing or unknown key where it should be.
-    static func attribute(_ findings: [ReviewFinding], to changes: inout [PolicyChange], newSource: [UInt8]) {
+    /// the new side lacks, the missing or unknown key where it should be. Indexed from the
+    /// findings' side, so that a file of many profiles costs changes + findings, not their product.
+    static func attribute(_ findings: [ReviewFinding], to changes: inout [PolicyChange], paths: KeyPaths) {
         guard !findings.isEmpty, !changes.isEmpty else { return }
-        let paths = KeyPaths(source: newSource)
-        for c in changes.indices {
-            let path = changes[c].path
-            let nearest = changes[c].missingValue ? paths.nearestExisting(path) : nil
-            changes[c].findings = findings.filter { f in
-                guard let at = f.path else { return false }
-                if at == path || at.hasPrefix(path + ".") { return true }
-                if let keys = alsoReads[f.diagnostic.rule], keys.contains(where: { sibling(at, $0) == path }) { return true }
-                guard let nearest else { return false }
-                switch f.diagnostic.rule {
-                case RuleID.missingKey.rawValue: return at == nearest
-                case RuleID.unknownKey.rawValue: return parent(at) == nearest
-                default: return false
-                }
+        var related: [String: [Int]] = [:]       // a change's path → the findings that concern it
+        var missingAt: [String: [Int]] = [:]     // missing-key findings by the mapping they point at
+        var unknownIn: [String: [Int]] = [:]     // unknown-key findings by their mapping
+        for (i, f) in findings.enumerated() {
+            guard let at = f.path else { continue }
+            var targets: Set<String> = [at]
+            var p = Substring(at)
+            while let dot = p.lastIndex(of: ".") {   // the paths that hold it
+                p = p[..<dot]
+                targets.insert(String(p))
             }
+            for key in alsoReads[f.diagnostic.rule] ?? [] { targets.insert(sibling(at, key)) }
+            for t in targets { related[t, default: []].append(i) }
+            switch f.diagnostic.rule {
+            case RuleID.missingKey.rawValue: missingAt[at, default: []].append(i)
+            case RuleID.unknownKey.rawValue: unknownIn[parent(at), default: []].append(i)
+            default: break
+            }
+        }
+        for c in changes.indices {
+            var hits = related[changes[c].path] ?? []
+            if changes[c].missingValue {
+                let nearest = paths.nearestExisting(changes[c].path)
+                hits += (missingAt[nearest] ?? []) + (unknownIn[nearest] ?? [])
+            }
+            changes[c].findings = Set(hits).sorted().map { findings[$0] }
         }
     }
 

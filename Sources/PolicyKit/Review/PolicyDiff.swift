@@ -205,8 +205,8 @@ public struct DiffReport: Sendable {
             let type = Naming.typeName(policy: name)
             let breaking = !newTypes.contains(type)
             var effect = breaking
-                ? "removes the type \(type): apps that use it no longer compile"
-                : "policy '\(printable(name))' is gone, but another policy still generates \(type)"
+                ? "removes the type \(printable(type)): apps that use it no longer compile"
+                : "policy '\(printable(name))' is gone, but another policy still generates \(printable(type))"
             var rename: LikelyRename?
             if let twin, let to = twin.file.doc?.policy?.value {
                 rename = LikelyRename(from: name, to: to, fromFile: o.file.path, toFile: twin.file.path)
@@ -222,12 +222,12 @@ public struct DiffReport: Sendable {
         case (nil, let n?):
             let name = n.file.doc?.policy?.value
             // Findings of a renamed policy are compared with those it had under its old name.
-            let findings = FindingMatch.classify(new: n.file.diagnostics, newSource: n.file.source,
+            let findings = FindingMatch.classify(new: n.file.diagnostics, newPaths: KeyPaths(source: n.file.source),
                                                  old: twin?.file.diagnostics ?? [], oldSource: twin?.file.source ?? [])
             var changes: [PolicyChange] = []
             var rename: LikelyRename?
             if let name {
-                var effect = "new policy: apps get the type \(Naming.typeName(policy: name))"
+                var effect = "new policy: apps get the type \(printable(Naming.typeName(policy: name)))"
                 if let twin, let from = twin.file.doc?.policy?.value {
                     rename = LikelyRename(from: from, to: name, fromFile: twin.file.path, toFile: n.file.path)
                     effect += "; it looks renamed from '\(printable(from))'"
@@ -247,14 +247,16 @@ public struct DiffReport: Sendable {
         case (let o?, let n?):
             var changes: [PolicyChange] = []
             var profiles: [ProfileReview] = []
-            let findings = FindingMatch.classify(new: n.file.diagnostics, newSource: n.file.source,
+            // Only a file with findings keeps its bytes: one without has nothing to place.
+            let paths = KeyPaths(source: n.file.source)
+            let findings = FindingMatch.classify(new: n.file.diagnostics, newPaths: paths,
                                                  old: o.file.diagnostics, oldSource: o.file.source)
             if let before = o.file.doc, let after = n.file.doc {
                 var builder = ChangeBuilder(old: before, new: after, newTypes: newTypes)
                 builder.compareAll()
                 changes = builder.changes
                 profiles = builder.profiles
-                FindingMatch.attribute(findings, to: &changes, newSource: n.file.source)
+                FindingMatch.attribute(findings, to: &changes, paths: paths)
             }
             let name = n.file.doc?.policy?.value
             var review = PolicyReview(
