@@ -4,10 +4,11 @@
 /// only files with findings are read (their bytes are kept for the reporters anyway).
 struct KeyPaths {
     private let root: Node?
-    /// Every key path of the file (lists are leaves: their items share the list's path).
+    /// Every key path of the file (lists are leaves: their items share the list's path), when
+    /// asked for: only `nearestExisting` needs them.
     private let known: Set<String>
 
-    init(source: [UInt8]) {
+    init(source: [UInt8], indexingKeys: Bool = true) {
         root = source.isEmpty ? nil : Loader.load(source).root
         var known: Set<String> = []
         func walk(_ node: Node, _ path: String) {
@@ -18,7 +19,7 @@ struct KeyPaths {
                 walk(entries[i].value, p)
             }
         }
-        if let root { walk(root, "") }
+        if indexingKeys, let root { walk(root, "") }
         self.known = known
     }
 
@@ -46,8 +47,6 @@ struct KeyPaths {
         }
         return path
     }
-
-    func exists(_ path: String) -> Bool { path.isEmpty ? root != nil : known.contains(path) }
 
     /// The longest prefix of `path` (cut at dots) that the file has; `""` for the document.
     func nearestExisting(_ path: String) -> String {
@@ -86,7 +85,7 @@ enum FindingMatch {
     /// line and column numbers some quote, which move with any edit above them.
     static func classify(new: [Diagnostic], newPaths: KeyPaths, old: [Diagnostic], oldSource: [UInt8]) -> [ReviewFinding] {
         guard !new.isEmpty else { return [] }
-        let oldPaths = old.isEmpty ? nil : KeyPaths(source: oldSource)
+        let oldPaths = old.isEmpty ? nil : KeyPaths(source: oldSource, indexingKeys: false)
         struct Exact: Hashable { var rule: String, path: String?, message: String }
         struct Place: Hashable { var rule: String, path: String }
         var exact: [Exact: Int] = [:], place: [Place: Int] = [:]
