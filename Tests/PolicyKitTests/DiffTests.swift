@@ -70,14 +70,36 @@ struct DiffEquivalenceTests {
         #expect(r.policies.first?.changes.isEmpty == true)
         #expect(r.policies.first?.diagnostics.isEmpty == true)
         #expect(r.exitCode(allowBreaking: false) == 0)
-        #expect(compact(r.json) == #"{"breaking":false,"errors":0,"policies":[{"changes":[],"diagnostics":[],"file":"Policies/playback.yaml","policy":"playback","status":"unchanged"}]}"#)
+        #expect(compact(r.json) == #"{"breaking":false,"errors":0,"newErrors":0,"policies":[{"changes":[],"diagnostics":[],"file":"Policies/playback.yaml","likelyRename":null,"moved":false,"oldFile":"Policies/playback.yaml","policy":"playback","profiles":{},"status":"unchanged"}]}"#)
     }
 
-    @Test func movedToAnotherFileIsNoChange() {
+    @Test func movedToAnotherFileIsNoChangeButShowsBothPaths() {
         let r = DiffReport(old: reviewSide([("Policies/a.yaml", Canonical.text)]),
                            new: reviewSide([("Policies/b.yaml", Canonical.text)]))
         #expect(r.policies.map(\.status) == [.unchanged])
         #expect(r.policies.first?.file == "Policies/b.yaml")
+        #expect(r.policies.first?.oldFile == "Policies/a.yaml")
+        #expect(r.policies.first?.moved == true)
+        #expect(r.exitCode(allowBreaking: false) == 0)
+        let text = r.text(allowBreaking: false)
+        #expect(text.hasPrefix("policyc diff passes: no change in 1 policy, 1 file moved;"), "\(text)")
+        #expect(text.contains("\nplayback (Policies/a.yaml → Policies/b.yaml, moved): unchanged\n"), "\(text)")
+        #expect(!text.contains("unchanged: playback"))
+        let md = r.markdown(allowBreaking: false)
+        #expect(md.contains("### `playback` — unchanged, moved"), "\(md)")
+        #expect(md.contains("File: `Policies/a.yaml` → `Policies/b.yaml` (moved)"))
+        #expect(compact(r.json).contains(#""file":"Policies/b.yaml","likelyRename":null,"moved":true,"oldFile":"Policies/a.yaml""#))
+
+        // Edited and moved: the changes, and both paths.
+        let edited = DiffReport(old: reviewSide([("Policies/a.yaml", Canonical.text)]),
+                                new: reviewSide([("Policies/sub/b.yaml", variant([("ahead: 2", "ahead: 1")]))]))
+        #expect(edited.policies.map(\.status) == [.changed])
+        #expect(edited.text(allowBreaking: false).contains("playback (Policies/a.yaml → Policies/sub/b.yaml, moved): changed"))
+
+        // In place: one path, as before.
+        let still = review(Canonical.text, variant([("ahead: 2", "ahead: 1")]))
+        #expect(still.policies.first?.moved == false)
+        #expect(still.text(allowBreaking: false).contains("playback (Policies/playback.yaml): changed"))
     }
 }
 
@@ -238,7 +260,7 @@ struct DiffBreakingTests {
         let removed = try #require(r.policies.first { $0.policy == "downloads" })
         #expect(removed.status == .removed)
         #expect(removed.file == "P/b.yaml")
-        #expect(compact(removed.json) == #"{"changes":[{"after":null,"before":"downloads","breaking":true,"effect":"removes the type DownloadsPolicy: apps that use it no longer compile","path":"policy"}],"diagnostics":[],"file":"P/b.yaml","policy":"downloads","status":"removed"}"#)
+        #expect(compact(removed.json) == #"{"changes":[{"after":null,"before":"downloads","breaking":true,"effect":"removes the type DownloadsPolicy: apps that use it no longer compile","fails":false,"findings":[],"path":"policy"}],"diagnostics":[],"file":"P/b.yaml","likelyRename":null,"moved":false,"oldFile":"P/b.yaml","policy":"downloads","profiles":{},"status":"removed"}"#)
         #expect(r.breaking)
 
         let back = DiffReport(old: reviewSide([("P/a.yaml", Canonical.text)]),
@@ -252,12 +274,43 @@ struct DiffBreakingTests {
         #expect(back.policies.first { $0.policy == "playback" }?.status == .unchanged)
     }
 
-    @Test func renamedPolicyIsRemovedAndAdded() {
+    @Test func renamedPolicyIsRemovedAndAddedAndALikelyRename() throws {
         let r = review(Canonical.text, variant([("policy: playback", "policy: player")]))
         #expect(r.policies.map(\.status) == [.removed, .added])   // sorted by name: playback, player
         #expect(r.policies.map(\.policy) == ["playback", "player"])
         #expect(r.breaking)
+        let rename = LikelyRename(from: "playback", to: "player", fromFile: "Policies/playback.yaml", toFile: "Policies/playback.yaml")
+        #expect(r.policies.map(\.likelyRename) == [rename, rename])
+        let removed = try #require(r.policies.first?.changes.first)
+        #expect(removed.breaking)
+        #expect(removed.effect == "removes the type PlaybackPolicy: apps that use it no longer compile; it looks renamed to 'player' with the same values")
+        let added = try #require(r.policies.last?.changes.first)
+        #expect(added.effect == "new policy: apps get the type PlayerPolicy; it looks renamed from 'playback' with the same values")
+        #expect(compact(r.policies[0].json).contains(#""likelyRename":{"from":"playback","fromFile":"Policies/playback.yaml","to":"player","toFile":"Policies/playback.yaml"}"#))
     }
+
+    @Test func renamedPolicyInANewFileNamesBothFiles() throws {
+        let r = DiffReport(old: reviewSide([("Policies/playback.yaml", Canonical.text), ("Policies/other.yaml", DiffBreakingTests.other)]),
+                           new: reviewSide([("Policies/player.yaml", variant([("policy: playback", "policy: player"),
+                                                                            ("description: Ticket requests made by the iOS and Android players.", "description: Renamed.")])),
+                                            ("Policies/other.yaml", DiffBreakingTests.other)]))
+        let byName = Dictionary(uniqueKeysWithValues: r.policies.map { ($0.policy ?? "", $0) })
+        #expect(byName["playback"]?.changes.first?.effect.hasSuffix("it looks renamed to 'player' in Policies/player.yaml with the same values") == true)
+        #expect(byName["player"]?.changes.first?.effect.hasSuffix("it looks renamed from 'playback' in Policies/playback.yaml with the same values") == true)
+        #expect(byName["other"]?.likelyRename == nil)
+        let text = r.text(allowBreaking: false)
+        #expect(text.contains("it looks renamed to 'player' in Policies/player.yaml"))
+        #expect(r.markdown(allowBreaking: false).contains("it looks renamed from 'playback' in Policies/playback.yaml"))
+    }
+
+    @Test func renamedPolicyWithOtherValuesIsNoLikelyRename() {
+        let r = review(Canonical.text, variant([("policy: playback", "policy: player"), ("ahead: 2", "ahead: 1")]))
+        #expect(r.policies.map(\.status) == [.removed, .added])
+        #expect(r.policies.allSatisfy { $0.likelyRename == nil })
+        #expect(!r.text(allowBreaking: false).contains("renamed"))
+    }
+
+    static let other = variant([("policy: playback", "policy: other"), ("maxRetries: 5", "maxRetries: 4")])
 }
 
 struct DiffWithErrorsTests {
@@ -323,5 +376,202 @@ struct DiffMarkdownTests {
         #expect(fail.contains("| **breaking** |"))
         let allowed = review(DiffBreakingTests.withFast, Canonical.text).markdown(allowBreaking: true)
         #expect(allowed.hasPrefix("✅ **policyc diff passes**"))
+    }
+}
+
+/// Issue 16, item 12: a change that breaks a limit fails in the table itself, and says which.
+struct DiffVerdictTests {
+    @Test func changesThatBreakALimitFailInTheirRow() throws {
+        let r = review(Canonical.text, variant([("maxRetries: 3  ", "maxRetries: 4  "), ("ratio: 10%", "ratio: 20%"),
+                                                ("ahead: 2", "ahead: 1")]))
+        let p = try #require(r.policies.first)
+        let byPath = Dictionary(uniqueKeysWithValues: p.changes.map { ($0.path, $0) })
+        let retries = try #require(byPath["retry.profiles.interactive.maxRetries"])
+        #expect(retries.fails)
+        #expect(!retries.breaking)
+        #expect(retries.findings.map(\.diagnostic.rule) == ["interactive-retries-max"])
+        #expect(retries.findings.allSatisfy { $0.isNew })
+        let ratio = try #require(byPath["retry.budget.ratio"])
+        #expect(ratio.fails)
+        #expect(ratio.findings.map(\.diagnostic.rule) == ["retry-budget-max"])
+        let ahead = try #require(byPath["prefetch.ahead"])
+        #expect(!ahead.fails)
+        #expect(ahead.findings.isEmpty)
+
+        let md = r.markdown(allowBreaking: true)
+        #expect(md.contains("| Change | Before → After | Effect | Verdict |"))
+        let row = try #require(md.split(separator: "\n").first { $0.hasPrefix("| `retry.profiles.interactive.maxRetries`") })
+        #expect(row.hasSuffix("| ❌ **fails**: interactive profile 'interactive' allows 4 retries; at most 3 are allowed (`interactive-retries-max`) |"), "\(row)")
+        let ratioRow = try #require(md.split(separator: "\n").first { $0.hasPrefix("| `retry.budget.ratio`") })
+        #expect(ratioRow.contains("❌ **fails**: budget.ratio is 20%; retries may be at most 10% of the requests of the last minute (`retry-budget-max`)"))
+        let aheadRow = try #require(md.split(separator: "\n").first { $0.hasPrefix("| `prefetch.ahead`") })
+        #expect(aheadRow.hasSuffix("| ok |"))
+        #expect(md.hasPrefix("❌ **policyc diff fails**: 2 errors in the new policies (2 new);"), "\(md)")
+
+        let text = r.text(allowBreaking: true)
+        #expect(text.contains("  retry.profiles.interactive.maxRetries: 3 → 4  [fails: interactive-retries-max]\n"), "\(text)")
+        #expect(text.contains("  retry.budget.ratio: 10% → 20%  [fails: retry-budget-max]\n"))
+        #expect(text.contains("  prefetch.ahead: 2 → 1\n"))
+
+        let json = compact(r.json)
+        #expect(json.contains(#""fails":true,"findings":[{"column":19,"file":"Policies/playback.yaml","help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","new":true,"rule":"interactive-retries-max","severity":"error"}],"path":"retry.profiles.interactive.maxRetries""#), "\(json)")
+        #expect(json.contains(#""fails":false,"findings":[],"path":"prefetch.ahead""#))
+        #expect(json.contains(#""errors":2,"newErrors":2"#))
+        // The exit status is SPEC §3's: errors fail, whatever --allow-breaking says.
+        #expect(r.exitCode(allowBreaking: true) == 1)
+    }
+
+    @Test func breakingAndFailingTogether() throws {
+        // The profile removed, and the remaining one broken.
+        let r = review(DiffBreakingTests.withFast, Canonical.text.replacing("timeout: 8s", with: "timeout: 2s"))
+        let cells = r.policies.first?.changes.map(DiffReport.verdictCell) ?? []
+        #expect(cells.contains("**breaking**"))
+        #expect(cells.contains { $0.hasPrefix("❌ **fails**: profile 'interactive' has a timeout of 2s") })
+    }
+
+    /// A rule that reads two values blames a change of either.
+    @Test(arguments: [
+        ("cap: 8s", "cap: 400ms", "retry.profiles.interactive.cap", "backoff-order"),
+        ("deadline: 15s", "deadline: 6s", "retry.profiles.interactive.deadline", "timeout-within-deadline"),
+        ("kind: background", "kind: interactive", "retry.profiles.background.kind", "interactive-retries-max"),
+        ("  neverRetry:\n    - status: 503\n      code: not_ready\n", "", "retry.neverRetry", "not-ready-never-retried"),
+        ("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, 429, 500, 502, 503, 504]", "retry.retryOn", "retry-statuses"),
+        ("viewerRef: per-viewer-device", "viewerRef: per-session", "tickets.viewerRef", "viewer-ref-stable"),
+    ])
+    func ruleReadingTheChangedValueFailsTheChange(from: String, to: String, path: String, rule: String) throws {
+        let r = review(Canonical.text, variant([(from, to)]))
+        let change = try #require(r.policies.first?.changes.first { $0.path == path })
+        #expect(change.findings.map(\.diagnostic.rule).contains(rule), "\(change.findings.map(\.diagnostic.rule))")
+        #expect(change.fails)
+        #expect(DiffReport.verdictCell(change).contains("(`\(rule)`)"))
+    }
+
+    @Test func warningIsShownButDoesNotFail() throws {
+        let r = review(Canonical.text, variant([("deadline: 15s", "deadline: 20s")]))
+        let change = try #require(r.policies.first?.changes.first)
+        #expect(!change.fails)
+        #expect(change.findings.map(\.diagnostic.rule) == ["interactive-deadline"])
+        #expect(DiffReport.verdictCell(change).hasPrefix("⚠️ warning: interactive profile 'interactive' has a deadline of 20s"))
+        #expect(r.text(allowBreaking: false).contains("[warning: interactive-deadline]"))
+        #expect(r.exitCode(allowBreaking: false) == 0)
+    }
+
+    @Test func valueTheNewSideLacksFails() throws {
+        let r = review(Canonical.text, variant([("cap: 30s", "cap: thirty"), ("    minPerMinute: 10\n", "")]))
+        let p = try #require(r.policies.first)
+        let cap = try #require(p.changes.first { $0.path == "retry.profiles.background.cap" })
+        #expect(cap.fails)
+        #expect(cap.findings.map(\.diagnostic.rule) == ["type-mismatch"])
+        let floor = try #require(p.changes.first { $0.path == "retry.budget.minPerMinute" })
+        #expect(floor.fails)
+        #expect(floor.findings.map(\.diagnostic.rule) == ["missing-key"])
+        #expect(r.text(allowBreaking: false).contains("retry.budget.minPerMinute: 10 → none  [fails: missing-key]"))
+    }
+
+    @Test func newPolicyBringsAllItsFindings() throws {
+        let broken = variant([("policy: playback", "policy: other"), ("timeout: 8s", "timeout: 1s")])
+        let r = DiffReport(old: reviewSide([("P/a.yaml", Canonical.text)]),
+                           new: reviewSide([("P/a.yaml", Canonical.text), ("P/b.yaml", broken)]))
+        let added = try #require(r.policies.first { $0.policy == "other" })
+        #expect(added.changes.first?.fails == true)
+        #expect(added.changes.first?.findings.map(\.diagnostic.rule) == ["timeout-min"])
+        #expect(added.findings.allSatisfy { $0.isNew })
+    }
+}
+
+/// Issue 16, item 12: findings the change brings are told from those that were there before.
+struct DiffFindingAgeTests {
+    @Test func findingOnBothSidesIsAlreadyThere() throws {
+        let old = variant([("ratio: 10%", "ratio: 20%")])
+        // Lines moved (a comment on top), the ratio made worse, and a new finding.
+        let new = "# moved down a line\n" + variant([("ratio: 10%", "ratio: 30%"), ("timeout: 15s", "timeout: 3s")])
+        let r = review(old, new)
+        let p = try #require(r.policies.first)
+        #expect(p.findings.map(\.diagnostic.rule) == ["timeout-min", "retry-budget-max"])
+        #expect(p.findings.map(\.isNew) == [true, false])
+        #expect(r.errors == 2)
+        #expect(r.newErrors == 1)
+        let ratio = try #require(p.changes.first { $0.path == "retry.budget.ratio" })
+        #expect(ratio.fails)
+        #expect(DiffReport.verdictCell(ratio).hasPrefix("❌ **still fails** (already there): budget.ratio is 30%"))
+
+        let text = r.text(allowBreaking: false)
+        #expect(text.hasPrefix("policyc diff fails: 2 errors in the new policies (1 new, 1 already there);"), "\(text)")
+        #expect(text.contains("  retry.budget.ratio: 20% → 30%  [still fails: retry-budget-max]\n"))
+        #expect(text.contains("  new findings:\n    Policies/playback.yaml:20:16: error: profile 'background' has a timeout of 3s"), "\(text)")
+        #expect(text.contains("  findings already there:\n    Policies/playback.yaml:31:12: error: budget.ratio is 30%"))
+        let md = r.markdown(allowBreaking: false)
+        #expect(md.contains("\nNew findings:\n\n- ❌ error at `Policies/playback.yaml:20:16`"))
+        #expect(md.contains("\nFindings already there:\n\n- ❌ error at `Policies/playback.yaml:31:12`"))
+        let json = compact(r.json)
+        #expect(json.contains(#""new":false,"rule":"retry-budget-max""#))
+        #expect(json.contains(#""new":true,"rule":"timeout-min""#))
+        #expect(json.contains(#""errors":2,"newErrors":1"#))
+    }
+
+    @Test func unchangedPolicyWithFindingsHasOnlyOldOnes() throws {
+        let broken = variant([("ratio: 10%", "ratio: 20%")])
+        let r = review(broken, broken)
+        #expect(r.policies.first?.status == .unchanged)
+        #expect(r.newErrors == 0)
+        #expect(r.errors == 1)
+        #expect(r.verdict(allowBreaking: false).text.hasPrefix("fails: 1 error in the new policies (1 already there)"))
+    }
+
+    @Test func ofTwoFindingsAtOnePlaceTheOldOneIsMatched() throws {
+        let old = variant([("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, 429, 500, 502, 503, 504]")])
+        let new = variant([("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, 404, 429, 500, 502, 503, 504]")])
+        let p = try #require(review(old, new).policies.first)
+        #expect(p.findings.map { "\($0.diagnostic.message.contains("404") ? 404 : 504) \($0.isNew)" } == ["404 true", "504 false"])
+        let change = try #require(p.changes.first)
+        #expect(DiffReport.tags(change) == ["fails: retry-statuses", "still fails: retry-statuses"])
+    }
+
+    @Test func positionsInMessagesDoNotMakeAFindingNew() {
+        // yaml-duplicate-key names the line of the first key, which moves with the comment.
+        let old = variant([("  onlyUnlocked: true\n", "  onlyUnlocked: true\n  onlyUnlocked: true\n")])
+        let new = "# one more line\n" + old
+        let r = review(old, new)
+        #expect(r.policies.first?.findings.map(\.diagnostic.rule) == ["yaml-duplicate-key"])
+        #expect(r.newErrors == 0)
+        #expect(FindingMatch.withoutPositions("the first is at line 12, column 3; a line of text") == "the first is at line #, column #; a line of text")
+    }
+
+    @Test func renamedPolicyKeepsItsOldFindings() throws {
+        let old = variant([("deadline: 15s", "deadline: 20s")])
+        let r = review(old, variant([("policy: playback", "policy: player")], of: old))
+        let added = try #require(r.policies.first { $0.policy == "player" })
+        #expect(added.likelyRename != nil)
+        #expect(added.findings.map(\.diagnostic.rule) == ["interactive-deadline"])
+        #expect(added.findings.map(\.isNew) == [false])
+    }
+}
+
+/// Issue 16, item 12: what a profile's changes do together is said once, not in every row.
+struct DiffProfileTests {
+    @Test func togetherOncePerProfile() throws {
+        let r = review(Canonical.text, variant([("maxRetries: 3  ", "maxRetries: 2  "), ("base: 500ms", "base: 1s"),
+                                                ("cap: 8s", "cap: 4s")]))
+        let p = try #require(r.policies.first)
+        #expect(p.changes.count == 3)
+        #expect(p.changes.allSatisfy { !$0.effect.contains("other changes") && !$0.effect.contains("together") })
+        let profile = try #require(p.profiles.first)
+        #expect(p.profiles.map(\.name) == ["interactive"])
+        // 1 s + 2 s (3 s) with both retries; each change alone: 1.5 s, 3 s, 3.5 s.
+        #expect(profile.together == ["waits between attempts add up to at most 3.5 s → 3 s"])
+        let text = r.text(allowBreaking: false)
+        #expect(text.components(separatedBy: "together").count == 2, "\(text)")
+        #expect(text.contains("\n  interactive — all its changes together: waits between attempts add up to at most 3.5 s → 3 s\n"))
+        let md = r.markdown(allowBreaking: false)
+        #expect(md.components(separatedBy: "together").count == 2)
+        #expect(md.contains("\n- `interactive` — all its changes together: waits between attempts add up to at most 3.5 s → 3 s\n"))
+        #expect(compact(r.json).contains(#""profiles":{"interactive":{"together":"waits between attempts add up to at most 3.5 s → 3 s"}}"#))
+    }
+
+    @Test func profilesThatChangedOrAreNewAreListedInOrder() throws {
+        let r = review(Canonical.text, variant([("maxRetries: 5", "maxRetries: 4")], of: DiffBreakingTests.withFast))
+        let p = try #require(r.policies.first)
+        #expect(p.profiles.map(\.name) == ["background", "fast"])
+        #expect(p.profiles.allSatisfy { $0.together.isEmpty && $0.lines.isEmpty })
     }
 }

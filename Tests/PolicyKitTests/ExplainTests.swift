@@ -120,7 +120,8 @@ struct ExplainReportTests {
         #expect(json.contains(#""interactive":{"attemptsMax":4,"base":500,"cap":8000,"deadline":15000,"kind":"interactive","maxBackoffTotalMs":3500,"maxRetries":3,"timeout":8000,"worstCaseAttempts":2,"worstCaseWaitMs":15000}"#))
         #expect(json.contains(#""background":{"attemptsMax":6,"base":1000,"cap":30000,"deadline":120000,"kind":"background","maxBackoffTotalMs":31000,"maxRetries":5,"timeout":15000,"worstCaseAttempts":6,"worstCaseWaitMs":120000}"#))
         #expect(json.contains(#""budget":{"floorBelowRequestsPerMinute":100,"minPerMinute":10,"ratio":10}"#))
-        #expect(json.hasPrefix(#"{"policies":{"playback":{"budget""#))
+        #expect(json.hasPrefix(#"{"notExplained":[],"policies":{"playback":{"budget""#))
+        #expect(json.contains(#""diagnostics":[]"#))
         #expect(json.contains(#""file":"Policies/playback.yaml""#))
     }
 
@@ -145,5 +146,92 @@ struct ExplainReportTests {
         #expect(!md.contains("[link]"))
         #expect(!md.contains("\u{1B}"))
         #expect(md.contains("\\<script\\>"))
+    }
+}
+
+/// Issue 16, item 13: a policy that breaks limits but has every value is explained as written,
+/// with its findings; one whose values are incomplete is not, and says so.
+struct ExplainAsWrittenTests {
+    static let breaksLimits = Canonical.text.replacing("maxRetries: 3  ", with: "maxRetries: 4  ")
+        .replacing("ratio: 10%", with: "ratio: 20%")
+
+    func checked(_ text: String, path: String = "Policies/playback.yaml") -> CheckedFile {
+        Checker.check(Array(text.utf8), path: path)
+    }
+
+    @Test func limitErrorsAreExplainedAsWritten() throws {
+        let file = checked(Self.breaksLimits)
+        #expect(file.policy == nil, "generate must still refuse it")
+        let policy = try #require(file.policyAsWritten)
+        #expect(policy.profiles.first?.maxRetries == 4)
+
+        let e = Explanation(files: [file])
+        #expect(e.notExplained.isEmpty)
+        let p = try #require(e.policies.first)
+        #expect(p.errors == 2)
+        #expect(p.findings.map(\.rule) == ["interactive-retries-max", "retry-budget-max"])
+
+        #expect(e.text.contains("""
+            playback (Policies/playback.yaml)
+              Ticket requests made by the iOS and Android players.
+              2 errors: the policy breaks limits of the guide, so generate refuses it; explained as written:
+                Policies/playback.yaml:9:19: error: interactive profile 'interactive' allows 4 retries; at most 3 are allowed [interactive-retries-max]
+                Policies/playback.yaml:30:12: error: budget.ratio is 20%; retries may be at most 10% of the requests of the last minute [retry-budget-max]
+              interactive (interactive: a viewer is waiting)
+                Up to 5 attempts (the first and 4 retries)
+            """), "\(e.text)")
+        #expect(e.text.contains("retries add at most 20% to the requests of the last minute"))
+
+        #expect(e.markdown.contains("❌ 2 errors: the policy breaks limits of the guide, so generate refuses it; explained as written:\n\n"
+            + "- ❌ error at `Policies/playback.yaml:9:19`: interactive profile 'interactive' allows 4 retries; at most 3 are allowed (`interactive-retries-max`)\n"), "\(e.markdown)")
+        #expect(e.markdown.contains("| `interactive` | interactive | 5 | 7.5 s | 2 | 15 s |"))
+
+        let json = e.json.rendered(pretty: false)
+        #expect(json.contains(#""interactive":{"attemptsMax":5,"#))
+        #expect(json.contains(#""diagnostics":[{"column":19,"file":"Policies/playback.yaml","help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","rule":"interactive-retries-max","severity":"error"},"#), "\(json)")
+        #expect(json.hasPrefix(#"{"notExplained":[],"#))
+    }
+
+    @Test func oneLimitAndWarningsOnly() throws {
+        let one = checked(Canonical.text.replacing("timeout: 8s", with: "timeout: 4s"))
+        let heading = Explanation.findingsHeading(try #require(Explanation(files: [one]).policies.first))
+        #expect(heading == "1 error: the policy breaks a limit of the guide, so generate refuses it; explained as written")
+        let warned = checked(Canonical.text.replacing("deadline: 15s", with: "deadline: 20s"))
+        #expect(warned.policy != nil)
+        let e = Explanation(files: [warned])
+        #expect(e.policies.first?.errors == 0)
+        #expect(e.text.contains("  1 warning:\n    Policies/playback.yaml:"))
+        #expect(e.markdown.contains("⚠️ 1 warning:\n\n- ⚠️ warning at"))
+    }
+
+    @Test(arguments: [
+        ("cap: 8s", "cap: eight", "type-mismatch"),
+        ("    minPerMinute: 10\n", "", "missing-key"),
+        ("    minPerMinute: 10\n", "    minPerMinute: 10\n    floor: 3\n", "unknown-key"),
+        ("version: 1", "version: 2", "unsupported-version"),
+        ("policy: playback", "policy: Play_Back", "bad-name"),
+    ])
+    func otherErrorsAreNotExplained(from: String, to: String, rule: String) throws {
+        let text = Canonical.text.replacing(from, with: to).replacing("ratio: 10%", with: "ratio: 20%")
+        #expect(text != Canonical.text.replacing("ratio: 10%", with: "ratio: 20%"))
+        let file = checked(text)
+        #expect(file.policyAsWritten == nil)
+        let e = Explanation(files: [file])
+        #expect(e.policies.isEmpty)
+        let f = try #require(e.notExplained.first)
+        #expect(f.reason == "its values are incomplete or in doubt (\(rule)); fix that error first")
+        #expect(e.markdown.hasPrefix("## `Policies/playback.yaml` — not explained\n\n❌ Not explained: its values are incomplete or in doubt (\(rule)); fix that error first:\n\n"), "\(e.markdown)")
+        let json = e.json.rendered(pretty: false)
+        #expect(json.hasPrefix(#"{"notExplained":[{"diagnostics":[{"#))
+        #expect(json.hasSuffix(#""file":"Policies/playback.yaml"}],"policies":{}}"#))
+    }
+
+    @Test func sharedNameIsNotExplained() {
+        var files = [checked(Canonical.text, path: "P/a.yaml"), checked(Canonical.text, path: "P/b.yaml")]
+        Checker.checkAcrossFiles(&files)
+        let e = Explanation(files: files)
+        #expect(e.policies.map(\.policy.file) == ["P/a.yaml"])
+        #expect(e.notExplained.map(\.file) == ["P/b.yaml"])
+        #expect(e.notExplained.first?.reason.contains("name-collision") == true)
     }
 }

@@ -72,12 +72,13 @@ enum HostilePipeline {
             for generated in Generator.files(for: [policy]) where generated.path != Generator.schemaPath {
                 outputs.append(("generated " + generated.path, generated.contents))
             }
-            let explanation = Explanation([policy])
-            outputs.append(("explain-text", explanation.text))
-            if full {
-                outputs.append(("explain-markdown", explanation.markdown))
-                outputs.append(("explain-json", explanation.json.rendered()))
-            }
+        }
+        // `explain` works from complete values, limits broken or not, and says why it cannot.
+        let explanation = Explanation(files: [file])
+        outputs.append(("explain-text", explanation.text))
+        if full {
+            outputs.append(("explain-markdown", explanation.markdown))
+            outputs.append(("explain-json", explanation.json.rendered()))
         }
         return (file, outputs)
     }
@@ -122,11 +123,15 @@ enum HostilePipeline {
         // A file without errors is one `generate` writes: it must have a complete policy.
         if file.errorCount == 0 && file.policy == nil { problems.append("no errors, but no complete policy either") }
         if file.errorCount > 0 && file.policy != nil { problems.append("errors, and yet a complete policy") }
+        // Explained as written only when every error is a limit of the guide.
+        if file.policyAsWritten != nil, file.diagnostics.contains(where: { $0.severity == .error && !$0.isLimitFinding }) {
+            problems.append("explained as written despite an error that is not a limit")
+        }
 
         // Echoed input cannot reach a terminal or a CI log as anything but visible text.
         for (name, text) in first.outputs {
             switch name {
-            case "text", "pair-text", "junit", "junit-strict":
+            case "text", "pair-text", "junit", "junit-strict", "diff-from-text", "diff-to-text", "explain-text":
                 if let bad = unsafe(in: text, allowing: ["\n", "\t"]) { problems.append("\(name) output holds \(bad)") }
             case "text-color":
                 if let bad = unsafe(in: strippingColor(text), allowing: ["\n", "\t"]) { problems.append("\(name) output holds \(bad)") }

@@ -238,17 +238,135 @@ struct ReviewCLITests {
         r = try policycRun(["explain", "--format", "markdown", "Policies/playback.yaml"], in: dir)
         #expect(r.stdout.hasPrefix("## `playback`"))
 
-        // A file with errors: its findings on stderr, exit 1, the others still explained.
+        // A policy that breaks a limit: explained as written with its findings, exit 1 (issue 16,
+        // item 13); the finding also on stderr for a machine format.
         try write(playback.replacingOccurrences(of: "policy: playback", with: "policy: broken")
                     .replacingOccurrences(of: "timeout: 8s", with: "timeout: 1s"), to: "Policies/broken.yaml", in: dir)
         r = try policycRun(["explain", "--format", "json"], in: dir)
         #expect(r.status == 1)
-        #expect(r.stderr.contains("Policies/broken.yaml:"))
+        #expect(r.stderr.contains("Policies/broken.yaml:12:16: error: profile 'interactive' has a timeout of 1s"), "\(r.stderr)")
         #expect(r.stderr.contains("[timeout-min]"))
-        let explained = (r.json["policies"] as? [String: Any] ?? [:]).keys.sorted()
-        #expect(explained == ["huge", "playback"])
+        let all2 = r.json["policies"] as? [String: Any] ?? [:]
+        #expect(all2.keys.sorted() == ["broken", "huge", "playback"])
+        let broken = all2["broken"] as? [String: Any] ?? [:]
+        #expect((broken["diagnostics"] as? [[String: Any]])?.map { $0["rule"] as? String } == ["timeout-min"])
+        let brokenInteractive = (broken["profiles"] as? [String: [String: Any]])?["interactive"] ?? [:]
+        #expect(brokenInteractive["timeout"] as? Int == 1000)
+        // starts 0, 1.5 s, 3.5 s, 6.5 s: all 4 before 15 s; the last ends at 7.5 s.
+        #expect(brokenInteractive["worstCaseAttempts"] as? Int == 4)
+        #expect(brokenInteractive["worstCaseWaitMs"] as? Int == 7500)
+        #expect((r.json["notExplained"] as? [Any])?.isEmpty == true)
+
+        r = try policycRun(["explain", "Policies/broken.yaml"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("1 error: the policy breaks a limit of the guide, so generate refuses it; explained as written:\n"
+            + "    Policies/broken.yaml:12:16: error: profile 'interactive' has a timeout of 1s"), "\(r.stdout)")
+        #expect(r.stdout.contains("A viewer waits at most 7.5 s before Retry shows."))
+        r = try policycRun(["explain", "--format", "markdown", "Policies/broken.yaml"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("❌ 1 error: the policy breaks a limit of the guide"))
+        // generate still refuses it.
+        r = try policycRun(["generate", "--check", "Policies/broken.yaml"], in: dir)
+        #expect(r.status == 1)
+
+        // Values missing: not explained, and said so; the others still explained.
+        try write(playback.replacingOccurrences(of: "policy: playback", with: "policy: incomplete")
+                    .replacingOccurrences(of: "cap: 8s", with: "cap: eight"), to: "Policies/incomplete.yaml", in: dir)
+        r = try policycRun(["explain", "--format", "json"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("Policies/incomplete.yaml: not explained: its values are incomplete or in doubt (type-mismatch); fix that error first\n"), "\(r.stderr)")
+        #expect((r.json["policies"] as? [String: Any] ?? [:]).keys.sorted() == ["broken", "huge", "playback"])
+        let notExplained = r.json["notExplained"] as? [[String: Any]] ?? []
+        #expect(notExplained.map { $0["file"] as? String } == ["Policies/incomplete.yaml"])
+        r = try policycRun(["explain", "Policies/incomplete.yaml"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("[type-mismatch]"))
+        #expect(r.stderr.contains("not explained"))
+        r = try policycRun(["explain", "--format", "markdown", "Policies/incomplete.yaml"], in: dir)
+        #expect(r.stdout.hasPrefix("## `Policies/incomplete.yaml` — not explained\n"))
 
         r = try policycRun(["explain", "Nowhere"], in: dir)
         #expect(r.status == 2)
+    }
+
+    /// Issue 16, item 12, as a reviewer reads it: the table fails a change that breaks a limit,
+    /// findings are new or already there, a profile's changes together are said once.
+    @Test func diffTableSaysWhatFails() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let playback = try canonical()
+        let before = playback.replacingOccurrences(of: "ratio: 10%", with: "ratio: 20%")
+        try write(before, to: "old/playback.yaml", in: dir)
+        try write(before.replacingOccurrences(of: "maxRetries: 3  ", with: "maxRetries: 4  ")
+                    .replacingOccurrences(of: "base: 500ms", with: "base: 1s"), to: "new/playback.yaml", in: dir)
+
+        var r = try policycRun(["diff", "old", "new", "--format", "markdown", "--allow-breaking"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.hasPrefix("❌ **policyc diff fails**: 2 errors in the new policies (1 new, 1 already there);"), "\(r.stdout)")
+        #expect(r.stdout.contains("| `retry.profiles.interactive.maxRetries` | 3 → 4 | "))
+        #expect(r.stdout.contains(" | ❌ **fails**: interactive profile 'interactive' allows 4 retries; at most 3 are allowed (`interactive-retries-max`) |\n"))
+        #expect(!r.stdout.contains("| no |"))
+        #expect(r.stdout.contains("\nNew findings:\n\n- ❌ error at `new/playback.yaml:9:19`"))
+        #expect(r.stdout.contains("\nFindings already there:\n\n- ❌ error at `new/playback.yaml:30:12`"))
+        #expect(r.stdout.components(separatedBy: "together").count == 2)
+        #expect(!r.stdout.contains("with the other changes"))
+
+        r = try policycRun(["diff", "old", "new"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("retry.profiles.interactive.maxRetries: 3 → 4  [fails: interactive-retries-max]\n"))
+        #expect(r.stdout.contains("\n  interactive — all its changes together: "))
+
+        r = try policycRun(["diff", "old", "new", "--format", "json"], in: dir)
+        #expect(r.json["errors"] as? Int == 2)
+        #expect(r.json["newErrors"] as? Int == 1)
+        let edited = changes(policies(r.json)["playback"])
+        #expect(edited.map { $0["fails"] as? Bool } == [true, false])
+        #expect((edited.first?["findings"] as? [[String: Any]])?.first?["new"] as? Bool == true)
+        let diagnostics = policies(r.json)["playback"]?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.map { $0["new"] as? Bool } == [true, false])
+    }
+
+    /// Issue 16, item 12: a renamed policy is a likely rename; a moved file shows both paths.
+    @Test func diffBaseShowsRenamesAndMoves() throws {
+        let repo = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: repo) }
+        let playback = try canonical()
+        let downloads = playback.replacingOccurrences(of: "policy: playback", with: "policy: downloads")
+            .replacingOccurrences(of: "maxRetries: 5", with: "maxRetries: 4")
+        try git(["init", "-q"], in: repo)
+        try git(["config", "user.email", "t@example.com"], in: repo)
+        try git(["config", "user.name", "t"], in: repo)
+        try write(playback, to: "Policies/playback.yaml", in: repo)
+        try write(downloads, to: "Policies/downloads.yaml", in: repo)
+        try git(["add", "."], in: repo)
+        try git(["commit", "-qm", "base"], in: repo)
+
+        try FileManager.default.createDirectory(at: repo.appendingPathComponent("Policies/sync"), withIntermediateDirectories: true)
+        try git(["mv", "Policies/downloads.yaml", "Policies/sync/downloads.yaml"], in: repo)
+        try FileManager.default.removeItem(at: repo.appendingPathComponent("Policies/playback.yaml"))
+        try write(playback.replacingOccurrences(of: "policy: playback", with: "policy: player"), to: "Policies/player.yaml", in: repo)
+
+        var r = try policycRun(["diff", "--base", "HEAD"], in: repo)
+        #expect(r.status == 1, "the rename removes PlaybackPolicy")
+        #expect(r.stdout.contains("removes the type PlaybackPolicy: apps that use it no longer compile; it looks renamed to 'player' in Policies/player.yaml with the same values"), "\(r.stdout)")
+        #expect(r.stdout.contains("it looks renamed from 'playback' in Policies/playback.yaml with the same values"))
+        #expect(r.stdout.contains("downloads (Policies/downloads.yaml → Policies/sync/downloads.yaml, moved): unchanged"))
+
+        r = try policycRun(["diff", "--base", "HEAD", "--format", "json", "--allow-breaking"], in: repo)
+        #expect(r.status == 0)
+        let byName = policies(r.json)
+        #expect(byName["downloads"]?["moved"] as? Bool == true)
+        #expect(byName["downloads"]?["oldFile"] as? String == "Policies/downloads.yaml")
+        #expect(byName["downloads"]?["file"] as? String == "Policies/sync/downloads.yaml")
+        let rename = byName["player"]?["likelyRename"] as? [String: Any]
+        #expect(rename?["from"] as? String == "playback")
+        #expect(rename?["to"] as? String == "player")
+        #expect(rename?["fromFile"] as? String == "Policies/playback.yaml")
+        #expect(rename?["toFile"] as? String == "Policies/player.yaml")
+        #expect((byName["playback"]?["likelyRename"] as? [String: Any])?["to"] as? String == "player")
+
+        r = try policycRun(["diff", "--base", "HEAD", "--format", "markdown", "--allow-breaking"], in: repo)
+        #expect(r.stdout.contains("### `downloads` — unchanged, moved\n\nFile: `Policies/downloads.yaml` → `Policies/sync/downloads.yaml` (moved)\n"), "\(r.stdout)")
     }
 }

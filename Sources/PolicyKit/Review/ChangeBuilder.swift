@@ -6,6 +6,8 @@ struct ChangeBuilder {
     /// The generated types of every policy of the new side (a removed type is breaking).
     let newTypes: Set<String>
     var changes: [PolicyChange] = []
+    /// The profiles that changed or are new, with what their changes do together.
+    var profiles: [ProfileReview] = []
 
     init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<String>) {
         self.old = old
@@ -28,6 +30,7 @@ struct ChangeBuilder {
         default: word = effect()
         }
         record(path, before, after, show: show, breaking: breaking, effect: word)
+        if after == .null { changes[changes.count - 1].missingValue = true }
     }
 
     /// Records a change as worded by the caller.
@@ -113,16 +116,17 @@ struct ChangeBuilder {
         let effect: String
         switch (old.policy, new.policy) {
         case (let o?, nil):
-            effect = breaking ? "the new file has no valid policy name: the type \(Naming.typeName(policy: o.value)) is no longer generated"
+            effect = breaking ? "the new file has no valid policy name: the type \(printable(Naming.typeName(policy: o.value))) is no longer generated"
                               : "the new file has no valid policy name (see the findings)"
         case (let o?, let n?):
-            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(Naming.typeName(policy: o.value)) → \(Naming.typeName(policy: n.value))"
+            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(printable(Naming.typeName(policy: o.value))) → \(printable(Naming.typeName(policy: n.value)))"
         case (nil, let n?):
-            effect = "the file now names its policy: apps get the type \(Naming.typeName(policy: n.value))"
+            effect = "the file now names its policy: apps get the type \(printable(Naming.typeName(policy: n.value)))"
         case (nil, nil):
             effect = ""
         }
         record("policy", before, after, breaking: breaking, effect: effect)
+        if after == .null { changes[changes.count - 1].missingValue = true }
     }
 
     mutating func compareDescription() {
@@ -155,7 +159,8 @@ struct ChangeBuilder {
 
     // MARK: profiles
 
-    var typeName: String { Naming.typeName(policy: new.policy?.value ?? old.policy?.value ?? "") }
+    /// The generated type, printable: a name that breaks the rules may hold any character.
+    var typeName: String { printable(Naming.typeName(policy: new.policy?.value ?? old.policy?.value ?? "")) }
 
     mutating func compareProfiles() {
         func byName(_ profiles: [PolicyDoc.Profile]) -> [String: PolicyDoc.Profile] {
@@ -176,8 +181,8 @@ struct ChangeBuilder {
                 let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
                 let breaking = !newSwift.contains(swift) || !newKotlin.contains(kotlin)
                 var effect = breaking
-                    ? "removes \(typeName).\(swift) (Kotlin \(typeName).\(kotlin)): apps that use it no longer compile"
-                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(swift) (Kotlin \(kotlin)) stays"
+                    ? "removes \(typeName).\(printable(swift)) (Kotlin \(typeName).\(printable(kotlin))): apps that use it no longer compile"
+                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(printable(swift)) (Kotlin \(printable(kotlin))) stays"
                 if breaking, let twin = added.first(where: { CanonicalValue.profile($0) == CanonicalValue.profile(o) }) {
                     effect += "; it looks renamed to '\(printable(twin.name.value))' with the same values"
                 }
@@ -188,10 +193,14 @@ struct ChangeBuilder {
         }
         for n in added where seen.insert(n.name.value).inserted {
             let name = n.name.value
-            var effect = "new profile: apps get \(typeName).\(Naming.swiftProfile(name)) (Kotlin \(typeName).\(Naming.kotlinProfile(name)))"
+            var effect = "new profile: apps get \(typeName).\(printable(Naming.swiftProfile(name))) (Kotlin \(typeName).\(printable(Naming.kotlinProfile(name))))"
             if let f = ProfileFigures(n) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
             record("retry.profiles.\(name)", .null, CanonicalValue.profile(n), show: Show.profile, effect: effect)
+            profiles.append(ProfileReview(name: name))
         }
+        // In the new policy's order.
+        let order = Dictionary(new.profiles.enumerated().map { ($1.name.value, $0) }, uniquingKeysWith: { a, _ in a })
+        profiles.sort { (order[$0.name] ?? Int.max) < (order[$1.name] ?? Int.max) }
     }
 
     mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
@@ -200,19 +209,25 @@ struct ChangeBuilder {
         let fields: [WritableKeyPath<PolicyDoc.Profile, Located<Int>?>] = [\.maxRetries, \.base, \.cap, \.timeout, \.deadline]
         let changed = fields.filter { o[keyPath: $0]?.value != n[keyPath: $0]?.value }.count
             + (o.kind?.value != n.kind?.value ? 1 : 0)
-        let together = Effects.consequences(o, n, interactive: interactive)
-        // Each change says what it alone does to the figures; when the profile changes in more
-        // ways, also what they do together.
+        // Each change says what it alone does to the figures; what they do together, when the
+        // profile changes in more ways, is said once for the profile (`ProfileReview`).
+        var said: Set<String> = []
         func with(_ field: WritableKeyPath<PolicyDoc.Profile, Located<Int>?>, _ primary: String) -> String {
             var alone = o
             alone[keyPath: field] = n[keyPath: field]
             let own = Effects.consequences(o, alone, interactive: interactive)
-            var parts = [primary] + own
-            let more = together.filter { !own.contains($0) && !$0.hasPrefix("the worst case does not move") }
-            if changed > 1, !more.isEmpty {
-                parts.append("with the other changes to '\(printable(n.name.value))': " + more.joined(separator: ", "))
+            said.formUnion(own)
+            return ([primary] + own).joined(separator: "; ")
+        }
+        defer {
+            if changed > 0 {
+                var review = ProfileReview(name: n.name.value)
+                if changed > 1 {
+                    review.together = Effects.consequences(o, n, interactive: interactive)
+                        .filter { !said.contains($0) && !$0.hasPrefix("the worst case does not move") }
+                }
+                profiles.append(review)
             }
-            return parts.joined(separator: "; ")
         }
 
         compare(path + ".kind", CanonicalValue.string(o.kind), CanonicalValue.string(n.kind)) {

@@ -106,14 +106,23 @@ enum Diff {
         case .failure(let f): return .failure(gitError(f))
         case .success(let e): entries = e
         }
-        var old: [ReviewInput] = []
+        var oldFiles: [CheckedFile] = []
+        var oldBytes: [[UInt8]] = []
         for entry in entries {
             switch Git.blob(entry.object) {
             case .failure(let f): return .failure(gitError(f))
             case .success(let bytes):
-                old.append(ReviewInput(file: Checker.check(bytes, path: entry.path), matchKey: Git.normalize(entry.path)))
+                oldFiles.append(Checker.check(bytes, path: entry.path))
+                oldBytes.append(bytes)
             }
         }
+        // Checked as the new side is, so that a finding across files (a shared policy name) that
+        // was already there reads as such; a file found only then gets its bytes back for that.
+        Checker.checkAcrossFiles(&oldFiles)
+        for i in oldFiles.indices where oldFiles[i].source.isEmpty && !oldFiles[i].diagnostics.isEmpty {
+            oldFiles[i].source = oldBytes[i]
+        }
+        let old = zip(oldFiles, entries).map { ReviewInput(file: $0, matchKey: Git.normalize($1.path)) }
         // A path gone from the working tree is fine when it was there at `ref`: it was deleted.
         var present: [String] = []
         for path in paths {

@@ -19,11 +19,14 @@ enum Explain {
             worstCaseWaitMs (how long a viewer can wait before Retry shows). Per policy: what
             the retry budget lets retries add to the load during an outage.
 
-            A file with errors is not explained: its findings go to standard error.
+            A policy that breaks limits of the guide is explained as written, its findings
+            listed with it, so that a reviewer sees what it would do (generate still refuses
+            it). A file whose values are missing or unreadable is not explained: its findings
+            go to standard error (and into markdown and json output).
 
             EXIT STATUS:
-              0  every policy explained
-              1  a file has errors
+              0  every policy explained, none with errors
+              1  a file has errors (explained as written or not explained)
               2  usage error or unreadable input
             """,
         run: run)
@@ -34,23 +37,29 @@ enum Explain {
         }
         guard let paths = Workspace.inputsOrReport(args.positionals, allowStdin: false) else { return 2 }
         let run = Workspace.check(paths)
-        var failed = false
-        for file in run.files where file.policy == nil {
-            failed = true
-            let errors = file.diagnostics.filter { $0.severity == .error }
-            Output.err(errors.isEmpty ? "\(printable(file.path)): error: not a complete policy\n"
-                                      : errors.map { $0.headline + "\n" }.joined())
+        let explanation = Explanation(files: run.files)
+        let format = args.value("--format") ?? "text"
+        // Text shows the findings of an explained policy with it; a machine or comment format
+        // still tells the terminal why the exit status is 1.
+        if format != "text" {
+            for p in explanation.policies where p.errors > 0 {
+                Output.err(p.findings.filter { $0.severity == .error }.map { $0.headline + "\n" }.joined())
+            }
+        }
+        for f in explanation.notExplained {
+            let errors = f.diagnostics.filter { $0.severity == .error }
+            Output.err(errors.map { $0.headline + "\n" }.joined() + "\(printable(f.file)): not explained: \(f.reason)\n")
         }
         for error in run.readErrors {
             Output.err("error: \(error.message)\n")
         }
 
-        let explanation = Explanation(run.files.compactMap(\.policy))
-        switch args.value("--format") ?? "text" {
+        switch format {
         case "json": Output.out(explanation.json.rendered())
         case "markdown": Output.out(explanation.markdown)
         default: Output.out(explanation.text)
         }
+        let failed = !explanation.notExplained.isEmpty || explanation.policies.contains { $0.errors > 0 }
         if !run.readErrors.isEmpty { return 2 }
         return failed ? 1 : 0
     }
