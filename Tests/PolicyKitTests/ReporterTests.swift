@@ -195,7 +195,9 @@ import FoundationXML
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.count == 3)
         for d in diagnostics {
-            #expect(Set(d.keys) == ["file", "line", "column", "severity", "rule", "message", "help"])
+            // SPEC's members, and beside them what SARIF carries too.
+            #expect(Set(d.keys) == ["file", "line", "column", "severity", "rule", "message", "help",
+                                    "endLine", "endColumn", "reference", "related"])
         }
         #expect(diagnostics.map { $0["file"] as? String } == ["Policies/a.yaml", "Policies/b.yaml", "Policies/b.yaml"])
         #expect(diagnostics.map { $0["line"] as? Int } == [2, 2, 4])
