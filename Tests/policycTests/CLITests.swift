@@ -31,8 +31,9 @@ import Testing
         var description: String
     }
 
+    /// Runs the binary with `arguments`; through `wrapper` when given (`setpriv … policyc …`).
     static func policyc(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
-                        environment: [String: String] = [:]) throws -> Outcome {
+                        environment: [String: String] = [:], wrapper: [String] = []) throws -> Outcome {
         guard let binary else { throw Missing(description: "the policyc binary was not found beside the tests") }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -43,8 +44,13 @@ import Testing
         let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let program = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(wrapper.dropFirst()) + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil

@@ -16,8 +16,11 @@ struct Project {
         name: "--config", valueName: "FILE",
         help: "The project file to read (default: ./policyc.yaml when there is one).")
 
-    /// The paths to check when none is given and the project file names none.
+    /// The paths to check when none is given and the project file names none; like every path
+    /// of the project file, relative to its folder.
     static let defaultFolder = "Policies"
+    /// `generate`'s output folder when neither `--out` nor the project file names one.
+    static let defaultOut = "Generated"
 
     /// Reads the project file; nil after its findings, or why it cannot be read, went to stderr
     /// (the command then exits 2). Without `--config` the working folder's file is read, unless
@@ -70,13 +73,14 @@ struct Project {
         return (folder.hasSuffix("/") ? folder : folder + "/") + path
     }
 
-    /// What commands check when no PATH is given: the file's `policies`, or `Policies/`.
+    /// What commands check when no PATH is given: the file's `policies`, or `Policies/` beside it.
     var defaultPaths: [String] {
-        config.policies.map { $0.map { resolve($0.value) } } ?? [Self.defaultFolder]
+        config.policies.map { $0.map { resolve($0.value) } } ?? [resolve(Self.defaultFolder)]
     }
 
-    /// `generate`'s output folder as seen from the working folder, when the file sets one.
-    var out: String? { config.out.map { resolve($0.value) } }
+    /// `generate`'s output folder as seen from the working folder: the file's `out`, or
+    /// `Generated/` beside it.
+    var out: String { resolve(config.out?.value ?? Self.defaultOut) }
 
     /// Where a default path was written, for messages: `policyc.yaml:2:12`.
     func origin(ofDefault path: String) -> String? {

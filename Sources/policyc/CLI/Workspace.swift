@@ -25,8 +25,8 @@ enum Workspace {
     {
         guard arguments.isEmpty else { return Files.expandAll(arguments, allowStdin: allowStdin) }
         if project.config.policies == nil {
-            guard Files.isDirectory(Project.defaultFolder) else {
-                let folder = Project.defaultFolder
+            let folder = project.defaultPaths[0]
+            guard Files.isDirectory(folder) else {
                 return ([], [Files.ReadError(
                     path: folder,
                     message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")], [])

@@ -8,7 +8,7 @@ import Darwin
 import PolicyKit
 
 enum Generate {
-    static let defaultOut = "Generated"
+    static let defaultOut = Project.defaultOut
 
     static let spec = CommandSpec(
         name: "generate",
@@ -86,7 +86,7 @@ enum Generate {
             case .success(let t): targets = t
             }
         }
-        let out = args.value("--out") ?? project.out ?? defaultOut
+        let out = args.value("--out") ?? project.out
         guard !out.isEmpty else { return CommandLine.usageError("'--out' needs a folder", command: spec) }
         let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
 
@@ -187,13 +187,16 @@ enum Generate {
         return words.map(shellQuoted).joined(separator: " ")
     }
 
-    /// A word as a POSIX shell reads it back: as is when it is plain, else in single quotes.
+    /// A word as a POSIX shell reads it back: as is when it is plain, else in double quotes (the
+    /// hint itself stands in single ones), else in single quotes.
     static func shellQuoted(_ word: String) -> String {
+        let word = printable(word)
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
             ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "-_./,=:@%+".unicodeScalars.contains($0)
         }
-        guard !plain else { return word }
-        return "'" + printable(word).split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        if plain { return word }
+        if !word.unicodeScalars.contains(where: { "\"$`\\!'".unicodeScalars.contains($0) }) { return "\"" + word + "\"" }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// `would change Generated/Swift/X.swift` and a short diff.

@@ -53,7 +53,7 @@ enum Init {
         }
         while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
         let path = (dir == "." ? "" : dir + "/") + name + ".yaml"
-        let schema = relativePath(from: dir, to: (project.out ?? Generate.defaultOut) + "/" + Generator.schemaPath)
+        let schema = relativePath(from: dir, to: project.out + "/" + Generator.schemaPath)
         let text = Canonical.text(policy: name) + modelines(schema: schema)
 
         // What init writes must lint clean: a name the pattern allows may still be refused by a
