@@ -242,6 +242,22 @@ import Testing
         #expect(configured.err == "removed Generated/Swift/TwoPolicy.swift\nwrote 0 files, 2 up to date\n")
     }
 
+    @Test func staleFilesBelowATargetsFolderGoAndTheFoldersTheyLeaveEmpty() throws {
+        let dir = try Self.project(nil)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLITests.policyc(["generate"], in: dir).status == 0)
+        // As an older package layout would have left it: a generated file in a package folder.
+        let old = try Self.read(dir, "Generated/Kotlin/PlaybackPolicy.kt")
+        try CLITests.write(old, to: "Generated/Kotlin/com/old/GonePolicy.kt", in: dir)
+        try CLITests.write("// mine\n", to: "Generated/Kotlin/com/keep/Mine.kt", in: dir)
+        let check = try CLITests.policyc(["generate", "--check"], in: dir)
+        #expect(check.out == "would remove Generated/Kotlin/com/old/GonePolicy.kt (its policy is gone)\n", "\(check)")
+        let run = try CLITests.policyc(["generate"], in: dir)
+        #expect(run.status == 0 && run.err.hasPrefix("removed Generated/Kotlin/com/old/GonePolicy.kt\n"), "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated/Kotlin/com/old").path))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated/Kotlin/com/keep/Mine.kt").path))
+    }
+
     @Test(arguments: [
         ("swfit", "error: unknown target 'swfit' in '--targets'; did you mean 'swift'? (targets: "),
         ("swift,kotlin,swift", "error: target 'swift' is given twice in '--targets'"),
