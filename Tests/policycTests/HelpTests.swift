@@ -42,7 +42,9 @@ import Testing
             let after = row.dropFirst(2 + left.count)
             if after.hasPrefix(" "), !after.hasPrefix("  ") {
                 let placeholder = String(after.dropFirst().prefix { $0 != " " })
-                #expect(Self.placeholders.contains(placeholder), "\(command) \(left): placeholder '\(placeholder)'")
+                // One placeholder, or alternatives of them (`NAME|FILE`).
+                #expect(placeholder.split(separator: "|").allSatisfy { Self.placeholders.contains(String($0)) },
+                        "\(command) \(left): placeholder '\(placeholder)'")
                 shown += " " + placeholder
             }
             #expect(usage.contains(shown), "\(command): '\(shown)' is not in its USAGE line:\n\(usage)")
