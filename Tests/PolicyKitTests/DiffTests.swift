@@ -414,7 +414,7 @@ struct DiffVerdictTests {
         #expect(text.contains("  prefetch.ahead: 2 → 1\n"))
 
         let json = compact(r.json)
-        #expect(json.contains(#""fails":true,"findings":[{"column":19,"file":"Policies/playback.yaml","help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","new":true,"rule":"interactive-retries-max","severity":"error"}],"path":"retry.profiles.interactive.maxRetries""#), "\(json)")
+        #expect(json.contains(#""fails":true,"findings":[{"column":19,"endColumn":20,"endLine":9,"file":"Policies/playback.yaml","help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","new":true,"reference":{"quote":"At most 3 retries per interactive request","section":"Checklist"},"related":[],"rule":"interactive-retries-max","severity":"error"}],"path":"retry.profiles.interactive.maxRetries""#), "\(json)")
         #expect(json.contains(#""fails":false,"findings":[],"path":"prefetch.ahead""#))
         #expect(json.contains(#""errors":2,"newErrors":2"#))
         // The exit status is SPEC §3's: errors fail, whatever --allow-breaking says.
@@ -504,8 +504,8 @@ struct DiffFindingAgeTests {
         #expect(md.contains("\nNew findings:\n\n- ❌ error at `Policies/playback.yaml:20:16`"))
         #expect(md.contains("\nFindings already there:\n\n- ❌ error at `Policies/playback.yaml:31:12`"))
         let json = compact(r.json)
-        #expect(json.contains(#""new":false,"rule":"retry-budget-max""#))
-        #expect(json.contains(#""new":true,"rule":"timeout-min""#))
+        #expect(json.contains(#""new":false,"reference":{"quote":"Retries may be at most 10 % of the requests of the last minute","section":"Retry 429 and 503 the right way"},"related":[],"rule":"retry-budget-max""#))
+        #expect(json.contains(#""new":true,"reference":{"quote":"give ticket requests at least 5 seconds of client timeout","section":"What Wandura does when it is busy; Checklist"},"related":[],"rule":"timeout-min""#))
         #expect(json.contains(#""errors":2,"newErrors":1"#))
     }
 

@@ -195,7 +195,9 @@ import FoundationXML
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
         #expect(diagnostics.count == 3)
         for d in diagnostics {
-            #expect(Set(d.keys) == ["file", "line", "column", "severity", "rule", "message", "help"])
+            // SPEC's members, and beside them what SARIF carries too.
+            #expect(Set(d.keys) == ["file", "line", "column", "severity", "rule", "message", "help",
+                                    "endLine", "endColumn", "reference", "related"])
         }
         #expect(diagnostics.map { $0["file"] as? String } == ["Policies/a.yaml", "Policies/b.yaml", "Policies/b.yaml"])
         #expect(diagnostics.map { $0["line"] as? Int } == [2, 2, 4])
@@ -330,6 +332,70 @@ import FoundationXML
         for files in [[], checked, Self.mixed, [checked[2]]] {
             try SARIFValidator.validate(Reporters.sarif(files))
         }
+    }
+
+    // MARK: inputs that could not be read, folders without policies
+
+    static let notices = [
+        InputNotice(.unreadable, path: "Policies/sub", message: "cannot read 'Policies/sub': Permission denied"),
+        InputNotice.empty(folder: "Other"),
+    ]
+
+    @Test func everyMachineFormatCarriesTheNotices() throws {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(Reporters.json(Self.mixed, notices: Self.notices).utf8)) as? [String: Any])
+        #expect(json["summary"] as? [String: Int] == ["files": 3, "errors": 2, "warnings": 2])
+        #expect((json["notices"] as? [[String: String]])?.map { $0["kind"] } == ["no-policy-files", "unreadable-input"])
+        #expect(Reporters.json(Self.mixed).contains("notices") == false)
+
+        let github = Reporters.github([], notices: Self.notices)
+        #expect(github == "::warning title=no-policy-files::no *.yaml or *.yml file under 'Other'\n"
+                + "::error file=Policies/sub,title=unreadable-input::cannot read 'Policies/sub': Permission denied\n")
+
+        let tree = try XMLTree(Reporters.junit(Self.mixed, notices: Self.notices))
+        #expect(tree.attributes("testsuites", "errors") == ["1"])
+        #expect(tree.attributes("testsuite", "name") == ["Other", "Policies/a.yaml", "Policies/b.yaml", "Policies/c.yaml", "Policies/sub"])
+        #expect(tree.count("error") == 1 && tree.count("failure") == 2)
+        let strict = try XMLTree(Reporters.junit([], notices: Self.notices, strict: true))
+        #expect(strict.count("failure") == 1 && strict.attributes("testsuites", "failures") == ["1"])
+
+        let sarif = try #require(try JSONSerialization.jsonObject(with: Data(Reporters.sarif(Self.mixed, notices: Self.notices).utf8)) as? [String: Any])
+        let invocation = try #require(((sarif["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["executionSuccessful"] as? Bool == false)
+        #expect((invocation["toolExecutionNotifications"] as? [[String: Any]])?.map { $0["level"] as? String } == ["warning", "error"])
+        if SARIFValidator.isAvailable {
+            try SARIFValidator.validate(Reporters.sarif(Self.mixed, notices: Self.notices))
+            try SARIFValidator.validate(Reporters.sarif([], notices: [Self.notices[1]]))
+        }
+        #expect(ReportSummary(Self.mixed, notices: Self.notices).line(strict: false) == "2 errors, 2 warnings in 3 files; 1 path could not be read")
+        #expect(ReportSummary([], notices: [Self.notices[1]]).line(strict: true) == "0 errors, 1 warning in 0 files; failing because of --strict (warnings fail the check)")
+    }
+
+    @Test func repositoryPaths() {
+        let here = RepositoryLocation(root: "/src/repo", workingDirectory: "/src/repo/apps/player")
+        #expect(here.relative("Policies/a.yaml") == "apps/player/Policies/a.yaml")
+        #expect(here.relative("./Policies/../Policies//a.yaml") == "apps/player/Policies/a.yaml")
+        #expect(here.relative("../../b.yaml") == "b.yaml")
+        #expect(here.relative("../../../outside.yaml") == "../../../outside.yaml")
+        #expect(here.relative("/src/repo/x/y.yaml") == "x/y.yaml")
+        #expect(here.relative("/elsewhere/y.yaml") == "/elsewhere/y.yaml")
+        #expect(here.relative("<stdin>") == "<stdin>")
+        let lines = Reporters.github(Self.mixed, repository: here).split(separator: "\n")
+        #expect(lines.allSatisfy { $0.hasPrefix("::error file=apps/player/Policies/") || $0.hasPrefix("::warning file=apps/player/Policies/") })
+    }
+
+    @Test func jsonEndsAndRelated() throws {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(Reporters.json(Self.mixed).utf8)) as? [String: Any])
+        let diagnostics = try #require(json["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["endColumn"] as? Int } == [8, 10, 9])
+        #expect(diagnostics[1]["reference"] as? [String: String?] != nil)
+        let related = try #require(diagnostics[0]["related"] as? [[String: Any]])
+        #expect(related.first?["message"] as? String == "first 'version' is here")
+        #expect(related.first?["endColumn"] as? Int == 8)
+        // A span that ends before it starts (a position only) ends where it starts.
+        let point = Diagnostic(file: "p", span: Span(start: Mark(line: 3, column: 4), end: Mark(line: 1, column: 1)),
+                               severity: .error, rule: "yaml-syntax", message: "m")
+        guard case .object(let members) = point.json else { Issue.record("not an object"); return }
+        #expect(members["endLine"] == .int(3) && members["endColumn"] == .int(4))
     }
 
     @Test func sarifValidatorIsThereOnCI() {

@@ -107,9 +107,10 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("Policies/playback.yaml"), encoding: .utf8)
-        // `policyc init` adds one last comment line for editors (the schema); the policy is the canonical one.
+        // `policyc init` adds comment lines for editors (the schema) at the end; the policy is the canonical one.
         #expect(text.hasPrefix(Canonical.text))
-        #expect(text.dropFirst(Canonical.text.count) == "# yaml-language-server: $schema=../Generated/policy.schema.json\n")
+        #expect(text.dropFirst(Canonical.text.count)
+                == "# yaml-language-server: $schema=../Generated/policy.schema.json\n# $schema: ../Generated/policy.schema.json\n")
         #expect(Checker.check(Array(text.utf8), path: "Policies/playback.yaml").diagnostics.isEmpty)
     }
 

@@ -31,8 +31,9 @@ import Testing
         var description: String
     }
 
+    /// Runs the binary with `arguments`; through `wrapper` when given (`setpriv … policyc …`).
     static func policyc(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
-                        environment: [String: String] = [:]) throws -> Outcome {
+                        environment: [String: String] = [:], wrapper: [String] = []) throws -> Outcome {
         guard let binary else { throw Missing(description: "the policyc binary was not found beside the tests") }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -43,8 +44,13 @@ import Testing
         let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
 
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let program = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = Array(wrapper.dropFirst()) + [binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
@@ -318,14 +324,18 @@ import Testing
             """)
     }
 
-    @Test func aFolderWithoutPoliciesIsNotAnError() throws {
+    @Test func aFolderWithoutPoliciesIsAWarning() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let outcome = try Self.policyc(["lint", "--format", "json", "empty"], in: dir)
         #expect(outcome.status == 0)
-        #expect(try Self.json(outcome.out)["summary"] as? [String: Int] == ["files": 0, "errors": 0, "warnings": 0])
-        #expect(outcome.err == "warning: no *.yaml or *.yml file under 'empty'\n0 errors, 0 warnings in 0 files\n")
+        let object = try Self.json(outcome.out)
+        #expect(object["summary"] as? [String: Int] == ["files": 0, "errors": 0, "warnings": 1])
+        let notices = try #require(object["notices"] as? [[String: String]])
+        #expect(notices == [["kind": "no-policy-files", "path": "empty", "severity": "warning",
+                             "message": "no *.yaml or *.yml file under 'empty'"]])
+        #expect(outcome.err == "warning: no *.yaml or *.yml file under 'empty'\n0 errors, 1 warning in 0 files\n")
     }
 
     @Test func withoutPathOrPoliciesFolder() throws {
@@ -394,9 +404,9 @@ import Testing
         let path = dir.appendingPathComponent("Policies/playback.yaml")
         let written = try String(contentsOf: path, encoding: .utf8)
         // Policies/playback.yaml of this repository is what `init` writes: the canonical policy and
-        // the editor's schema line.
+        // the editors' schema lines (yaml-language-server's, then JetBrains').
         #expect(written == Self.canonical)
-        #expect(written.hasSuffix("\n# yaml-language-server: $schema=../Generated/policy.schema.json\n"))
+        #expect(written.hasSuffix("\n# yaml-language-server: $schema=../Generated/policy.schema.json\n# $schema: ../Generated/policy.schema.json\n"))
         let lint = try Self.policyc(["lint"], in: dir)
         #expect(lint.status == 0 && lint.out.isEmpty, "\(lint)")
 
@@ -412,7 +422,7 @@ import Testing
         #expect(other.status == 0, "\(other)")
         let otherText = try String(contentsOf: dir.appendingPathComponent("config/policies/ios-player.yaml"), encoding: .utf8)
         #expect(otherText.contains("\npolicy: ios-player\n"))
-        #expect(otherText.hasSuffix("\n# yaml-language-server: $schema=../../Generated/policy.schema.json\n"))
+        #expect(otherText.hasSuffix("\n# yaml-language-server: $schema=../../Generated/policy.schema.json\n# $schema: ../../Generated/policy.schema.json\n"))
         let otherLint = try Self.policyc(["lint", "config"], in: dir)
         #expect(otherLint.status == 0, "\(otherLint)")
     }
@@ -464,10 +474,10 @@ import Testing
         let lintHelp = try Self.policyc(["lint", "--help"])
         #expect(helpLint.status == 0 && lintHelp.status == 0)
         #expect(helpLint.out == lintHelp.out)
-        for section in ["OVERVIEW: ", "\nUSAGE: policyc lint ", "\nARGUMENTS:\n", "\nOPTIONS:\n", "--format <format>", "--strict"] {
+        for section in ["OVERVIEW: ", "\nUSAGE: policyc lint ", "\nARGUMENTS:\n", "\nOPTIONS:\n", "--format FORMAT", "--strict"] {
             #expect(lintHelp.out.contains(section), "\(section)")
         }
-        #expect(try Self.policyc(["init", "-h"]).out.contains("--policy <name>"))
+        #expect(try Self.policyc(["init", "-h"]).out.contains("--policy NAME"))
         #expect(try Self.policyc(["rules", "--help"]).out.contains("(values: text, markdown, json)"))
     }
 

@@ -63,9 +63,12 @@ public struct Diagnostic: Sendable, Hashable {
 }
 
 extension Diagnostic {
-    /// The object of SPEC §3's `json` format; `help` is null when there is none.
+    /// The object of SPEC §3's `json` format: its members (`help` null when there is none), and
+    /// beside them what SARIF carries too: where the finding ends (`endLine`, `endColumn`, the
+    /// column after its last character), the guide's words behind the rule (`reference`, null for
+    /// the language's own rules) and the other places it involves (`related`).
     public var json: JSON {
-        .object([
+        var members: [String: JSON] = [
             "file": .string(file),
             "line": .int(line),
             "column": .int(column),
@@ -73,7 +76,29 @@ extension Diagnostic {
             "rule": .string(rule),
             "message": .string(message),
             "help": help.map(JSON.string) ?? .null,
-        ])
+        ]
+        let end = Self.end(of: span)
+        members["endLine"] = .int(end.line)
+        members["endColumn"] = .int(end.column)
+        members["reference"] = Catalog.rule(named: rule)?.reference.map(\.json) ?? .null
+        members["related"] = .array(related.map { related in
+            let end = Self.end(of: related.span)
+            return .object([
+                "file": .string(related.file),
+                "line": .int(related.span.start.line),
+                "column": .int(related.span.start.column),
+                "endLine": .int(end.line),
+                "endColumn": .int(end.column),
+                "message": .string(related.message),
+            ])
+        })
+        return .object(members)
+    }
+
+    /// A span's end for the machine formats: never before its start (as SARIF requires).
+    static func end(of span: Span) -> Mark {
+        let start = Mark(line: max(1, span.start.line), column: max(1, span.start.column))
+        return span.end < start ? start : span.end
     }
 
     /// `file:line:col: severity: message [rule]`, the first line of the compiler-style text format.

@@ -101,19 +101,20 @@ enum ArgumentParser {
         return .success(parsed)
     }
 
-    /// OVERVIEW / USAGE / ARGUMENTS / OPTIONS, as swift-argument-parser prints them.
+    /// OVERVIEW / USAGE / ARGUMENTS / OPTIONS, as swift-argument-parser prints them, with the
+    /// placeholders spelt as SPEC and the usage lines spell them (`--out DIR`, `PATH`).
     static func help(for spec: CommandSpec) -> String {
         var out = "OVERVIEW: \(spec.abstract)\n\nUSAGE: \(spec.usage)\n"
         if !spec.arguments.isEmpty {
             out += "\nARGUMENTS:\n"
             for (name, help) in spec.arguments {
-                out += row("<\(name.lowercased())>", help)
+                out += row(name, help)
             }
         }
         out += "\nOPTIONS:\n"
         for option in spec.options {
             var left = option.name
-            if let v = option.valueName { left += " <\(v.lowercased())>" }
+            if let v = option.valueName { left += " " + v }
             var help = option.help
             if let allowed = option.allowed { help += " (values: \(allowed.joined(separator: ", ")))" }
             if let d = option.defaultValue { help += " (default: \(d))" }

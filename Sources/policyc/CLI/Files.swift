@@ -63,8 +63,10 @@ enum Files {
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 var found: [String] = []
-                walk(path, into: &found)
-                if found.isEmpty { empty.append(raw) }
+                let before = errors.count
+                walk(path, into: &found, errors: &errors)
+                // A folder some of which could not be read is not known to be empty.
+                if found.isEmpty, errors.count == before { empty.append(raw) }
                 found.sort(by: utf8Precedes)
                 found.forEach(add)
             } else {
@@ -78,22 +80,47 @@ enum Files {
         name.hasSuffix(".yaml") || name.hasSuffix(".yml")
     }
 
+    /// Whether a folder walk takes the file `name` for a policy: a project file never is one
+    /// (named outright, any file is read as a policy).
+    static func isWalkedPolicyFile(_ name: String) -> Bool {
+        isPolicyFile(name) && !ProjectConfig.fileNames.contains(name)
+    }
+
     /// Depth-first; hidden folders (.git, .build) and symbolic links to folders are not entered.
-    static func walk(_ dir: String, into found: inout [String]) {
-        guard let handle = opendir(dir) else { return }
+    /// A folder that cannot be listed, or an entry that cannot be looked at, is an error like an
+    /// unreadable file: a walk that skipped it would report a clean run, and `generate` would
+    /// take the policies under it for gone and remove their generated files.
+    static func walk(_ dir: String, into found: inout [String], errors: inout [ReadError]) {
+        guard let handle = opendir(dir) else {
+            errors.append(ReadError(path: dir, message: "cannot read '\(printable(dir))': \(describeErrno())"))
+            return
+        }
         defer { closedir(handle) }
-        while let entry = readdir(handle) {
+        while true {
+            errno = 0
+            guard let entry = readdir(handle) else {
+                if errno != 0 {
+                    errors.append(ReadError(path: dir, message: "cannot read '\(printable(dir))': \(describeErrno())"))
+                }
+                return
+            }
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
             if name == "." || name == ".." || name.hasPrefix(".") { continue }
             let path = dir == "." ? name : dir + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
+            guard lstat(path, &info) == 0 else {
+                // Gone since the folder was listed: nothing to read. Anything else hides a file.
+                if errno != ENOENT {
+                    errors.append(ReadError(path: path, message: "cannot read '\(printable(path))': \(describeErrno())"))
+                }
+                continue
+            }
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                walk(path, into: &found)
-            } else if isPolicyFile(name), type == S_IFREG || (type == S_IFLNK && isRegularFile(path)) {
+                walk(path, into: &found, errors: &errors)
+            } else if isWalkedPolicyFile(name), type == S_IFREG || (type == S_IFLNK && isRegularFile(path)) {
                 found.append(path)
             }
         }

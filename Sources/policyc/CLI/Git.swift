@@ -51,7 +51,8 @@ enum Git {
             if path == root { return true }   // named outright: taken whatever its name
             let rest: Substring
             if root.isEmpty { rest = path[...] } else if path.hasPrefix(root + "/") { rest = path.dropFirst(root.count + 1) } else { continue }
-            if rest.split(separator: "/").allSatisfy({ !$0.hasPrefix(".") }), Files.isPolicyFile(path) { return true }
+            let parts = rest.split(separator: "/")
+            if parts.allSatisfy({ !$0.hasPrefix(".") }), Files.isWalkedPolicyFile(String(parts.last ?? "")) { return true }
         }
         return false
     }

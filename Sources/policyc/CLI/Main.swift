@@ -9,29 +9,30 @@ extension CommandLine {
     static let overview = """
         OVERVIEW: Lint, generate and review client retry policies for the Wandura playback API.
 
-        USAGE: policyc <command> [options] [<path> ...]
+        USAGE: policyc COMMAND [OPTIONS] [PATH ...]
 
-        A <path> is a policy file, a folder (every *.yaml and *.yml under it, sorted), or - for
-        standard input (lint only). Without a path, policyc works on Policies/.
+        A PATH is a policy file, a folder (every *.yaml and *.yml under it, sorted), or - for
+        standard input (lint only). Without a PATH, policyc works on the policies that the
+        project file (policyc.yaml, when there is one) lists, else on Policies/.
 
 
         """
 
     static func main(_ args: [String]) -> Int32 {
         guard let first = args.first else {
-            Output.err(overview + commandList + "\nSee 'policyc help <command>' for a command's options.\n")
+            Output.err(overview + commandList + "\nSee 'policyc help COMMAND' for a command's options.\n")
             return 2
         }
         switch first {
         case "-h", "--help", "help":
             if first == "help", args.count > 1 {
                 guard let spec = commands.first(where: { $0.name == args[1] }) else {
-                    return usageError("unknown command '\(printable(args[1]))'", command: nil)
+                    return usageError(unknownCommand(args[1]), command: nil)
                 }
                 Output.out(ArgumentParser.help(for: spec))
                 return 0
             }
-            Output.out(overview + commandList + "\nSee 'policyc help <command>' for a command's options.\n")
+            Output.out(overview + commandList + "\nSee 'policyc help COMMAND' for a command's options.\n")
             return 0
         case "--version", "version":
             Output.out(PolicycVersion.string + "\n")
@@ -40,9 +41,7 @@ extension CommandLine {
             break
         }
         guard let spec = commands.first(where: { $0.name == first }) else {
-            let hint = Suggest.nearest(first, in: commands.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
-            let what = first.hasPrefix("-") ? "unknown option '\(printable(first))'" : "unknown command '\(printable(first))'"
-            return usageError(what + hint, command: nil)
+            return usageError(unknownCommand(first), command: nil)
         }
         switch ArgumentParser.parse(Array(args.dropFirst()), for: spec) {
         case .failure(let error):
@@ -56,6 +55,13 @@ extension CommandLine {
         }
     }
 
+    /// `unknown command 'lnit'; did you mean 'lint'?`, the same for `policyc lnit` and `policyc help lnit`.
+    static func unknownCommand(_ name: String) -> String {
+        let hint = Suggest.nearest(name, in: commands.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+        let what = name.hasPrefix("-") ? "unknown option '\(printable(name))'" : "unknown command '\(printable(name))'"
+        return what + hint
+    }
+
     static var commandList: String {
         "COMMANDS:\n" + commands.map { ArgumentParser.row($0.name, $0.abstract) }.joined()
             + "\nOPTIONS:\n" + ArgumentParser.row("--version", "Show the version.")
@@ -67,7 +73,7 @@ extension CommandLine {
         if let command {
             Output.err("error: \(message)\nUsage: \(command.usage)\n  See 'policyc \(command.name) --help'.\n")
         } else {
-            Output.err("error: \(message)\nUsage: policyc <command> [options] [<path> ...]\n  See 'policyc --help'.\n")
+            Output.err("error: \(message)\nUsage: policyc COMMAND [OPTIONS] [PATH ...]\n  See 'policyc --help'.\n")
         }
         return 2
     }

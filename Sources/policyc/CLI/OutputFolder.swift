@@ -38,11 +38,23 @@ enum OutputFolder {
         var unchanged = 0
     }
 
-    static let subfolders = ["Swift", "Kotlin"]
     static let tempMarker = ".policyc-tmp-"
 
-    /// What writing `files` into `folder` would create, change and remove. Reads only.
-    static func plan(_ files: [GeneratedFile], in folder: String) -> Result<Plan, Failure> {
+    /// The folder each target's files go in, and their extension: where stale files of that
+    /// target are looked for. Nil for a target of one fixed file (the schema), which is never stale.
+    static func folder(of target: Generator.Target) -> (name: String, fileExtension: String)? {
+        switch target {
+        case .swift: return ("Swift", ".swift")
+        case .kotlin: return ("Kotlin", ".kt")
+        case .schema: return nil
+        }
+    }
+
+    /// What writing `files` into `folder` would create, change and remove. Reads only. Stale
+    /// files are looked for only in the folders of `targets`: a target not generated this run
+    /// keeps its files, as they are.
+    static func plan(_ files: [GeneratedFile], in folder: String,
+                     targets: some Sequence<Generator.Target> = Generator.Target.allCases) -> Result<Plan, Failure> {
         var plan = Plan()
         switch kind(of: folder) {
         case .missing:
@@ -55,12 +67,17 @@ enum OutputFolder {
         case .directory:
             break
         }
-        for sub in subfolders {
+        let stale = Array(Set(targets)).sorted().compactMap(Self.folder(of:))
+        // Every folder a file goes in, and every folder searched for stale files: none may be a
+        // link (it would be written through) or something else in the way.
+        var folders = Set(stale.map(\.name))
+        for file in files { folders.formUnion(parents(of: file.path)) }
+        for sub in folders.sorted(by: utf8Precedes) {
             switch kind(of: folder + "/" + sub) {
             case .link:
-                return .failure(Failure(message: "'\(printable(folder))/\(sub)' is a symbolic link; policyc does not write through links"))
+                return .failure(Failure(message: "'\(printable(folder))/\(printable(sub))' is a symbolic link; policyc does not write through links"))
             case .file, .other:
-                return .failure(Failure(message: "'\(printable(folder))/\(sub)' exists and is not a folder"))
+                return .failure(Failure(message: "'\(printable(folder))/\(printable(sub))' exists and is not a folder"))
             case .missing, .directory:
                 break
             }
@@ -89,10 +106,10 @@ enum OutputFolder {
                 }
             }
         }
-        // Generated files of policies that are gone: only those that carry policyc's header.
-        for (sub, ext) in [("Swift", ".swift"), ("Kotlin", ".kt")] {
-            for name in list(folder + "/" + sub) where name.hasSuffix(ext) && !name.hasPrefix(".") {
-                let rel = sub + "/" + name
+        // Generated files of policies that are gone: only those that carry policyc's header, in
+        // the folders (and their subfolders) of the targets generated.
+        for (sub, ext) in stale {
+            for rel in filesBelow(folder, sub) where rel.hasSuffix(ext) {
                 guard !wanted.contains(rel), kind(of: folder + "/" + rel) == .file,
                       case .success(let old) = readNoFollow(folder + "/" + rel), Generator.isGenerated(old)
                 else { continue }
@@ -103,13 +120,37 @@ enum OutputFolder {
         return .success(plan)
     }
 
+    /// `Kotlin/com/example/A.kt` → `Kotlin`, `Kotlin/com`, `Kotlin/com/example`.
+    static func parents(of path: String) -> [String] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        return parts.indices.map { parts[...$0].joined(separator: "/") }
+    }
+
+    /// The regular files and links below `folder/sub`, by path relative to `folder`, sorted;
+    /// hidden names (temporary files) left out, links to folders not entered.
+    static func filesBelow(_ folder: String, _ sub: String) -> [String] {
+        var out: [String] = []
+        for name in list(folder + "/" + sub) where !name.hasPrefix(".") {
+            let rel = sub + "/" + name
+            switch kind(of: folder + "/" + rel) {
+            case .directory: out += filesBelow(folder, rel)
+            case .file, .link: out.append(rel)
+            case .missing, .other: continue
+            }
+        }
+        return out
+    }
+
     /// Carries out `plan`: first every new file to a temporary file, and only when all of them are
     /// written, the renames and removals; a failure (read-only or full folder) leaves old files intact.
     /// The files of each folder (Swift/, Kotlin/, the top) are written on a thread of their own:
     /// creating a file holds its folder's lock in the kernel, so one folder's files go one after
     /// the other, but the folders go side by side.
     static func apply(_ plan: Plan, in folder: String) -> Result<Void, Failure> {
-        if case .failure(let f) = makeFolders(folder) { return .failure(f) }
+        if case .failure(let f) = makeFolders(folder, for: plan.entries.compactMap { entry in
+            if case .remove = entry.change { return nil }
+            return entry.path
+        }) { return .failure(f) }
         removeStaleTemporaries(folder)
         let pid = getpid()
         // The entries to write, grouped by folder (in plan order within each group).
@@ -166,6 +207,9 @@ enum OutputFolder {
             if unlink(path) != 0, errno != ENOENT {
                 return .failure(Failure(message: "cannot remove '\(printable(path))': \(Files.describeErrno())"))
             }
+            // Folders the removal emptied below the target's own (an old Kotlin package's): rmdir
+            // removes only empty ones, and the first that is not empty ends it.
+            for sub in parents(of: entry.path).dropFirst().reversed() where rmdir(folder + "/" + sub) != 0 { break }
         }
         return .success(())
     }
@@ -185,8 +229,9 @@ enum OutputFolder {
         }
     }
 
-    /// The folder and its subfolders, made when missing (parents too); never a symbolic link.
-    static func makeFolders(_ folder: String) -> Result<Void, Failure> {
+    /// The folder and the folders its files go in, made when missing (parents too); never a
+    /// symbolic link.
+    static func makeFolders(_ folder: String, for paths: [String]) -> Result<Void, Failure> {
         var prefix = folder.hasPrefix("/") ? "/" : ""
         for part in folder.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
@@ -194,20 +239,24 @@ enum OutputFolder {
                 return .failure(Failure(message: "cannot create folder '\(printable(prefix))': \(Files.describeErrno())"))
             }
         }
-        for sub in subfolders {
+        guard kind(of: folder) == .directory else {
+            return .failure(Failure(message: "output folder '\(printable(folder))' is not a folder (a symbolic link is refused)"))
+        }
+        var made: Set<String> = []
+        for sub in paths.flatMap(parents(of:)) where made.insert(sub).inserted {
             let path = folder + "/" + sub
             switch kind(of: path) {
             case .directory: continue
             case .missing:
-                if mkdir(path, 0o755) != 0 {
+                if mkdir(path, 0o755) != 0, errno != EEXIST {
                     return .failure(Failure(message: "cannot create folder '\(printable(path))': \(Files.describeErrno())"))
+                }
+                guard kind(of: path) == .directory else {
+                    return .failure(Failure(message: "'\(printable(path))' is not a folder (a symbolic link is refused)"))
                 }
             default:
                 return .failure(Failure(message: "'\(printable(path))' is not a folder (a symbolic link is refused)"))
             }
-        }
-        guard kind(of: folder) == .directory else {
-            return .failure(Failure(message: "output folder '\(printable(folder))' is not a folder (a symbolic link is refused)"))
         }
         return .success(())
     }
@@ -216,11 +265,14 @@ enum OutputFolder {
     /// process that is still running are another `generate` at work in the same folder: its
     /// renames would fail if they went.
     static func removeStaleTemporaries(_ folder: String) {
-        for dir in [folder] + subfolders.map({ folder + "/" + $0 }) {
-            for name in list(dir) where name.hasPrefix(".") && name.contains(tempMarker) && !isLiveRun(name) {
-                let path = dir + "/" + name
-                let k = kind(of: path)
-                if k == .file || k == .link { unlink(path) }
+        for name in list(folder) {
+            let path = folder + "/" + name
+            let k = kind(of: path)
+            if name.hasPrefix(".") {
+                if name.contains(tempMarker), !isLiveRun(name), k == .file || k == .link { unlink(path) }
+            } else if k == .directory {
+                // Every target's folder and its subfolders (a Kotlin package's folders, say).
+                removeStaleTemporaries(path)
             }
         }
     }

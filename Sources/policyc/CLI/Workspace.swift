@@ -10,29 +10,36 @@ enum Workspace {
         var readErrors: [Files.ReadError]
     }
 
-    static let defaultFolder = "Policies"
-
-    /// The paths to check: the arguments, or `Policies/` when there are none.
-    static func inputs(_ arguments: [String], allowStdin: Bool) -> Result<[String], Files.ReadError> {
-        let gathered = gather(arguments, allowStdin: allowStdin)
+    /// The paths to check: the arguments, or the project file's `policies` (`Policies/` by
+    /// default) when there are none.
+    static func inputs(_ arguments: [String], project: Project, allowStdin: Bool) -> Result<[String], Files.ReadError> {
+        let gathered = gather(arguments, project: project, allowStdin: allowStdin)
         if let first = gathered.errors.first { return .failure(first) }
         return .success(gathered.paths)
     }
 
     /// Like `inputs`, but keeps going past a PATH that cannot be read: lint reports the files it
     /// can and exits 2 for the others. `empty` lists folders that hold no policy file.
-    static func gather(_ arguments: [String], allowStdin: Bool)
+    static func gather(_ arguments: [String], project: Project, allowStdin: Bool)
         -> (paths: [String], errors: [Files.ReadError], empty: [String])
     {
-        if arguments.isEmpty {
-            guard Files.isDirectory(defaultFolder) else {
+        guard arguments.isEmpty else { return Files.expandAll(arguments, allowStdin: allowStdin) }
+        if project.config.policies == nil {
+            let folder = project.defaultPaths[0]
+            guard Files.isDirectory(folder) else {
                 return ([], [Files.ReadError(
-                    path: defaultFolder,
-                    message: "no PATH given and there is no '\(defaultFolder)/' folder here; name the policy files or folders to check")], [])
+                    path: folder,
+                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")], [])
             }
-            return Files.expandAll([defaultFolder], allowStdin: allowStdin)
         }
-        return Files.expandAll(arguments, allowStdin: allowStdin)
+        var gathered = Files.expandAll(project.defaultPaths, allowStdin: false)
+        // A path of the project file that cannot be read: say where it was written.
+        for i in gathered.errors.indices {
+            if let origin = project.origin(ofDefault: gathered.errors[i].path) {
+                gathered.errors[i].message += " (listed under 'policies' at \(origin))"
+            }
+        }
+        return gathered
     }
 
     /// `POLICYC_THREADS`: a positive integer, 1 for one file after the other; otherwise (unset or
@@ -43,8 +50,8 @@ enum Workspace {
     }
 
     /// `inputs`, with a failure reported on stderr; nil means the command exits 2.
-    static func inputsOrReport(_ arguments: [String], allowStdin: Bool) -> [String]? {
-        switch inputs(arguments, allowStdin: allowStdin) {
+    static func inputsOrReport(_ arguments: [String], project: Project, allowStdin: Bool) -> [String]? {
+        switch inputs(arguments, project: project, allowStdin: allowStdin) {
         case .failure(let error):
             Output.err("error: \(error.message)\n")
             return nil

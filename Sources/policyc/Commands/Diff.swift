@@ -6,29 +6,30 @@ enum Diff {
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Reviews a change of policies: what it means for viewers, servers and apps.",
-        usage: "policyc diff [--format <format>] [--allow-breaking] <old> <new>\n"
-            + "       policyc diff --base <git-ref> [--format <format>] [--allow-breaking] [<path> ...]",
+        usage: "policyc diff [--format FORMAT] [--allow-breaking] [--config FILE] OLD NEW\n"
+            + "       policyc diff --base GIT_REF [--format FORMAT] [--allow-breaking] [--config FILE] [PATH ...]",
         arguments: [
             ("OLD NEW", "Two policy files or folders: the policies before and after the change."),
-            ("PATH", "With --base: files or folders of the working tree (default: Policies/)."),
+            ("PATH", "With --base: files or folders of the working tree (default: the project file's policies, else Policies/)."),
         ],
         options: [
-            OptionSpec(name: "--base", valueName: "GIT-REF",
+            OptionSpec(name: "--base", valueName: "GIT_REF",
                        help: "Compare the working tree with the same paths at this git revision."),
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
                        help: "How the review is printed (markdown is for a pull-request comment).", defaultValue: "text"),
             OptionSpec(name: "--allow-breaking", valueName: nil,
                        help: "A change that removes generated code (a policy or profile) does not fail the check."),
+            Project.option,
         ],
         discussion: """
             Policies are matched by name and profiles by name; values are compared as parsed, so
             8s -> 8000ms, reordered keys and new comments are no change. Files added or deleted
-            since GIT-REF count. Findings of the new side are part of the review.
+            since GIT_REF count. Findings of the new side are part of the review.
 
             EXIT STATUS:
               0  no errors in the new policies, and nothing breaking (or --allow-breaking)
               1  the new policies have errors, or a change is breaking
-              2  usage error, unreadable input or git failure
+              2  usage error, an error in the project file, unreadable input or git failure
             """,
         run: run)
 
@@ -36,17 +37,18 @@ enum Diff {
         if args.positionals.contains("-") {
             return CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
         }
+        guard let project = Project.load(args) else { return 2 }
         let sides: Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError>
         if let ref = args.value("--base") {
             // A ref that looks like an option would be read by git as one.
             guard !ref.isEmpty, !ref.hasPrefix("-") else {
                 return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
             }
-            sides = againstRevision(ref, paths: args.positionals.isEmpty ? [Workspace.defaultFolder] : args.positionals)
+            sides = againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals)
         } else {
             guard args.positionals.count == 2 else {
                 return CommandLine.usageError(
-                    args.positionals.count < 2 ? "diff needs OLD and NEW (or --base GIT-REF)" : "diff takes only OLD and NEW; use --base to compare more paths",
+                    args.positionals.count < 2 ? "diff needs OLD and NEW (or --base GIT_REF)" : "diff takes only OLD and NEW; use --base to compare more paths",
                     command: spec)
             }
             sides = betweenPaths(old: args.positionals[0], new: args.positionals[1])

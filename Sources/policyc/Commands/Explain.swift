@@ -6,11 +6,12 @@ enum Explain {
     static let spec = CommandSpec(
         name: "explain",
         abstract: "What each policy means for a viewer and for the servers.",
-        usage: "policyc explain [--format <format>] [<path> ...]",
-        arguments: [("PATH", "Policy files or folders (default: Policies/).")],
+        usage: "policyc explain [--format FORMAT] [--config FILE] [PATH ...]",
+        arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
                        help: "How the explanation is printed.", defaultValue: "text"),
+            Project.option,
         ],
         discussion: """
             Per profile: attemptsMax (maxRetries + 1), maxBackoffTotalMs (the largest waits
@@ -27,7 +28,7 @@ enum Explain {
             EXIT STATUS:
               0  every policy explained, none with errors
               1  a file has errors (explained as written or not explained)
-              2  usage error or unreadable input
+              2  usage error, an error in the project file, or unreadable input
             """,
         run: run)
 
@@ -35,7 +36,8 @@ enum Explain {
         if args.positionals.contains("-") {
             return CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
         }
-        guard let paths = Workspace.inputsOrReport(args.positionals, allowStdin: false) else { return 2 }
+        guard let project = Project.load(args),
+              let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
         let run = Workspace.check(paths)
         let explanation = Explanation(files: run.files)
         let format = args.value("--format") ?? "text"

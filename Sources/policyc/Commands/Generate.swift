@@ -8,44 +8,89 @@ import Darwin
 import PolicyKit
 
 enum Generate {
-    static let defaultOut = "Generated"
+    static let defaultOut = Project.defaultOut
 
     static let spec = CommandSpec(
         name: "generate",
-        abstract: "Validates, then writes the generated Swift, Kotlin and JSON Schema.",
-        usage: "policyc generate [--out <dir>] [--kotlin-package <name>] [--check] [<path> ...]",
-        arguments: [("PATH", "Policy files or folders (default: Policies/).")],
+        abstract: "Validates, then writes the generated code and the JSON Schema.",
+        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--config FILE] [PATH ...]\n"
+            + "       policyc generate --swift-output FILE [--config FILE] PATH",
+        arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--out", valueName: "DIR", help: "The folder to write into.", defaultValue: defaultOut + "/"),
             OptionSpec(name: "--kotlin-package", valueName: "NAME", help: "The package of the generated Kotlin.",
                        defaultValue: Generator.defaultKotlinPackage),
+            OptionSpec(name: "--targets", valueName: "LIST",
+                       help: "What to generate, comma-separated: " + Generator.Target.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+                       defaultValue: Generator.Target.defaults.map(\.rawValue).joined(separator: ",")),
             OptionSpec(name: "--check", valueName: nil, help: "Write nothing; fail when any generated file would change."),
             OptionSpec(name: "--swift-output", valueName: "FILE",
                        help: "Write only the Swift of the one policy given, to FILE (for build-tool plugins)."),
+            Project.option,
         ],
         discussion: """
-            Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json. Nothing is
-            written when any policy has an error. Files are replaced only when their bytes change, and
-            generated files of policies that are gone are removed (only files with policyc's header).
+            Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json, each
+            target's files when it is in LIST. Nothing is written when any policy has an error or
+            any input cannot be read. Files are replaced only when their bytes change, and
+            generated files of policies that are gone are removed (only files with policyc's
+            header, only in the folders of the targets in LIST).
+
+            The project file (policyc.yaml) may set out, kotlinPackage, targets and policies; an
+            option given here wins. With --swift-output, a project file is read only when --config
+            names one.
 
             EXIT STATUS:
               0  written, or up to date
               1  a policy has errors, or (--check) generated files are out of date
-              2  usage error, unreadable input, or the folder cannot be written
+              2  usage error, an error in the project file, unreadable input, or the folder
+                 cannot be written
             """,
         run: run)
 
+    /// `swift,kotlin` → the targets, in the order given; a usage error for an unknown, repeated
+    /// or missing name.
+    static func targets(_ list: String) -> Result<[Generator.Target], UsageError> {
+        let names = Generator.Target.allCases.map(\.rawValue)
+        var out: [Generator.Target] = []
+        for item in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            guard !name.isEmpty else {
+                return .failure(UsageError(message: "'--targets' needs a comma-separated list of targets (\(names.joined(separator: ", "))); '\(printable(list))' has an empty item"))
+            }
+            guard let target = Generator.Target(rawValue: name) else {
+                let hint = Suggest.nearest(name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                return .failure(UsageError(message: "unknown target '\(printable(name))' in '--targets'\(hint) (targets: \(names.joined(separator: ", ")))"))
+            }
+            guard !out.contains(target) else {
+                return .failure(UsageError(message: "target '\(name)' is given twice in '--targets'"))
+            }
+            out.append(target)
+        }
+        return .success(out)
+    }
+
     static func run(_ args: ParsedArguments) -> Int32 {
-        let package = args.value("--kotlin-package") ?? Generator.defaultKotlinPackage
+        let swiftOutput = args.value("--swift-output")
+        // A build-tool plugin runs in a folder of the build system's choice: it names the
+        // package's project file itself when there is one.
+        guard let project = Project.load(args, lookInWorkingFolder: swiftOutput == nil) else { return 2 }
+        let package = args.value("--kotlin-package") ?? project.config.kotlinPackage?.value ?? Generator.defaultKotlinPackage
         guard Generator.isKotlinPackage(package) else {
             return CommandLine.usageError(
                 "'\(printable(package))' is not a Kotlin package name (dot-separated identifiers, no keywords)", command: spec)
         }
-        let out = args.value("--out") ?? defaultOut
+        var targets = project.config.targets?.value ?? Generator.Target.defaults
+        if let list = args.value("--targets") {
+            switch Self.targets(list) {
+            case .failure(let error): return CommandLine.usageError(error.message, command: spec)
+            case .success(let t): targets = t
+            }
+        }
+        let out = args.value("--out") ?? project.out
         guard !out.isEmpty else { return CommandLine.usageError("'--out' needs a folder", command: spec) }
         let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
 
-        guard let paths = Workspace.inputsOrReport(args.positionals, allowStdin: false) else { return 2 }
+        guard let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
         let run = Workspace.check(paths)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0
@@ -67,10 +112,11 @@ enum Generate {
             p.file = Generator.displayPath(p.file, workingDirectory: cwd)
             return p
         }
+        if swiftOutput != nil { targets = [.swift] }
         var files = Generator.files(for: policies, options: Generator.Options(
-            kotlinPackage: package, threads: Workspace.threadsFromEnvironment))
+            kotlinPackage: package, targets: targets, threads: Workspace.threadsFromEnvironment))
         var folder = outFolder
-        if let target = args.value("--swift-output") {
+        if let target = swiftOutput {
             // A build-tool plugin declares its output file before policyc reads the policy, so the
             // file name is the plugin's choice; the contents are the usual Swift of that one policy.
             guard policies.count == 1, let swift = files.first(where: { $0.path.hasPrefix("Swift/") }) else {
@@ -80,10 +126,11 @@ enum Generate {
             folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
             if folder.isEmpty { folder = "/" }
             files = [GeneratedFile(path: String(parts.last ?? ""), bytes: swift.bytes)]
+            targets = []  // one file of the plugin's: nothing else in its folder is ours to remove
         }
 
         let plan: OutputFolder.Plan
-        switch OutputFolder.plan(files, in: folder) {
+        switch OutputFolder.plan(files, in: folder, targets: targets) {
         case .failure(let f):
             Output.err("error: \(f.message)\n")
             return 2
@@ -96,7 +143,7 @@ enum Generate {
                 Output.err("\(folder)/ is up to date (\(plan.unchanged) file\(plan.unchanged == 1 ? "" : "s"))\n")
                 return 0
             }
-            Output.err("\(plan.entries.count) generated file\(plan.entries.count == 1 ? "" : "s") out of date; run 'policyc generate' to update\n")
+            Output.err("\(plan.entries.count) generated file\(plan.entries.count == 1 ? "" : "s") out of date; run '\(updateCommand(args))' to update\n")
             return 1
         }
         // Temporary files of a killed run go even when nothing else changes.
@@ -124,6 +171,32 @@ enum Generate {
         let written = plan.entries.filter { if case .remove = $0.change { return false } else { return true } }.count
         Output.err("wrote \(written) file\(written == 1 ? "" : "s")\(plan.unchanged > 0 ? ", \(plan.unchanged) up to date" : "")\n")
         return 0
+    }
+
+    /// The command that brings the files up to date: this one without `--check`, with the options
+    /// and paths given here (what the project file says needs no repeating: it is read again).
+    static func updateCommand(_ args: ParsedArguments) -> String {
+        var words = ["policyc", "generate"]
+        for option in spec.options where option.valueName != nil {
+            for value in args.values(option.name) { words += [option.name, value] }
+        }
+        if !args.positionals.isEmpty {
+            if args.positionals.contains(where: { $0.hasPrefix("-") }) { words.append("--") }
+            words += args.positionals
+        }
+        return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    /// A word as a POSIX shell reads it back: as is when it is plain, else in double quotes (the
+    /// hint itself stands in single ones), else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let word = printable(word)
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "-_./,=:@%+".unicodeScalars.contains($0)
+        }
+        if plain { return word }
+        if !word.unicodeScalars.contains(where: { "\"$`\\!'".unicodeScalars.contains($0) }) { return "\"" + word + "\"" }
+        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// `would change Generated/Swift/X.swift` and a short diff.

@@ -8,32 +8,35 @@ import Darwin
 import PolicyKit
 
 enum Init {
-    static let defaultFolder = "Policies"
     static let defaultName = "playback"
-    /// Where `policyc generate` writes the schema by default, from the working directory.
-    static let schemaPath = "Generated/policy.schema.json"
 
     static let spec = CommandSpec(
         name: "init",
         abstract: "Writes a canonical policy file; never overwrites.",
-        usage: "policyc init [--policy <name>] [<dir>]",
-        arguments: [("DIR", "The folder to write NAME.yaml in, created when missing (default: Policies/).")],
+        usage: "policyc init [--policy NAME] [--config FILE] [DIR]",
+        arguments: [("DIR", "The folder to write NAME.yaml in, created when missing (default: the first of the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--policy", valueName: "NAME",
                        help: "The policy's name, also the file's name.", defaultValue: defaultName),
+            Project.option,
         ],
         discussion: """
-            The file is the canonical policy of the integration guide, under NAME, with a last line
-            that points editors (yaml-language-server) at Generated/policy.schema.json.
+            The file is the canonical policy of the integration guide, under NAME. After the policy
+            (so that its line numbers are those of the canonical policy), two comment lines point
+            editors at the JSON Schema where 'policyc generate' writes it (the project file's out,
+            else Generated/): '# yaml-language-server: $schema=…' for VS Code and others, and
+            '# $schema: …' for JetBrains IDEs.
 
             EXIT STATUS:
               0  written
               1  the file exists already (nothing is written)
-              2  usage error, a bad NAME, or the file cannot be written
+              2  usage error, a bad NAME, an error in the project file, or the file cannot be
+                 written
             """,
         run: run)
 
     static func run(_ args: ParsedArguments) -> Int32 {
+        guard let project = Project.load(args) else { return 2 }
         guard args.positionals.count <= 1 else {
             return CommandLine.usageError("'init' takes one folder, not \(args.positionals.count)", command: spec)
         }
@@ -43,11 +46,15 @@ enum Init {
                 "'\(printable(name))' is not a valid policy name: \(Values.nameProblem(name)) (a name matches ^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$, e.g. playback, ios-player)",
                 command: spec)
         }
-        var dir = args.positionals.first ?? defaultFolder
+        var dir = args.positionals.first ?? project.defaultPaths[0]
+        if args.positionals.isEmpty, Files.isPolicyFile(dir), !Files.isDirectory(dir) {
+            // The project file lists a policy file first: the new one goes beside it.
+            dir = dir.lastIndex(of: "/").map { String(dir[..<$0]) } ?? "."
+        }
         while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
         let path = (dir == "." ? "" : dir + "/") + name + ".yaml"
-        let text = Canonical.text(policy: name)
-            + "# yaml-language-server: $schema=\(relativePath(from: dir, to: schemaPath))\n"
+        let schema = relativePath(from: dir, to: project.out + "/" + Generator.schemaPath)
+        let text = Canonical.text(policy: name) + modelines(schema: schema)
 
         // What init writes must lint clean: a name the pattern allows may still be refused by a
         // rule (a reserved word once converted, say).
@@ -80,6 +87,12 @@ enum Init {
         }
         Output.err("Wrote \(printable(path)). Check it with: policyc lint \(printable(path))\n")
         return 0
+    }
+
+    /// The lines that point editors at the schema: yaml-language-server's (VS Code, Neovim,
+    /// Helix, ...) and JetBrains' (IntelliJ, Android Studio).
+    static func modelines(schema: String) -> String {
+        "# yaml-language-server: $schema=\(schema)\n# $schema: \(schema)\n"
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

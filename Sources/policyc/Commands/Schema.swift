@@ -4,10 +4,17 @@ enum Schema {
     static let spec = CommandSpec(
         name: "schema",
         abstract: "Prints the JSON Schema of the policy language.",
-        usage: "policyc schema",
+        usage: "policyc schema [--project]",
+        options: [
+            OptionSpec(name: "--project", valueName: nil, help: "Print the JSON Schema of the project file (policyc.yaml) instead."),
+        ],
         discussion: """
             The schema (JSON Schema draft 2020-12) is what editors use for completion and hover help;
             it is byte for byte the policy.schema.json that 'policyc generate' writes.
+
+            EXIT STATUS:
+              0  printed
+              2  usage error
             """,
         run: run)
 
@@ -15,7 +22,7 @@ enum Schema {
         if let extra = args.positionals.first {
             return CommandLine.usageError("unexpected argument '\(printable(extra))'", command: spec)
         }
-        Output.out(SchemaGenerator.text)
+        Output.out(args.flag("--project") ? ProjectConfig.schemaText : SchemaGenerator.text)
         return 0
     }
 }

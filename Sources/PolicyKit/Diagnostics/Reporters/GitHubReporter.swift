@@ -6,12 +6,27 @@ extension Reporters {
     /// which the annotation shows. Escaping is GitHub's (`%`, CR, LF; `:` and `,` too in
     /// properties), and other control and separator characters are shown as `\u{…}`, so nothing
     /// echoed from a policy can end the line and start a command of its own.
-    public static func github(_ files: [CheckedFile]) -> String {
+    ///
+    /// Files are named by their path in the repository when `repository` is known: GitHub
+    /// matches annotations to the files of a pull request by that path, whatever folder policyc
+    /// ran in. An input that could not be read is an `::error` on its path; a folder without
+    /// policy files a `::warning` of the run.
+    public static func github(_ files: [CheckedFile], notices: [InputNotice] = [],
+                              repository: RepositoryLocation? = nil) -> String {
         var out = ""
+        func path(_ file: String) -> String { repository?.relative(file) ?? file }
+        for notice in sortedNotices(notices) {
+            var properties: [(String, String)] = []
+            if notice.kind == .unreadable, notice.path != "-", notice.path != "<stdin>" { properties.append(("file", path(notice.path))) }
+            properties.append(("title", notice.kind.rawValue))
+            out += "::\(notice.severity.rawValue) "
+                + properties.map { "\($0.0)=\(githubProperty($0.1))" }.joined(separator: ",")
+                + "::" + githubData(notice.message) + "\n"
+        }
         for d in sortedDiagnostics(files) {
             let end = inclusiveEnd(d.span)
             let properties = [
-                ("file", d.file), ("line", String(d.line)), ("col", String(d.column)),
+                ("file", path(d.file)), ("line", String(d.line)), ("col", String(d.column)),
                 ("endLine", String(end.line)), ("endColumn", String(end.column)), ("title", d.rule),
             ]
             var message = d.message

@@ -2,8 +2,11 @@ extension Reporters {
     public static let sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     /// SARIF 2.1.0: one run whose driver lists the whole catalog, one result per finding, columns
-    /// in Unicode code points (as libyaml counts them), paths relative to `%SRCROOT%`.
-    public static func sarif(_ files: [CheckedFile]) -> String {
+    /// in Unicode code points (as libyaml counts them), paths relative to `%SRCROOT%`. The run's
+    /// invocation says whether it could read every input (`executionSuccessful`); its
+    /// `toolExecutionNotifications` name the inputs that could not be read and the folders
+    /// without policy files.
+    public static func sarif(_ files: [CheckedFile], notices: [InputNotice] = []) -> String {
         let diagnostics = sortedDiagnostics(files)
         // The whole catalog, and any rule a finding names that the catalog lacks (so that every
         // result has a valid ruleIndex whatever the catalog holds).
@@ -35,6 +38,20 @@ extension Reporters {
             }
             return .object(result)
         }
+        let notifications: [JSON] = sortedNotices(notices).map { notice in
+            .object([
+                "level": .string(notice.severity.rawValue),
+                "message": .object(["text": .string(notice.message)]),
+                "descriptor": .object(["id": .string(notice.kind.rawValue)]),
+                "locations": .array([.object(["physicalLocation": .object([
+                    "artifactLocation": sarifArtifactLocation(notice.path),
+                ])])]),
+            ])
+        }
+        var invocation: [String: JSON] = [
+            "executionSuccessful": .bool(!notices.contains { $0.kind == .unreadable }),
+        ]
+        if !notifications.isEmpty { invocation["toolExecutionNotifications"] = .array(notifications) }
         let driver: JSON = .object([
             "name": .string("policyc"),
             "version": .string(PolicycVersion.string),
@@ -47,6 +64,7 @@ extension Reporters {
             "runs": .array([.object([
                 "tool": .object(["driver": driver]),
                 "columnKind": .string("unicodeCodePoints"),
+                "invocations": .array([.object(invocation)]),
                 "results": .array(results),
             ])]),
         ]).rendered()

@@ -11,27 +11,35 @@ extension Reporters {
     public static func text(_ files: [CheckedFile], color: Bool = false) -> String {
         var out = ""
         for file in sortedFiles(files, where: { !$0.diagnostics.isEmpty }) {
-            let source = SourceLines(file.source)
-            for var d in file.diagnostics.sorted(by: Diagnostic.inReportOrder) {
-                // A file name is echoed input too: a newline or an escape in it must not reach
-                // the terminal.
-                d.file = printable(d.file)
-                out += headline(d, color: color) + "\n"
-                if let line = source.line(d.line) {
-                    let endColumn = d.span.end.line == d.line ? d.span.end.column : nil
-                    let excerpt = Excerpt(line: line, column: d.column, endColumn: endColumn)
-                    out += excerpt.text + "\n"
-                    out += (color ? ANSI.caret + excerpt.caret + ANSI.reset : excerpt.caret) + "\n"
-                }
-                if let help = d.help {
-                    out += "  help: \(printable(help))\n"
-                }
-                for related in d.related {
-                    out += "  note: \(printable(related.file)):\(related.span.start.line):\(related.span.start.column): \(printable(related.message))\n"
-                }
-                if let reference = reference(of: d.rule) {
-                    out += "  guide: \(printable(reference.text))\n"
-                }
+            out += text(file.diagnostics, source: file.source, color: color)
+        }
+        return out
+    }
+
+    /// The findings of one source, in the format of `text(_:color:)`: for files that are not
+    /// policies but are read the same way (the project file).
+    public static func text(_ diagnostics: [Diagnostic], source bytes: [UInt8], color: Bool = false) -> String {
+        var out = ""
+        let source = SourceLines(bytes)
+        for var d in diagnostics.sorted(by: Diagnostic.inReportOrder) {
+            // A file name is echoed input too: a newline or an escape in it must not reach
+            // the terminal.
+            d.file = printable(d.file)
+            out += headline(d, color: color) + "\n"
+            if let line = source.line(d.line) {
+                let endColumn = d.span.end.line == d.line ? d.span.end.column : nil
+                let excerpt = Excerpt(line: line, column: d.column, endColumn: endColumn)
+                out += excerpt.text + "\n"
+                out += (color ? ANSI.caret + excerpt.caret + ANSI.reset : excerpt.caret) + "\n"
+            }
+            if let help = d.help {
+                out += "  help: \(printable(help))\n"
+            }
+            for related in d.related {
+                out += "  note: \(printable(related.file)):\(related.span.start.line):\(related.span.start.column): \(printable(related.message))\n"
+            }
+            if let reference = reference(of: d.rule) {
+                out += "  guide: \(printable(reference.text))\n"
             }
         }
         return out

@@ -1,0 +1,90 @@
+import PolicyKit
+
+/// The project file as the commands use it. Every command that works on policies starts with
+/// `Project.load(args)`: the file named by `--config`, else `policyc.yaml` (or `policyc.yml`) in
+/// the working folder, else none (every default as before). Its findings stop the command (exit 2)
+/// before anything else runs; options given on the command line override what it says.
+struct Project {
+    /// The file read, as given or found; nil when there is none.
+    var file: String?
+    var config = ProjectConfig()
+    /// The folder the file's paths are relative to, "" for the working folder.
+    var folder = ""
+
+    /// The option of every command that reads the project file.
+    static let option = OptionSpec(
+        name: "--config", valueName: "FILE",
+        help: "The project file to read (default: ./policyc.yaml when there is one).")
+
+    /// The paths to check when none is given and the project file names none; like every path
+    /// of the project file, relative to its folder.
+    static let defaultFolder = "Policies"
+    /// `generate`'s output folder when neither `--out` nor the project file names one.
+    static let defaultOut = "Generated"
+
+    /// Reads the project file; nil after its findings, or why it cannot be read, went to stderr
+    /// (the command then exits 2). Without `--config` the working folder's file is read, unless
+    /// `lookInWorkingFolder` is false (a build plugin's run, whose folder is not the project's).
+    static func load(_ args: ParsedArguments, lookInWorkingFolder: Bool = true) -> Project? {
+        let path: String
+        if let given = args.value(option.name) {
+            guard !given.isEmpty else {
+                Output.err("error: '--config' needs a file\n")
+                return nil
+            }
+            path = given
+        } else {
+            guard lookInWorkingFolder else { return Project() }
+            let present = ProjectConfig.fileNames.filter(Files.exists)
+            if present.count > 1 {
+                Output.err("error: both \(present.joined(separator: " and ")) are here; keep one project file\n")
+                return nil
+            }
+            guard let found = present.first else { return Project() }
+            path = found
+        }
+        let bytes: [UInt8]
+        switch Files.read(path) {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+            return nil
+        case .success(let b):
+            bytes = b
+        }
+        let loaded = ProjectConfig.load(bytes, path: path)
+        if !loaded.diagnostics.isEmpty {
+            Output.err(Reporters.text(loaded.diagnostics, source: bytes, color: Output.useColor(fd: 2)))
+            let errors = loaded.diagnostics.count { $0.severity == .error }
+            if errors > 0 {
+                Output.err("\(printable(path)): \(errors) error\(errors == 1 ? "" : "s") in the project file; nothing else was done\n")
+                return nil
+            }
+        }
+        var folder = ""
+        if let slash = path.lastIndex(of: "/") {
+            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+        return Project(file: path, config: loaded.config, folder: folder)
+    }
+
+    /// A path written in the project file, as seen from the working folder.
+    func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") || folder.isEmpty || folder == "." { return path }
+        return (folder.hasSuffix("/") ? folder : folder + "/") + path
+    }
+
+    /// What commands check when no PATH is given: the file's `policies`, or `Policies/` beside it.
+    var defaultPaths: [String] {
+        config.policies.map { $0.map { resolve($0.value) } } ?? [resolve(Self.defaultFolder)]
+    }
+
+    /// `generate`'s output folder as seen from the working folder: the file's `out`, or
+    /// `Generated/` beside it.
+    var out: String { resolve(config.out?.value ?? Self.defaultOut) }
+
+    /// Where a default path was written, for messages: `policyc.yaml:2:12`.
+    func origin(ofDefault path: String) -> String? {
+        guard let file, let entry = config.policies?.first(where: { resolve($0.value) == path }) else { return nil }
+        return "\(printable(file)):\(entry.span.start.line):\(entry.span.start.column)"
+    }
+}

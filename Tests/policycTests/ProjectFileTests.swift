@@ -1,0 +1,289 @@
+import Foundation
+import Testing
+
+/// `policyc.yaml`: the options a project records once, read by every command; and `generate
+/// --targets`, which the project file can set too.
+@Suite struct ProjectFileTests {
+    static func project(_ config: String?, policies: [String: String] = ["Policies/playback.yaml": CLITests.canonical]) throws -> URL {
+        let dir = try CLITests.scratch()
+        for (path, text) in policies { try CLITests.write(text, to: path, in: dir) }
+        if let config { try CLITests.write(config, to: "policyc.yaml", in: dir) }
+        return dir
+    }
+
+    static func files(_ dir: URL, under folder: String) -> [String] {
+        (FileManager.default.enumerator(atPath: dir.appendingPathComponent(folder).path)?.allObjects as? [String] ?? [])
+            .filter { $0.contains(".") }.sorted()
+    }
+
+    static func read(_ dir: URL, _ path: String) throws -> String {
+        try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    // MARK: issue 16 item 2: the --check hint repeats what matters
+
+    @Test func theCheckHintRepeatsTheOptionsGivenAndRunningItFixesTheTree() throws {
+        let dir = try Self.project(nil)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLITests.policyc(["generate", "--kotlin-package", "com.example.p"], in: dir).status == 0)
+        // A stale tree: the policy changed since.
+        try CLITests.write(CLITests.canonical.replacingOccurrences(of: "minPerMinute: 10", with: "minPerMinute: 9"),
+                           to: "Policies/playback.yaml", in: dir)
+        let check = try CLITests.policyc(["generate", "--kotlin-package", "com.example.p", "--check"], in: dir)
+        #expect(check.status == 1, "\(check)")
+        let hint = try #require(check.err.split(separator: "\n").last { $0.contains("to update") })
+        #expect(hint == "2 generated files out of date; run 'policyc generate --kotlin-package com.example.p' to update")
+        // Doing exactly what it says makes the check pass.
+        let command = try #require(hint.split(separator: "'").dropFirst().first)
+        let words = command.split(separator: " ").map(String.init)
+        #expect(words.prefix(2) == ["policyc", "generate"])
+        #expect(try CLITests.policyc(Array(words.dropFirst()), in: dir).status == 0)
+        let again = try CLITests.policyc(["generate", "--kotlin-package", "com.example.p", "--check"], in: dir)
+        #expect(again.status == 0, "\(again)")
+
+        // Paths, --out and --targets matter as well; odd characters come quoted for the shell.
+        try CLITests.write(CLITests.canonical.replacingOccurrences(of: "minPerMinute: 10", with: "minPerMinute: 8"),
+                           to: "Policies/playback.yaml", in: dir)
+        let more = try CLITests.policyc(["generate", "--check", "--out", "my out", "--targets=swift", "Policies/playback.yaml"], in: dir)
+        #expect(more.status == 1)
+        #expect(more.err.hasSuffix("run 'policyc generate --out \"my out\" --targets swift Policies/playback.yaml' to update\n"),
+                "\(more)")
+    }
+
+    @Test func withAProjectFilePlainGenerateIsTheFixAndTheCheck() throws {
+        let dir = try Self.project("version: 1\nout: gen\nkotlinPackage: com.example.p\n")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try CLITests.policyc(["generate"], in: dir)
+        #expect(first.status == 0, "\(first)")
+        #expect(Self.files(dir, under: "gen") == ["Kotlin/PlaybackPolicy.kt", "Swift/PlaybackPolicy.swift", "policy.schema.json"])
+        #expect(try Self.read(dir, "gen/Kotlin/PlaybackPolicy.kt").contains("\npackage com.example.p\n"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated").path))
+        try CLITests.write(CLITests.canonical.replacingOccurrences(of: "minPerMinute: 10", with: "minPerMinute: 9"),
+                           to: "Policies/playback.yaml", in: dir)
+        let check = try CLITests.policyc(["generate", "--check"], in: dir)
+        #expect(check.status == 1)
+        #expect(check.err.hasSuffix("out of date; run 'policyc generate' to update\n"), "\(check)")
+        #expect(try CLITests.policyc(["generate"], in: dir).status == 0)
+        #expect(try CLITests.policyc(["generate", "--check"], in: dir).status == 0)
+        // An option on the command line wins over the file.
+        let other = try CLITests.policyc(["generate", "--out", "other", "--kotlin-package", "org.x"], in: dir)
+        #expect(other.status == 0, "\(other)")
+        #expect(try Self.read(dir, "other/Kotlin/PlaybackPolicy.kt").contains("\npackage org.x\n"))
+    }
+
+    // MARK: every command reads it
+
+    @Test func policiesOfTheProjectFileAreTheDefaultPathsOfEveryCommand() throws {
+        let dir = try Self.project("version: 1\npolicies: [config/a, config/b.yaml]\n", policies: [
+            "config/a/one.yaml": CLITests.canonical.replacingOccurrences(of: "policy: playback", with: "policy: one"),
+            "config/b.yaml": CLITests.canonical.replacingOccurrences(of: "policy: playback", with: "policy: two"),
+            "config/ignored.yaml": "not: a policy\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lint = try CLITests.policyc(["lint"], in: dir)
+        #expect(lint.status == 0 && lint.err == "0 errors, 0 warnings in 2 files\n", "\(lint)")
+        let explain = try CLITests.policyc(["explain", "--format", "json"], in: dir)
+        #expect(explain.status == 0, "\(explain)")
+        #expect(explain.out.contains("\"one\"") && explain.out.contains("\"two\""))
+        let generate = try CLITests.policyc(["generate"], in: dir)
+        #expect(generate.status == 0, "\(generate)")
+        #expect(Self.files(dir, under: "Generated") == ["Kotlin/OnePolicy.kt", "Kotlin/TwoPolicy.kt",
+                                                         "Swift/OnePolicy.swift", "Swift/TwoPolicy.swift", "policy.schema.json"])
+        // init writes beside the first; a PATH given still wins.
+        let initialised = try CLITests.policyc(["init", "--policy", "three"], in: dir)
+        #expect(initialised.status == 0, "\(initialised)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("config/a/three.yaml").path))
+        #expect(try CLITests.policyc(["lint", "config/ignored.yaml"], in: dir).status == 1)
+
+        // A listed path that is not there says where it was listed.
+        try CLITests.write("version: 1\npolicies: [config/a, nowhere]\n", to: "policyc.yaml", in: dir)
+        let missing = try CLITests.policyc(["lint"], in: dir)
+        #expect(missing.status == 2)
+        #expect(missing.err.contains("error: cannot read 'nowhere': No such file or directory (listed under 'policies' at policyc.yaml:2:22)"),
+                "\(missing)")
+    }
+
+    @Test func diffBaseReadsThePoliciesOfTheProjectFile() throws {
+        let dir = try Self.project("version: 1\npolicies: [config]\n", policies: ["config/playback.yaml": CLITests.canonical])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func git(_ args: String...) throws {
+            let r = try CLITests.run(URL(fileURLWithPath: "/usr/bin/env"), ["git", "-c", "user.name=t", "-c", "user.email=t@e"] + args,
+                                     in: dir, environment: [:])
+            try #require(r.status == 0, "git \(args)")
+        }
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-qm", "base")
+        try CLITests.write(CLITests.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 2 "),
+                           to: "config/playback.yaml", in: dir)
+        let diff = try CLITests.policyc(["diff", "--base", "HEAD", "--format", "json"], in: dir)
+        #expect(diff.status == 0, "\(diff)")
+        #expect(diff.out.contains("config/playback.yaml") && diff.out.contains("maxRetries"), "\(diff)")
+    }
+
+    @Test func initPointsEditorsAtTheSchemaWhereGenerateWritesIt() throws {
+        let dir = try Self.project("version: 1\npolicies: [app/policies]\nout: build/gen\n", policies: [:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let initialised = try CLITests.policyc(["init"], in: dir)
+        #expect(initialised.status == 0, "\(initialised)")
+        let text = try Self.read(dir, "app/policies/playback.yaml")
+        #expect(text.hasPrefix(CLITests.canonical.prefix(200)))
+        #expect(text.hasSuffix("\n  viewerRef: per-viewer-device\n"
+                               + "# yaml-language-server: $schema=../../build/gen/policy.schema.json\n"
+                               + "# $schema: ../../build/gen/policy.schema.json\n"))
+        // The schema is then where the lines say.
+        #expect(try CLITests.policyc(["generate"], in: dir).status == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("app/policies/../../build/gen/policy.schema.json").path))
+    }
+
+    @Test func aProjectFileElsewhereIsNamedWithConfigAndItsPathsAreItsOwn() throws {
+        let dir = try Self.project(nil, policies: ["sub/Policies/playback.yaml": CLITests.canonical])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write("version: 1\nout: out\ntargets: [kotlin]\n", to: "sub/settings.yaml", in: dir)
+        let generate = try CLITests.policyc(["generate", "--config", "sub/settings.yaml"], in: dir)
+        #expect(generate.status == 0, "\(generate)")
+        #expect(Self.files(dir, under: "sub/out") == ["Kotlin/PlaybackPolicy.kt"])
+        #expect(try Self.read(dir, "sub/out/Kotlin/PlaybackPolicy.kt").hasPrefix("// Generated by policyc from sub/Policies/playback.yaml."))
+        let missing = try CLITests.policyc(["lint", "--config", "nope.yaml"], in: dir)
+        #expect(missing.status == 2)
+        #expect(missing.err == "error: cannot read 'nope.yaml': No such file or directory\n")
+    }
+
+    // MARK: errors in it
+
+    @Test func errorsInTheProjectFileAreDiagnosticsAndStopEveryCommand() throws {
+        let config = "version: 1\nout: gen\ntargets: [swift, kotln]\nkotlinPakage: com.example\n"
+        let dir = try Self.project(config)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let expected = """
+            policyc.yaml:3:18: error: an item of 'targets' is 'kotln', which is not one of swift, kotlin or schema [type-mismatch]
+            targets: [swift, kotln]
+                             ^~~~~
+              help: did you mean 'kotlin'?
+            policyc.yaml:4:1: error: unknown key 'kotlinPakage' in the project file [unknown-key]
+            kotlinPakage: com.example
+            ^~~~~~~~~~~~
+              help: did you mean 'kotlinPackage'?
+            policyc.yaml: 2 errors in the project file; nothing else was done
+
+            """
+        for arguments in [["lint"], ["lint", "--format", "json"], ["generate"], ["explain"], ["init"],
+                          ["diff", "Policies", "Policies"], ["lint", "Policies/playback.yaml"]] {
+            let outcome = try CLITests.policyc(arguments, in: dir)
+            #expect(outcome.status == 2, "\(arguments): \(outcome)")
+            #expect(outcome.out == "", "\(arguments)")
+            #expect(outcome.err == expected, "\(arguments): \(outcome)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("gen").path))
+        #expect(Self.files(dir, under: "Policies") == ["playback.yaml"])
+        // schema and rules do not read it.
+        #expect(try CLITests.policyc(["rules", "--format", "json"], in: dir).status == 0)
+
+        for (text, message) in [
+            ("version: 2\n", "policyc.yaml:1:10: error: the project file is version 2; this policyc reads version 1 [unsupported-version]"),
+            ("out: x\n", "policyc.yaml:1:1: error: the project file lacks the required key 'version'"),
+            ("", "policyc.yaml:1:1: error: the project file is empty; it needs at least 'version: 1' [missing-key]"),
+            ("version: 1\nkotlinPackage: com.fun\n", "policyc.yaml:2:16: error: 'kotlinPackage' is 'com.fun', which is not a Kotlin package name"),
+            ("version: 1\ntargets: []\n", "policyc.yaml:2:10: error: 'targets' is empty"),
+            ("version: 1\npolicies: Policies\n", "policyc.yaml:2:11: error: 'policies' must be a list"),
+            ("version: 1\nout: a\nout: b\n", "policyc.yaml:3:1: error: "),
+            ("- a\n", "policyc.yaml:1:1: error: the project file must be a mapping"),
+        ] {
+            try CLITests.write(text, to: "policyc.yaml", in: dir)
+            let outcome = try CLITests.policyc(["lint"], in: dir)
+            #expect(outcome.status == 2, "\(text): \(outcome)")
+            #expect(outcome.err.hasPrefix(message), "\(text): \(outcome)")
+        }
+    }
+
+    @Test func aWalkNeverTakesTheProjectFileForAPolicy() throws {
+        let dir = try Self.project("version: 1\n")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write("version: 1\n", to: "Policies/nested/policyc.yml", in: dir)
+        let lint = try CLITests.policyc(["lint", "."], in: dir)
+        #expect(lint.status == 0, "\(lint)")
+        #expect(lint.err == "0 errors, 0 warnings in 1 file\n")
+        // Both spellings at once is one too many.
+        try CLITests.write("version: 1\n", to: "policyc.yml", in: dir)
+        let both = try CLITests.policyc(["lint"], in: dir)
+        #expect(both.status == 2)
+        #expect(both.err == "error: both policyc.yaml and policyc.yml are here; keep one project file\n")
+    }
+
+    // MARK: generate --targets
+
+    @Test func targetsChooseWhatIsWrittenAndStaleFilesGoOnlyInTheirFolders() throws {
+        let two = CLITests.canonical.replacingOccurrences(of: "policy: playback", with: "policy: two")
+        let dir = try Self.project(nil, policies: ["Policies/playback.yaml": CLITests.canonical, "Policies/two.yaml": two])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let swiftOnly = try CLITests.policyc(["generate", "--targets", "swift"], in: dir)
+        #expect(swiftOnly.status == 0, "\(swiftOnly)")
+        #expect(Self.files(dir, under: "Generated") == ["Swift/PlaybackPolicy.swift", "Swift/TwoPolicy.swift"])
+        #expect(try CLITests.policyc(["generate", "--targets", "kotlin,schema"], in: dir).status == 0)
+        #expect(try CLITests.policyc(["generate", "--check"], in: dir).status == 0)
+
+        // `two` is gone: only the targets generated lose its files.
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("Policies/two.yaml"))
+        let check = try CLITests.policyc(["generate", "--check", "--targets", "kotlin"], in: dir)
+        #expect(check.status == 1)
+        #expect(check.out == "would remove Generated/Kotlin/TwoPolicy.kt (its policy is gone)\n", "\(check)")
+        let kotlin = try CLITests.policyc(["generate", "--targets", "kotlin"], in: dir)
+        #expect(kotlin.status == 0, "\(kotlin)")
+        #expect(kotlin.err.contains("removed Generated/Kotlin/TwoPolicy.kt") && !kotlin.err.contains("Swift"), "\(kotlin)")
+        #expect(Self.files(dir, under: "Generated") == ["Kotlin/PlaybackPolicy.kt", "Swift/PlaybackPolicy.swift",
+                                                         "Swift/TwoPolicy.swift", "policy.schema.json"])
+        #expect(try CLITests.policyc(["generate", "--check", "--targets", "schema"], in: dir).status == 0)
+        #expect(try CLITests.policyc(["generate", "--check"], in: dir).status == 1)
+
+        // The project file's targets feed the same.
+        try CLITests.write("version: 1\ntargets: [schema, swift]\n", to: "policyc.yaml", in: dir)
+        let configured = try CLITests.policyc(["generate"], in: dir)
+        #expect(configured.status == 0, "\(configured)")
+        #expect(configured.err == "removed Generated/Swift/TwoPolicy.swift\nwrote 0 files, 2 up to date\n")
+    }
+
+    @Test func staleFilesBelowATargetsFolderGoAndTheFoldersTheyLeaveEmpty() throws {
+        let dir = try Self.project(nil)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try CLITests.policyc(["generate"], in: dir).status == 0)
+        // As an older package layout would have left it: a generated file in a package folder.
+        let old = try Self.read(dir, "Generated/Kotlin/PlaybackPolicy.kt")
+        try CLITests.write(old, to: "Generated/Kotlin/com/old/GonePolicy.kt", in: dir)
+        try CLITests.write("// mine\n", to: "Generated/Kotlin/com/keep/Mine.kt", in: dir)
+        let check = try CLITests.policyc(["generate", "--check"], in: dir)
+        #expect(check.out == "would remove Generated/Kotlin/com/old/GonePolicy.kt (its policy is gone)\n", "\(check)")
+        let run = try CLITests.policyc(["generate"], in: dir)
+        #expect(run.status == 0 && run.err.hasPrefix("removed Generated/Kotlin/com/old/GonePolicy.kt\n"), "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated/Kotlin/com/old").path))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated/Kotlin/com/keep/Mine.kt").path))
+    }
+
+    @Test(arguments: [
+        ("swfit", "error: unknown target 'swfit' in '--targets'; did you mean 'swift'? (targets: "),
+        ("swift,kotlin,swift", "error: target 'swift' is given twice in '--targets'"),
+        ("", "error: '--targets' needs a comma-separated list of targets"),
+        ("swift,", "error: '--targets' needs a comma-separated list of targets"),
+    ])
+    func badTargetsAreUsageErrors(list: String, message: String) throws {
+        let dir = try Self.project(nil)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLITests.policyc(["generate", "--targets", list], in: dir)
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.err.hasPrefix(message), "\(outcome)")
+        #expect(outcome.err.hasSuffix("See 'policyc generate --help'.\n"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated").path))
+    }
+
+    // MARK: the JSON Schema of the project file
+
+    @Test func theProjectFileHasASchema() throws {
+        let outcome = try CLITests.policyc(["schema", "--project"])
+        #expect(outcome.status == 0)
+        let schema = try CLITests.json(outcome.out)
+        #expect(schema["$id"] as? String == "urn:policyc:schema:project:1")
+        #expect(schema["additionalProperties"] as? Bool == false)
+        let properties = try #require(schema["properties"] as? [String: Any])
+        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage"])
+        #expect(schema["required"] as? [String] == ["version"])
+    }
+}
