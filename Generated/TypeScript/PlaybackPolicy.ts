@@ -73,21 +73,21 @@ export type ProfileName = "interactive" | "background";
 /**
  * Profile `interactive` (line 7): interactive, a viewer is waiting.
  */
-export const INTERACTIVE: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000 });
+export const INTERACTIVE: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000 });
 
 /**
  * Profile `background` (line 14): background, no viewer is waiting.
  */
-export const BACKGROUND: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000 });
+export const BACKGROUND: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000 });
 
 /**
  * Every profile, by its name in the policy (`retry.profiles`).
  */
-export const ALL_PROFILES: Readonly<Record<ProfileName, Readonly<RetryPolicy>>> = Object.freeze({ "interactive": INTERACTIVE, "background": BACKGROUND });
+export const ALL_PROFILES: Readonly<Record<ProfileName, Readonly<RetryPolicy>>> = Object.freeze<Record<ProfileName, Readonly<RetryPolicy>>>({ "interactive": INTERACTIVE, "background": BACKGROUND });
 /**
  * The kind of caller of each profile (`kind`).
  */
-export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze({ "interactive": "interactive", "background": "background" });
+export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze<Record<ProfileName, ProfileKind>>({ "interactive": "interactive", "background": "background" });
 
 /**
  * The policy's name (`policy` on line 2).
@@ -104,11 +104,11 @@ export const RETRY_ON_NETWORK_ERROR: boolean = true;
 /**
  * The HTTP statuses that are retried (`retryOn` on line 21).
  */
-export const RETRYABLE_STATUSES: readonly number[] = Object.freeze([429, 500, 502, 503]);
+export const RETRYABLE_STATUSES: readonly number[] = Object.freeze<number>([429, 500, 502, 503]);
 /**
  * Status and error code pairs that are never retried (`neverRetry` on line 23).
  */
-export const NEVER_RETRY: readonly NeverRetry[] = Object.freeze([Object.freeze({ status: 503, code: "not_ready" })]);
+export const NEVER_RETRY: readonly NeverRetry[] = Object.freeze<NeverRetry>([Object.freeze<NeverRetry>({ status: 503, code: "not_ready" })]);
 /**
  * Whether a Retry-After header sets the wait (`retryAfter.honor` on line 27).
  */
@@ -144,7 +144,7 @@ export const PREFETCH_RETRY_REFUSED: boolean = false;
 /**
  * What a ticket is reused for: the same of each of these (`tickets.reuseKey` on line 39).
  */
-export const TICKET_REUSE_KEY: readonly ReuseKeyItem[] = Object.freeze(["viewer", "device", "episode", "intent"]);
+export const TICKET_REUSE_KEY: readonly ReuseKeyItem[] = Object.freeze<ReuseKeyItem>(["viewer", "device", "episode", "intent"]);
 /**
  * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore` on line 40).
  */

@@ -150,7 +150,8 @@ enum GenSupport {
     static let crowdedNames = ["min", "max", "lock", "now", "random", "status", "growth", "swift", "roll", "since",
                                "print", "date", "errorCode", "attempt", "profile", "retryAfterS", "sent", "retries",
                                "math", "system", "never", "it", "double", "int64", "mapOf", "listOf", "setOf",
-                               "entry", "performance", "monotonic-now", "undefined", "kind"]
+                               "entry", "performance", "monotonic-now", "undefined", "kind", "toString", "prototype",
+                               "value-of", "has-own-property"]
 
     static var crowded: Policy {
         get throws {

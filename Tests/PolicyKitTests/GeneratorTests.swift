@@ -129,8 +129,8 @@ import Testing
         for field in ["maxRetries", "baseMs", "capMs", "timeoutMs", "deadlineMs"] {
             #expect(guide.contains("  \(field): number;") && ts.contains("    \(field): number;\n"), "\(field)")
         }
-        #expect(ts.contains("export const INTERACTIVE: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000 });"))
-        #expect(ts.contains("export const BACKGROUND: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000 });"))
+        #expect(ts.contains("export const INTERACTIVE: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000 });"))
+        #expect(ts.contains("export const BACKGROUND: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000 });"))
         // Erasable syntax only: runtimes that strip types run it as it is.
         for construct in ["enum ", "namespace ", "constructor(private", "constructor(public", "constructor(readonly"] {
             #expect(!ts.contains(construct), "\(construct)")
@@ -147,7 +147,7 @@ import Testing
         let ts = TypeScriptGenerator.source(for: policy)
         #expect(ts.contains("export const TICKET_PLAY: Readonly<RetryPolicy> = "))
         #expect(ts.contains("export type ProfileName = \"ticket-play\" | \"background\";"))
-        #expect(ts.contains("Object.freeze({ \"ticket-play\": TICKET_PLAY, \"background\": BACKGROUND })"))
+        #expect(ts.contains("Object.freeze<Record<ProfileName, Readonly<RetryPolicy>>>({ \"ticket-play\": TICKET_PLAY, \"background\": BACKGROUND })"))
     }
 
     @Test func stringLiteralsEscapeEverythingThatCouldEndOrInterpolate() {

@@ -43,19 +43,21 @@ enum TypeScriptGenerator {
         for p in policy.profiles {
             w.line()
             w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
-            w.line("export const ", Naming.typeScriptProfile(p.name), ": Readonly<RetryPolicy> = Object.freeze({ maxRetries: ", p.maxRetries,
+            w.line("export const ", Naming.typeScriptProfile(p.name), ": Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: ", p.maxRetries,
                    ", baseMs: ", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, " });")
         }
         w.line()
+        // Object.freeze is given its type: left to infer it, tsc reads a profile called toString as
+        // Object's method, and the object no longer has the declared type.
         w.doc("Every profile, by its name in the policy (`retry.profiles`).")
         w.begin()
-        w.put("export const ALL_PROFILES: Readonly<Record<ProfileName, Readonly<RetryPolicy>>> = Object.freeze({ ")
+        w.put("export const ALL_PROFILES: Readonly<Record<ProfileName, Readonly<RetryPolicy>>> = Object.freeze<Record<ProfileName, Readonly<RetryPolicy>>>({ ")
         w.list(policy.profiles) { w.put("", quoted($0.name), ": ", Naming.typeScriptProfile($0.name)) }
         w.put(" });")
         w.end()
         w.doc("The kind of caller of each profile (`kind`).")
         w.begin()
-        w.put("export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze({ ")
+        w.put("export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze<Record<ProfileName, ProfileKind>>({ ")
         w.list(policy.profiles) { w.put("", quoted($0.name), ": ", quoted($0.kind)) }
         w.put(" });")
         w.end()
@@ -72,14 +74,14 @@ enum TypeScriptGenerator {
         w.line("export const RETRY_ON_NETWORK_ERROR: boolean = ", policy.retryOnNetwork, ";")
         w.doc("The HTTP statuses that are retried (`retryOn`", at.retryOn, ").")
         w.begin()
-        w.put("export const RETRYABLE_STATUSES: readonly number[] = Object.freeze([")
+        w.put("export const RETRYABLE_STATUSES: readonly number[] = Object.freeze<number>([")
         w.list(policy.retryStatuses) { w.write($0) }
         w.put("]);")
         w.end()
         w.doc("Status and error code pairs that are never retried (`neverRetry`", at.neverRetry, ").")
         w.begin()
-        w.put("export const NEVER_RETRY: readonly NeverRetry[] = Object.freeze([")
-        w.list(policy.neverRetry) { w.put("Object.freeze({ status: ", $0.status, ", code: ", quoted($0.code), " })") }
+        w.put("export const NEVER_RETRY: readonly NeverRetry[] = Object.freeze<NeverRetry>([")
+        w.list(policy.neverRetry) { w.put("Object.freeze<NeverRetry>({ status: ", $0.status, ", code: ", quoted($0.code), " })") }
         w.put("]);")
         w.end()
         w.doc("Whether a Retry-After header sets the wait (`retryAfter.honor`", at.retryAfterHonor, ").")
@@ -101,7 +103,7 @@ enum TypeScriptGenerator {
         w.line("export const PREFETCH_RETRY_REFUSED: boolean = ", policy.prefetchRetryRefused, ";")
         w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
         w.begin()
-        w.put("export const TICKET_REUSE_KEY: readonly ReuseKeyItem[] = Object.freeze([")
+        w.put("export const TICKET_REUSE_KEY: readonly ReuseKeyItem[] = Object.freeze<ReuseKeyItem>([")
         w.list(policy.reuseKey) { w.write(quoted($0)) }
         w.put("]);")
         w.end()
