@@ -2,6 +2,8 @@
 
 package wandura.policies
 
+import kotlin.random.Random
+
 /**
  * Retry policy `playback` on line 2: the values and functions an app retries its ticket requests with.
  *
@@ -16,8 +18,20 @@ object PlaybackPolicy {
      * @property capMs Largest backoff step, in milliseconds (`cap`).
      * @property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).
      * @property deadlineMs The whole call, retries included, in milliseconds (`deadline`).
+     * @property kind The kind of caller (`kind`): interactive unless given, as before profiles had one.
      */
-    data class RetryProfile(val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long)
+    data class RetryProfile @JvmOverloads constructor(
+        val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long,
+        val kind: Kind = Kind.INTERACTIVE
+    ) {
+        /**
+         * The kinds of caller (`kind`), by their spelling in the policy.
+         */
+        enum class Kind(val value: String) {
+            INTERACTIVE("interactive"),
+            BACKGROUND("background")
+        }
+    }
 
     /**
      * An answer that is never retried, whatever its status (`retry.neverRetry`).
@@ -28,14 +42,43 @@ object PlaybackPolicy {
     data class NeverRetry(val status: Int, val code: String)
 
     /**
+     * How the wait between retries grows: the values of `retry.backoff`, by their spelling in the policy.
+     */
+    enum class BackoffStrategy(val value: String) {
+        FULL_JITTER("full-jitter"),
+        EQUAL_JITTER("equal-jitter"),
+        EXPONENTIAL("exponential"),
+        CONSTANT("constant")
+    }
+
+    /**
+     * How viewer_ref is made: the values of `tickets.viewerRef`, by their spelling in the policy.
+     */
+    enum class ViewerRefKind(val value: String) {
+        PER_VIEWER_DEVICE("per-viewer-device"),
+        PER_SESSION("per-session"),
+        USER_ID("user-id")
+    }
+
+    /**
+     * What a reused ticket must have in common: the items of `tickets.reuseKey`, by their spelling in the policy.
+     */
+    enum class ReuseKeyItem(val value: String) {
+        VIEWER("viewer"),
+        DEVICE("device"),
+        EPISODE("episode"),
+        INTENT("intent")
+    }
+
+    /**
      * Profile `interactive` (line 7): interactive, a viewer is waiting.
      */
-    @JvmField val INTERACTIVE: RetryProfile = RetryProfile(maxRetries = 3, baseMs = 500L, capMs = 8000L, timeoutMs = 8000L, deadlineMs = 15000L)
+    @JvmField val INTERACTIVE: RetryProfile = RetryProfile(maxRetries = 3, baseMs = 500L, capMs = 8000L, timeoutMs = 8000L, deadlineMs = 15000L, kind = RetryProfile.Kind.INTERACTIVE)
 
     /**
      * Profile `background` (line 14): background, no viewer is waiting.
      */
-    @JvmField val BACKGROUND: RetryProfile = RetryProfile(maxRetries = 5, baseMs = 1000L, capMs = 30000L, timeoutMs = 15000L, deadlineMs = 120000L)
+    @JvmField val BACKGROUND: RetryProfile = RetryProfile(maxRetries = 5, baseMs = 1000L, capMs = 30000L, timeoutMs = 15000L, deadlineMs = 120000L, kind = RetryProfile.Kind.BACKGROUND)
 
     /**
      * Every profile, by its name in the policy, in the policy's order (`retry.profiles`).
@@ -75,6 +118,10 @@ object PlaybackPolicy {
      */
     const val BACKOFF_STRATEGY: String = "full-jitter"
     /**
+     * `BACKOFF_STRATEGY` as an enum (`backoff` on line 25).
+     */
+    @JvmField val BACKOFF_STRATEGY_KIND: BackoffStrategy = BackoffStrategy.FULL_JITTER
+    /**
      * Retries may be at most this share of the requests of the last minute (`budget.ratio` on line 30: 10%).
      */
     const val BUDGET_RATIO: Double = 0.1
@@ -93,11 +140,20 @@ object PlaybackPolicy {
     /**
      * Whether a refused prefetch is retried (`prefetch.retryRefused` on line 36).
      */
-    const val RETRY_REFUSED_PREFETCH: Boolean = false
+    const val PREFETCH_RETRY_REFUSED: Boolean = false
+    /**
+     * The name `PREFETCH_RETRY_REFUSED` had before the prefetch values were named alike.
+     */
+    @Deprecated("Named like the other prefetch values now", ReplaceWith("PREFETCH_RETRY_REFUSED"))
+    const val RETRY_REFUSED_PREFETCH: Boolean = PREFETCH_RETRY_REFUSED
     /**
      * What a ticket is reused for: the same of each of these (`tickets.reuseKey` on line 39).
      */
     @JvmField val TICKET_REUSE_KEY: List<String> = listOf<String>("viewer", "device", "episode", "intent")
+    /**
+     * `TICKET_REUSE_KEY` as enums (`tickets.reuseKey` on line 39).
+     */
+    @JvmField val TICKET_REUSE_KEY_ITEMS: List<ReuseKeyItem> = listOf<ReuseKeyItem>(ReuseKeyItem.VIEWER, ReuseKeyItem.DEVICE, ReuseKeyItem.EPISODE, ReuseKeyItem.INTENT)
     /**
      * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore` on line 40).
      */
@@ -106,6 +162,10 @@ object PlaybackPolicy {
      * How viewer_ref is made (`tickets.viewerRef` on line 41).
      */
     const val VIEWER_REF: String = "per-viewer-device"
+    /**
+     * `VIEWER_REF` as an enum (`tickets.viewerRef` on line 41).
+     */
+    @JvmField val VIEWER_REF_KIND: ViewerRefKind = ViewerRefKind.PER_VIEWER_DEVICE
 
     /**
      * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
@@ -122,7 +182,7 @@ object PlaybackPolicy {
      */
     @JvmStatic
     @JvmOverloads
-    fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Math.random() }): Double {
+    fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Double {
         if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0) {
             return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()
         }
@@ -131,9 +191,31 @@ object PlaybackPolicy {
     }
 
     /**
-     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget` on line 30). Safe to share between threads; `now` is the clock in milliseconds (the wall clock by default).
+     * `backoffMs` with a `Random` for the jitter (`Random(seed)` in tests).
      */
-    class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.currentTimeMillis() }) {
+    @JvmStatic
+    fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: Random): Double =
+        backoffMs(attempt, retryAfterS, profile) { random.nextDouble() }
+
+    /**
+     * `backoffMs` rounded up to whole milliseconds, as `delay` takes them: never shorter than the exact wait, so never before Retry-After (`Long.MAX_VALUE` past the range of a `Long`).
+     */
+    @JvmStatic
+    @JvmOverloads
+    fun backoffDelayMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Long =
+        Math.ceil(backoffMs(attempt, retryAfterS, profile, random)).toLong()
+
+    /**
+     * `backoffDelayMs` with a `Random` for the jitter.
+     */
+    @JvmStatic
+    fun backoffDelayMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: Random): Long =
+        backoffDelayMs(attempt, retryAfterS, profile) { random.nextDouble() }
+
+    /**
+     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget` on line 30). Safe to share between threads. `now` is the clock in milliseconds: by default a monotonic one (`System.nanoTime`), as setting the device clock back an hour must not stop retries for an hour.
+     */
+    class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.nanoTime() / 1_000_000L }) {
         private var sent: Long = 0L
         private var retries: Long = 0L
         private var since: Long = now()

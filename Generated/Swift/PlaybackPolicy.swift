@@ -2,12 +2,21 @@
 
 import Foundation
 
+// nonisolated: callable from any isolation, also in targets whose default isolation is MainActor.
 /// Retry policy `playback` on line 2: the values and functions an app retries its ticket requests with.
 ///
 /// Ticket requests made by the iOS and Android players.
-public enum PlaybackPolicy {
+nonisolated public enum PlaybackPolicy {
     /// How hard to try for one kind of caller: one entry of `retry.profiles`.
     public struct RetryProfile: Sendable, Hashable {
+        /// The kinds of caller (`kind`).
+        public enum Kind: String, Sendable, Hashable, CaseIterable {
+            /// A viewer is waiting.
+            case interactive
+            /// A sync job: no viewer is waiting.
+            case background
+        }
+
         /// Retries after the first attempt (`maxRetries`).
         public let maxRetries: Int
         /// First backoff step, in milliseconds (`base`).
@@ -18,14 +27,17 @@ public enum PlaybackPolicy {
         public let timeoutMs: Int
         /// The whole call, retries included, in milliseconds (`deadline`).
         public let deadlineMs: Int
+        /// The kind of caller (`kind`).
+        public let kind: Kind
 
-        /// A profile with these values.
-        public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int) {
+        /// A profile with these values; `kind` is interactive unless given, as before profiles had one.
+        public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, kind: Kind = .interactive) {
             self.maxRetries = maxRetries
             self.baseMs = baseMs
             self.capMs = capMs
             self.timeoutMs = timeoutMs
             self.deadlineMs = deadlineMs
+            self.kind = kind
         }
     }
 
@@ -44,10 +56,10 @@ public enum PlaybackPolicy {
     }
 
     /// Profile `interactive` (line 7): interactive, a viewer is waiting.
-    public static let interactive: RetryProfile = RetryProfile(maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000)
+    public static let interactive: RetryProfile = RetryProfile(maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000, kind: .interactive)
 
     /// Profile `background` (line 14): background, no viewer is waiting.
-    public static let background: RetryProfile = RetryProfile(maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000)
+    public static let background: RetryProfile = RetryProfile(maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000, kind: .background)
 
     /// Every profile, by its name in the policy (`retry.profiles`).
     public static let allProfiles: [String: RetryProfile] = ["interactive": interactive, "background": background]
@@ -88,7 +100,10 @@ public enum PlaybackPolicy {
     /// Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
     public static func isRetryable(status: Int?, errorCode: String?) -> Bool {
         guard let status = status else { return retryOnNetworkError }
-        if neverRetry.contains(where: { $0.status == status && $0.code == errorCode }) { return false }
+        // Codes compare exactly, by their UTF-8 bytes, as the server and the Kotlin and TypeScript code
+        // compare them: `==` would take canonically equivalent codes (\u{958}, \u{915}\u{93C}) as equal.
+        if let errorCode = errorCode,
+           neverRetry.contains(where: { $0.status == status && $0.code.utf8.elementsEqual(errorCode.utf8) }) { return false }
         return retryableStatuses.contains(status)
     }
 
@@ -111,8 +126,8 @@ public enum PlaybackPolicy {
         private var retries = 0
         private var since: Int64
 
-        /// A budget whose first minute starts now; `now` is the clock in milliseconds (the wall clock by default).
-        public init(now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }) {
+        /// A budget whose first minute starts now; `now` is the clock in milliseconds. By default a monotonic one (uptime): setting the device clock back an hour must not stop retries for an hour.
+        public init(now: @escaping @Sendable () -> Int64 = { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }) {
             self.now = now
             self.since = now()
         }

@@ -11,7 +11,21 @@ enum GenSupport {
     /// `../shared/vectors/retry-reference.tsv` beside the package.
     static let vectors = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors/retry-reference.tsv")
 
+    /// `../shared/seed/smooth-playback-under-load.txt`: the integration guide, with its TypeScript.
+    static let guide = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/seed/smooth-playback-under-load.txt")
+
     static let fixtures = packageRoot.appendingPathComponent("Tests/PolicyKitTests/Fixtures/Schema")
+
+    /// The guide's retry code, cut out of the guide as it stands there: from `export type
+    /// RetryPolicy` to the `}` that ends `class RetryBudget`.
+    static func guideTypeScript() throws -> String {
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        let start = try #require(text.range(of: "export type RetryPolicy"), "the guide has no 'export type RetryPolicy'")
+        let budget = try #require(text.range(of: "export class RetryBudget", range: start.upperBound..<text.endIndex),
+                                  "the guide has no 'export class RetryBudget'")
+        let end = try #require(text.range(of: "\n}\n", range: budget.upperBound..<text.endIndex), "class RetryBudget does not end")
+        return String(text[start.lowerBound..<end.lowerBound]) + "\n}\n"
+    }
 
     /// Under CI a missing tool is a failure, never a silent skip.
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
@@ -74,11 +88,70 @@ enum GenSupport {
         get throws { try policy(hostileYAML, path: "Policies/evil\n*/ x.yaml") }
     }
 
+    /// A policy whose `neverRetry` codes differ from codes an answer may carry only by Unicode
+    /// equivalence or by look (U+0958 and U+0915 U+093C, é as one scalar or two, the Kelvin sign
+    /// and K, Cyrillic а and a, Å as A + ring and as U+00C5 or the Angstrom sign), with other
+    /// values again: network retried, 429/500/503, 1 ms of jitter, 7.5 %, floor 0. `exotic` also
+    /// does not honor Retry-After (an error lint reports, set on the checked policy).
+    static let exoticYAML = #"""
+        version: 1
+        policy: exotic
+        retry:
+          profiles:
+            wait:
+              kind: background
+              maxRetries: 7
+              base: 250ms
+              cap: 6s
+              timeout: 5s
+              deadline: 60s
+          retryOn: [network, 429, 500, 503]
+          neverRetry:
+            - status: 503
+              code: not_ready
+            - status: 503
+              code: "\u0958"
+            - status: 503
+              code: "\u00E9"
+            - status: 429
+              code: "\u212A"
+            - status: 500
+              code: "\u0430"
+            - status: 503
+              code: "A\u030A"
+          backoff: full-jitter
+          retryAfter:
+            honor: true
+            maxJitter: 1ms
+          budget:
+            ratio: 7.5%
+            minPerMinute: 0
+        prefetch:
+          ahead: 0
+          onlyUnlocked: true
+          retryRefused: false
+        tickets:
+          reuseKey: [intent, episode, device, viewer]
+          stopReuseBefore: 1h
+          viewerRef: per-viewer-device
+
+        """#
+
+    static var exotic: Policy {
+        get throws {
+            var policy = try policy(exoticYAML, path: "Policies/exotic.yaml")
+            policy.retryAfterHonor = false
+            return policy
+        }
+    }
+
     /// Profile names that are the generated code's own locals, parameters and library names:
     /// generated code must still compile (it qualifies what it calls).
     static let crowdedNames = ["min", "max", "lock", "now", "random", "status", "growth", "swift", "roll", "since",
                                "print", "date", "errorCode", "attempt", "profile", "retryAfterS", "sent", "retries",
-                               "math", "system", "never", "it", "double", "int64", "mapOf", "listOf", "setOf"]
+                               "math", "system", "never", "it", "double", "int64", "mapOf", "listOf", "setOf",
+                               "entry", "performance", "monotonic-now", "undefined", "kind", "toString", "prototype",
+                               "value-of", "has-own-property"]
 
     static var crowded: Policy {
         get throws {

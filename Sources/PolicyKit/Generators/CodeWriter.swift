@@ -7,8 +7,14 @@
 ///
 /// A line is fixed text and values in turn: `line("public static let prefetchAhead: Int = ", n)`.
 final class CodeWriter {
-    /// Whose doc comments `doc` writes: Swift `///` lines, or Kotlin ` * ` lines in `/** … */`.
-    enum Language { case swift, kotlin }
+    /// Whose doc comments `doc` writes: Swift `///` lines, or Kotlin and TypeScript ` * ` lines in
+    /// `/** … */`.
+    enum Language {
+        case swift, kotlin, typeScript
+
+        /// Whether doc comments are blocks (`/** … */`) rather than `///` lines.
+        var blockDocs: Bool { self != .swift }
+    }
 
     let language: Language
     // A raw buffer: Array's append checks (uniqueness, capacity, exclusivity) cost more than the
@@ -110,6 +116,20 @@ final class CodeWriter {
         count += digits
     }
 
+    /// `scalar` as `\uXXXX` escapes of its UTF-16 units (a surrogate pair past U+FFFF), as Kotlin
+    /// and TypeScript string literals read them.
+    func appendUTF16Escapes(_ scalar: UInt32) {
+        if scalar < 0x10000 {
+            put("\\u")
+            append(hex: scalar, minDigits: 4)
+        } else {
+            put("\\u")
+            append(hex: 0xD800 + ((scalar - 0x10000) >> 10), minDigits: 4)
+            put("\\u")
+            append(hex: 0xDC00 + ((scalar - 0x10000) & 0x3FF), minDigits: 4)
+        }
+    }
+
     // MARK: lines
 
     /// The indentation of a new line.
@@ -201,12 +221,13 @@ final class CodeWriter {
 
     // MARK: doc comments
 
-    /// A doc comment: Swift writes `body`'s lines as they are, Kotlin inside `/**` and ` */`.
+    /// A doc comment: Swift writes `body`'s lines as they are, Kotlin and TypeScript inside `/**`
+    /// and ` */`.
     @inline(__always)
     func doc(_ body: () -> Void) {
-        if language == .kotlin { line("/**") }
+        if language.blockDocs { line("/**") }
         body()
-        if language == .kotlin { line(" */") }
+        if language.blockDocs { line(" */") }
     }
 
     func doc(_ text: StaticString) { doc { docLine(text) } }
@@ -251,7 +272,7 @@ final class CodeWriter {
     private func docLine(_ body: () -> Void) {
         let lineStart = count
         begin()
-        put(language == .swift ? "/// " : " * ")
+        put(language.blockDocs ? " * " : "/// ")
         let textStart = count
         docValuesArePlain = true
         body()
@@ -286,27 +307,42 @@ final class CodeWriter {
     }
 
     /// A byte that a doc comment line shows as it is: printable ASCII, but not `*`, so that
-    /// nothing in it can form `*/` or `/*` for Kotlin to defuse.
+    /// nothing in it can form `*/` or `/*` for a block comment to defuse.
     @inline(__always)
     private static func isPlain(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != 0x2A
     }
 
     /// Free text as doc comment lines: each line break of the text starts a new line, and
-    /// `commentLines` makes each line safe; Kotlin also keeps `*/` and `/*` from forming.
+    /// `commentLines` makes each line safe; in a block comment `*/` and `/*` are kept from forming.
     func docText(_ text: String) {
         commentLines(text) { line in
             begin()
             if line.isEmpty {
-                put(language == .swift ? "///" : " *")
-            } else if language == .swift {
+                put(language.blockDocs ? " *" : "///")
+            } else if language.blockDocs {
+                put(" * ")
+                appendDefusingCommentMarks(line)
+            } else {
                 put("/// ")
                 append(line)
-            } else {
-                put(" * ")
-                KotlinGenerator.appendDefusingCommentMarks(line, to: self)
             }
             append(0x0A)
+        }
+    }
+
+    /// One line of a block comment: a space between every '*' and '/' that meet, either way round,
+    /// so nothing closes or opens a comment (Kotlin nests block comments, so either would change
+    /// where it ends; TypeScript ends one at the first `*/`). Both are ASCII: in UTF-8 their bytes
+    /// stand for them alone.
+    func appendDefusingCommentMarks(_ line: UnsafeBufferPointer<UInt8>) {
+        // Without a '*' no two can meet.
+        guard line.contains(0x2A) else { return append(line) }
+        var last: UInt8 = 0
+        for c in line {
+            if (last == 0x2A && c == 0x2F) || (last == 0x2F && c == 0x2A) { append(0x20) }
+            append(c)
+            last = c
         }
     }
 

@@ -2,7 +2,8 @@ import Dispatch
 
 /// One file of generated output, by path relative to the output folder.
 public struct GeneratedFile: Sendable, Hashable {
-    /// `Swift/PlaybackPolicy.swift`, `Kotlin/PlaybackPolicy.kt` or `policy.schema.json`.
+    /// `Swift/PlaybackPolicy.swift`, `Kotlin/PlaybackPolicy.kt`, `TypeScript/PlaybackPolicy.ts` or
+    /// `policy.schema.json`.
     public var path: String
     /// The UTF-8 bytes, as written to disk: generators write bytes, and the CLI writes them as they are.
     public var bytes: [UInt8]
@@ -35,7 +36,7 @@ public enum Generator {
     /// What `generate` can write. Each target is a folder (or, for the schema, one file) of the
     /// output; `--targets` and the project file name them by `rawValue`.
     public enum Target: String, Sendable, Hashable, CaseIterable, Comparable {
-        case swift, kotlin, schema
+        case swift, kotlin, typescript, schema
 
         /// What `generate` writes without `--targets`: existing `generate --check` runs stay green.
         public static let defaults: [Target] = [.swift, .kotlin, .schema]
@@ -62,7 +63,8 @@ public enum Generator {
         }
     }
 
-    /// Swift and Kotlin for each policy, and the JSON Schema of the language; sorted by path.
+    /// Swift and Kotlin for each policy, and the JSON Schema of the language (the default targets);
+    /// sorted by path.
     /// `kotlinPackage` must satisfy `isKotlinPackage`.
     public static func files(for policies: [Policy], kotlinPackage: String = defaultKotlinPackage) -> [GeneratedFile] {
         files(for: policies, options: Options(kotlinPackage: kotlinPackage))
@@ -72,17 +74,20 @@ public enum Generator {
     public static func files(for policies: [Policy], options: Options) -> [GeneratedFile] {
         let kotlinPackage = options.kotlinPackage
         let wantSwift = options.targets.contains(.swift), wantKotlin = options.targets.contains(.kotlin)
+        let wantTypeScript = options.targets.contains(.typescript)
         // Indices, not policies, are sorted: moving whole policies about cost more than comparing.
         let order = policies.indices.sorted { i, j in
             let a = policies[i], b = policies[j]
             return a.name != b.name ? utf8Precedes(a.name, b.name) : utf8Precedes(a.file, b.file)
         }
         // Each policy's files on their own: in parallel, in the order of `order`.
-        var pairs = [(swift: GeneratedFile?, kotlin: GeneratedFile?)?](repeating: nil, count: order.count)
-        let make = { @Sendable (policy: Policy) -> (swift: GeneratedFile?, kotlin: GeneratedFile?) in
+        var pairs = [PolicyFiles?](repeating: nil, count: order.count)
+        let make = { @Sendable (policy: Policy) -> PolicyFiles in
             let facts = PolicyFacts(policy)
-            return (wantSwift ? GeneratedFile(path: "Swift/" + facts.type + ".swift", bytes: SwiftGenerator.bytes(for: policy, facts)) : nil,
-                    wantKotlin ? GeneratedFile(path: "Kotlin/" + facts.type + ".kt", bytes: KotlinGenerator.bytes(for: policy, facts, package: kotlinPackage)) : nil)
+            return PolicyFiles(
+                swift: wantSwift ? GeneratedFile(path: "Swift/" + facts.type + ".swift", bytes: SwiftGenerator.bytes(for: policy, facts)) : nil,
+                kotlin: wantKotlin ? GeneratedFile(path: "Kotlin/" + facts.type + ".kt", bytes: KotlinGenerator.bytes(for: policy, facts, package: kotlinPackage)) : nil,
+                typeScript: wantTypeScript ? GeneratedFile(path: "TypeScript/" + facts.type + ".ts", bytes: TypeScriptGenerator.bytes(for: policy, facts)) : nil)
         }
         // A chunk of policies is a task: ~80 k instructions a policy, far more work than handing a
         // task to a thread. Fewer than two chunks gain nothing from a second thread.
@@ -102,21 +107,22 @@ public enum Generator {
                 }
             }
         }
-        // Sorted by path: the Kotlin files, the Swift files, then the schema ("K" < "S" < "p"), each
-        // folder by a stable sort (policies of one path keep their order), as sorting them all would.
+        // Sorted by path: the Kotlin, Swift and TypeScript files, then the schema ("K" < "S" < "T" < "p"),
+        // each folder by a stable sort (policies of one path keep their order), as sorting them all would.
         func byPath(_ files: [GeneratedFile]) -> [GeneratedFile] {
             files.indices.sorted { utf8Precedes(files[$0].path, files[$1].path) }.map { files[$0] }
         }
         var out = byPath(pairs.compactMap { $0!.kotlin })
-        out.reserveCapacity(2 * order.count + 1)
+        out.reserveCapacity(3 * order.count + 1)
         out += byPath(pairs.compactMap { $0!.swift })
+        out += byPath(pairs.compactMap { $0!.typeScript })
         if options.targets.contains(.schema) {
             out.append(GeneratedFile(path: schemaPath, contents: SchemaGenerator.text))
         }
         return out
     }
 
-    /// The first line of every generated Swift and Kotlin file. The path is neutralised so that
+    /// The first line of every generated Swift, Kotlin and TypeScript file. The path is neutralised so that
     /// not even a file name with a line break can leave the comment.
     static func writeHeader(for policy: Policy, to w: CodeWriter) {
         w.line(headerStart, printable(policy.file), ". DO NOT EDIT.")
@@ -177,11 +183,16 @@ public enum Generator {
     }
 }
 
-/// What both files of a policy say that takes some work to find out, found out once.
+/// One policy's files, one per source target asked for.
+struct PolicyFiles: Sendable {
+    var swift, kotlin, typeScript: GeneratedFile?
+}
+
+/// What the files of a policy say that takes some work to find out, found out once.
 struct PolicyFacts {
     /// The generated type: `PlaybackPolicy`.
     var type: String
-    /// `budgetRatio` as a literal both languages read back as the same double.
+    /// `budgetRatio` as a literal every language reads back as the same double.
     var budgetRatio: String
     var at: SourceLines
 

@@ -1,8 +1,9 @@
 /// Kotlin for one policy: the API of SPEC §4 as an `object`, with `Long` milliseconds and
-/// SCREAMING_SNAKE constants. Compiles with Debian's kotlinc 1.3 on JDK 17 with `-Werror`, so it
-/// avoids JDK members that pairing warns about (`CharSequence.isEmpty()` and the like). Free text
-/// reaches the output only through `Literal` and `CodeWriter.docText`; the code below writes the
-/// file from top to bottom.
+/// SCREAMING_SNAKE constants, and what Android code reaches for beside it: enums beside the
+/// strings, `kotlin.random.Random`, whole milliseconds for `delay`. Compiles with Debian's kotlinc
+/// 1.3 on JDK 17 with `-Werror`, so it avoids JDK members that pairing warns about
+/// (`CharSequence.isEmpty()` and the like) and `kotlin.time`. Free text reaches the output only
+/// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom.
 enum KotlinGenerator {
     /// Words that cannot name a package segment (or anything else) without backticks.
     static let hardKeywords: Set<String> = [
@@ -22,6 +23,8 @@ enum KotlinGenerator {
         w.line()
         w.line("package ", package)
         w.line()
+        w.line("import kotlin.random.Random")
+        w.line()
         w.doc {
             w.docLine("Retry policy `", policy.name, "`", at.policy, ": the values and functions an app retries its ticket requests with.")
             // One comment of both texts, a blank line between (the line above ends in "with.",
@@ -37,8 +40,12 @@ enum KotlinGenerator {
             for p in policy.profiles {
                 w.line()
                 w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
-                w.line("@JvmField val ", Naming.kotlinProfile(p.name), ": RetryProfile = RetryProfile(maxRetries = ", p.maxRetries,
-                       ", baseMs = ", p.baseMs, "L, capMs = ", p.capMs, "L, timeoutMs = ", p.timeoutMs, "L, deadlineMs = ", p.deadlineMs, "L)")
+                w.begin()
+                w.put("@JvmField val ", Naming.kotlinProfile(p.name), ": RetryProfile = RetryProfile(maxRetries = ", p.maxRetries, ", baseMs = ")
+                w.put("", p.baseMs, "L, capMs = ", p.capMs, "L, timeoutMs = ")
+                w.put("", p.timeoutMs, "L, deadlineMs = ", p.deadlineMs, "L, kind = RetryProfile.Kind.")
+                w.put("", Naming.enumCase(p.kind), ")")
+                w.end()
             }
             w.line()
             w.doc("Every profile, by its name in the policy, in the policy's order (`retry.profiles`).")
@@ -76,6 +83,8 @@ enum KotlinGenerator {
             w.line("const val RETRY_AFTER_MAX_JITTER_MS: Long = ", policy.retryAfterMaxJitterMs, "L")
             w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
             w.line("const val BACKOFF_STRATEGY: String = ", quoted(policy.backoff))
+            w.doc("`BACKOFF_STRATEGY` as an enum (`backoff`", at.backoff, ").")
+            w.line("@JvmField val BACKOFF_STRATEGY_KIND: BackoffStrategy = BackoffStrategy.", Naming.enumCase(policy.backoff))
             w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
                   ": ", policy.budgetRatio.canonical, "%).")
             w.line("const val BUDGET_RATIO: Double = ", facts.budgetRatio)
@@ -86,17 +95,28 @@ enum KotlinGenerator {
             w.doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`", at.prefetchOnlyUnlocked, ").")
             w.line("const val PREFETCH_ONLY_UNLOCKED: Boolean = ", policy.prefetchOnlyUnlocked)
             w.doc("Whether a refused prefetch is retried (`prefetch.retryRefused`", at.prefetchRetryRefused, ").")
-            w.line("const val RETRY_REFUSED_PREFETCH: Boolean = ", policy.prefetchRetryRefused)
+            w.line("const val PREFETCH_RETRY_REFUSED: Boolean = ", policy.prefetchRetryRefused)
+            w.doc("The name `PREFETCH_RETRY_REFUSED` had before the prefetch values were named alike.")
+            w.line("@Deprecated(\"Named like the other prefetch values now\", ReplaceWith(\"PREFETCH_RETRY_REFUSED\"))")
+            w.line("const val RETRY_REFUSED_PREFETCH: Boolean = PREFETCH_RETRY_REFUSED")
             w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
             w.begin()
             w.put("@JvmField val TICKET_REUSE_KEY: List<String> = listOf<String>(")
             w.list(policy.reuseKey) { w.write(quoted($0)) }
             w.put(")")
             w.end()
+            w.doc("`TICKET_REUSE_KEY` as enums (`tickets.reuseKey`", at.reuseKey, ").")
+            w.begin()
+            w.put("@JvmField val TICKET_REUSE_KEY_ITEMS: List<ReuseKeyItem> = listOf<ReuseKeyItem>(")
+            w.list(policy.reuseKey) { w.put("ReuseKeyItem.", Naming.enumCase($0)) }
+            w.put(")")
+            w.end()
             w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
             w.line("const val TICKET_STOP_REUSE_BEFORE_MS: Long = ", policy.stopReuseBeforeMs, "L")
             w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
             w.line("const val VIEWER_REF: String = ", quoted(policy.viewerRef))
+            w.doc("`VIEWER_REF` as an enum (`tickets.viewerRef`", at.viewerRef, ").")
+            w.line("@JvmField val VIEWER_REF_KIND: ViewerRefKind = ViewerRefKind.", Naming.enumCase(policy.viewerRef))
             w.line()
             w.doc("""
                 Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
@@ -110,10 +130,15 @@ enum KotlinGenerator {
                 """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 until 1) once.")
             w.emit(Self.backoffMs)
             w.line()
+            w.emit(Self.backoffVariants)
+            w.line()
             w.doc("""
                 Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than \
                 `BUDGET_MIN_PER_MINUTE` a minute (`budget`
-                """, at.budgetRatio, "). Safe to share between threads; `now` is the clock in milliseconds (the wall clock by default).")
+                """, at.budgetRatio, """
+                ). Safe to share between threads. `now` is the clock in milliseconds: by default a monotonic one \
+                (`System.nanoTime`), as setting the device clock back an hour must not stop retries for an hour.
+                """)
             w.emit(Self.retryBudget)
         }
         w.line("}")
@@ -131,9 +156,18 @@ enum KotlinGenerator {
                 @property capMs Largest backoff step, in milliseconds (`cap`).
                 @property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).
                 @property deadlineMs The whole call, retries included, in milliseconds (`deadline`).
+                @property kind The kind of caller (`kind`): interactive unless given, as before profiles had one.
                 """)
         }
-        w.line("data class RetryProfile(val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long)")
+        w.line("data class RetryProfile @JvmOverloads constructor(")
+        w.indent {
+            w.line("val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long,")
+            w.line("val kind: Kind = Kind.INTERACTIVE")
+        }
+        w.block(")") {
+            w.doc("The kinds of caller (`kind`), by their spelling in the policy.")
+            enumClass(w, "Kind", Language.profileKinds)
+        }
         w.line()
         w.doc {
             w.docText("""
@@ -144,6 +178,26 @@ enum KotlinGenerator {
                 """)
         }
         w.line("data class NeverRetry(val status: Int, val code: String)")
+        w.line()
+        w.doc("How the wait between retries grows: the values of `retry.backoff`, by their spelling in the policy.")
+        enumClass(w, "BackoffStrategy", Language.backoffs)
+        w.line()
+        w.doc("How viewer_ref is made: the values of `tickets.viewerRef`, by their spelling in the policy.")
+        enumClass(w, "ViewerRefKind", Language.viewerRefs)
+        w.line()
+        w.doc("What a reused ticket must have in common: the items of `tickets.reuseKey`, by their spelling in the policy.")
+        enumClass(w, "ReuseKeyItem", Language.reuseKeyParts)
+    }
+
+    /// `enum class Name(val value: String) { A("a"), B("b") }`, a case a line.
+    private static func enumClass(_ w: CodeWriter, _ name: StaticString, _ values: [String]) {
+        w.line("enum class ", name, "(val value: String) {")
+        w.indent {
+            for (i, value) in values.enumerated() {
+                w.line("", Naming.enumCase(value), "(", quoted(value), i + 1 < values.count ? ")," : ")")
+            }
+        }
+        w.line("}")
     }
 
     static let isRetryable = FixedLines(.kotlin, depth: 1) { w, _ in
@@ -158,7 +212,7 @@ enum KotlinGenerator {
     static let backoffMs = FixedLines(.kotlin, depth: 1) { w, _ in
         w.line("@JvmStatic")
         w.line("@JvmOverloads")
-        w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Math.random() }): Double") {
+        w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Double") {
             w.block("if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0)") {
                 w.line("return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()")
             }
@@ -167,8 +221,31 @@ enum KotlinGenerator {
         }
     }
 
+    static let backoffVariants = FixedLines(.kotlin, depth: 1) { w, _ in
+        w.doc("`backoffMs` with a `Random` for the jitter (`Random(seed)` in tests).")
+        w.line("@JvmStatic")
+        w.line("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: Random): Double =")
+        w.line("    backoffMs(attempt, retryAfterS, profile) { random.nextDouble() }")
+        w.line()
+        w.doc {
+            w.docText("""
+                `backoffMs` rounded up to whole milliseconds, as `delay` takes them: never shorter than the exact \
+                wait, so never before Retry-After (`Long.MAX_VALUE` past the range of a `Long`).
+                """)
+        }
+        w.line("@JvmStatic")
+        w.line("@JvmOverloads")
+        w.line("fun backoffDelayMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Long =")
+        w.line("    Math.ceil(backoffMs(attempt, retryAfterS, profile, random)).toLong()")
+        w.line()
+        w.doc("`backoffDelayMs` with a `Random` for the jitter.")
+        w.line("@JvmStatic")
+        w.line("fun backoffDelayMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: Random): Long =")
+        w.line("    backoffDelayMs(attempt, retryAfterS, profile) { random.nextDouble() }")
+    }
+
     static let retryBudget = FixedLines(.kotlin, depth: 1) { w, _ in
-        w.block("class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.currentTimeMillis() })") {
+        w.block("class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.nanoTime() / 1_000_000L })") {
             w.line("private var sent: Long = 0L")
             w.line("private var retries: Long = 0L")
             w.line("private var since: Long = now()")
@@ -234,15 +311,7 @@ enum KotlinGenerator {
                     case 0x22: w.put(#"\""#)
                     case 0x5C: w.put(#"\\"#)
                     case 0x24: w.put(#"\$"#)
-                    case ..<0x10000:
-                        w.put("\\u")
-                        w.append(hex: scalar, minDigits: 4)
-                    default:
-                        // A surrogate pair.
-                        w.put("\\u")
-                        w.append(hex: 0xD800 + ((scalar - 0x10000) >> 10), minDigits: 4)
-                        w.put("\\u")
-                        w.append(hex: 0xDC00 + ((scalar - 0x10000) & 0x3FF), minDigits: 4)
+                    default: w.appendUTF16Escapes(scalar)
                     }
                     i += length
                     run = i
@@ -258,19 +327,5 @@ enum KotlinGenerator {
         let w = CodeWriter(.kotlin, capacity: 2 * text.utf8.count + 16)
         w.doc { w.docText(text) }
         return w.lines
-    }
-
-    /// One line of a KDoc comment: a space between every '*' and '/' that meet, either way round,
-    /// so nothing closes or opens a comment (Kotlin nests block comments, so either would change
-    /// where it ends). Both are ASCII: in UTF-8 their bytes stand for them alone.
-    static func appendDefusingCommentMarks(_ line: UnsafeBufferPointer<UInt8>, to w: CodeWriter) {
-        // Without a '*' no two can meet.
-        guard line.contains(0x2A) else { return w.append(line) }
-        var last: UInt8 = 0
-        for c in line {
-            if (last == 0x2A && c == 0x2F) || (last == 0x2F && c == 0x2A) { w.append(0x20) }
-            w.append(c)
-            last = c
-        }
     }
 }

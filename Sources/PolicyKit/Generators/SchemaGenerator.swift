@@ -173,7 +173,7 @@ enum Limits {
     }
 
     /// Profile names: the name pattern (bad-name), and none that becomes a keyword or a generated
-    /// member in Swift or Kotlin (bad-name, name-collision), listed as the names lint refuses.
+    /// member in Swift, Kotlin or TypeScript (bad-name, name-collision), listed as the names lint refuses.
     static var profileNames: [String: JSON] {
         [
             "pattern": .string(Patterns.name),
@@ -182,22 +182,25 @@ enum Limits {
         ]
     }
 
-    /// Whether a profile called `name` would take a reserved identifier in either language.
+    /// Whether a profile called `name` would take a reserved identifier in any language (a
+    /// TypeScript constant is never a reserved word: see `Naming.typeScriptProfile`).
     static func isReservedProfileName(_ name: String) -> Bool {
-        let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
+        let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name), typeScript = Naming.typeScriptProfile(name)
         return Naming.swiftKeywords.contains(swift) || Naming.swiftMembers.contains(swift)
             || Naming.kotlinKeywords.contains(kotlin) || Naming.kotlinMembers.contains(kotlin)
+            || Naming.typeScriptMembers.contains(typeScript)
     }
 
     /// The valid names that convert to a reserved identifier: every reserved word of both lists,
     /// written in camelCase or with dashes, kept when the conversion really gives a reserved one.
     static let reservedProfileNames: [String] = {
         var words: Set<String> = []
-        for r in Naming.swiftKeywords.union(Naming.swiftMembers).union(Naming.kotlinKeywords).union(Naming.kotlinMembers)
-        where r.uppercased() != r {
+        let all = Naming.swiftKeywords.union(Naming.swiftMembers).union(Naming.kotlinKeywords).union(Naming.kotlinMembers)
+            .union(Naming.typeScriptMembers)
+        for r in all where r.uppercased() != r {
             words.insert(r)
         }
-        for r in Naming.kotlinMembers where r.uppercased() == r {
+        for r in Naming.kotlinMembers.union(Naming.typeScriptMembers) where r.uppercased() == r {
             // SCREAMING_SNAKE → camelCase (BUDGET_RATIO → budgetRatio); the others are camelCase already.
             let parts = r.split(separator: "_").map { $0.lowercased() }
             if let first = parts.first { words.insert(first + parts.dropFirst().map { Naming.capitalizeFirst($0) }.joined()) }

@@ -1,6 +1,7 @@
-/// Swift for one policy, the API of SPEC §4. Compiles without warnings in language modes 5 and 6;
-/// free text reaches the output only through `Literal` and `CodeWriter.docText`. The code below
-/// writes the file from top to bottom.
+/// Swift for one policy, the API of SPEC §4. Compiles without warnings in language modes 5 and 6,
+/// and is callable from any isolation, also in a target whose default isolation is the main actor
+/// (which needs Swift 6.1 or later for `nonisolated` on a type). Free text reaches the output only
+/// through `Literal` and `CodeWriter.docText`. The code below writes the file from top to bottom.
 enum SwiftGenerator {
     static func source(for policy: Policy) -> String {
         String(decoding: bytes(for: policy, PolicyFacts(policy)), as: UTF8.self)
@@ -13,19 +14,24 @@ enum SwiftGenerator {
         w.line()
         w.line("import Foundation")
         w.line()
+        w.line("// nonisolated: callable from any isolation, also in targets whose default isolation is MainActor.")
         w.doc("Retry policy `", policy.name, "`", at.policy, ": the values and functions an app retries its ticket requests with.")
         if let description = policy.description {
             w.line("///")
             w.docText(description)
         }
-        w.line("public enum ", facts.type, " {")
+        w.line("nonisolated public enum ", facts.type, " {")
         w.indent {
             w.emit(Self.types)
             for p in policy.profiles {
                 w.line()
                 w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
-                w.line("public static let ", Naming.swiftProfile(p.name), ": RetryProfile = RetryProfile(maxRetries: ", p.maxRetries,
-                       ", baseMs: ", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, ")")
+                w.begin()
+                w.put("public static let ", Naming.swiftProfile(p.name), ": RetryProfile = RetryProfile(maxRetries: ", p.maxRetries, ", baseMs: ")
+                w.put("", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ")
+                w.put("", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, ", kind: .")
+                w.put("", Naming.lowerCamel(p.kind), ")")
+                w.end()
             }
             w.line()
             w.doc("Every profile, by its name in the policy (`retry.profiles`).")
@@ -111,6 +117,14 @@ enum SwiftGenerator {
     static let types = FixedLines(.swift, depth: 1) { w, _ in
         w.doc("How hard to try for one kind of caller: one entry of `retry.profiles`.")
         w.block("public struct RetryProfile: Sendable, Hashable") {
+            w.doc("The kinds of caller (`kind`).")
+            w.block("public enum Kind: String, Sendable, Hashable, CaseIterable") {
+                w.doc("A viewer is waiting.")
+                w.line("case interactive")
+                w.doc("A sync job: no viewer is waiting.")
+                w.line("case background")
+            }
+            w.line()
             let fields: [(StaticString, StaticString)] = [
                 ("maxRetries", "Retries after the first attempt (`maxRetries`)."),
                 ("baseMs", "First backoff step, in milliseconds (`base`)."),
@@ -122,10 +136,13 @@ enum SwiftGenerator {
                 w.doc(text)
                 w.line("public let ", name, ": Int")
             }
+            w.doc("The kind of caller (`kind`).")
+            w.line("public let kind: Kind")
             w.line()
-            w.doc("A profile with these values.")
-            w.block("public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int)") {
+            w.doc("A profile with these values; `kind` is interactive unless given, as before profiles had one.")
+            w.block("public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, kind: Kind = .interactive)") {
                 for (name, _) in fields { w.line("self.", name, " = ", name) }
+                w.line("self.kind = kind")
             }
         }
         w.line()
@@ -147,7 +164,10 @@ enum SwiftGenerator {
     static let isRetryable = FixedLines(.swift, depth: 1) { w, _ in
         w.block("public static func isRetryable(status: Int?, errorCode: String?) -> Bool") {
             w.line("guard let status = status else { return retryOnNetworkError }")
-            w.line("if neverRetry.contains(where: { $0.status == status && $0.code == errorCode }) { return false }")
+            w.line("// Codes compare exactly, by their UTF-8 bytes, as the server and the Kotlin and TypeScript code")
+            w.line("// compare them: `==` would take canonically equivalent codes (\\u{958}, \\u{915}\\u{93C}) as equal.")
+            w.line("if let errorCode = errorCode,")
+            w.line("   neverRetry.contains(where: { $0.status == status && $0.code.utf8.elementsEqual(errorCode.utf8) }) { return false }")
             w.line("return retryableStatuses.contains(status)")
         }
     }
@@ -175,8 +195,13 @@ enum SwiftGenerator {
             w.line("private var retries = 0")
             w.line("private var since: Int64")
             w.line()
-            w.doc("A budget whose first minute starts now; `now` is the clock in milliseconds (the wall clock by default).")
-            w.block("public init(now: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) })") {
+            w.doc {
+                w.docText("""
+                    A budget whose first minute starts now; `now` is the clock in milliseconds. By default a \
+                    monotonic one (uptime): setting the device clock back an hour must not stop retries for an hour.
+                    """)
+            }
+            w.block("public init(now: @escaping @Sendable () -> Int64 = { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) })") {
                 w.line("self.now = now")
                 w.line("self.since = now()")
             }

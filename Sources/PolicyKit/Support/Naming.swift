@@ -1,5 +1,5 @@
 /// The one place that turns policy and profile names into identifiers, and knows which
-/// identifiers are taken: keywords of both languages and the members every generated type has.
+/// identifiers are taken: keywords of each language and the members every generated file has.
 public enum Naming {
     /// `ios-player` → `IosPlayer`; `ticketPlay` → `TicketPlay`.
     public static func upperCamel(_ name: String) -> String {
@@ -38,7 +38,8 @@ public enum Naming {
         return words.map { $0.uppercased() }.joined(separator: "_")
     }
 
-    /// The generated Swift and Kotlin type of a policy: `ios-player` → `IosPlayerPolicy`.
+    /// The generated Swift and Kotlin type of a policy, and the TypeScript module's file name:
+    /// `ios-player` → `IosPlayerPolicy`.
     public static func typeName(policy: String) -> String { upperCamel(policy) + "Policy" }
 
     /// The Swift constant of a profile.
@@ -46,6 +47,14 @@ public enum Naming {
 
     /// The Kotlin constant of a profile.
     public static func kotlinProfile(_ name: String) -> String { screamingSnake(name) }
+
+    /// The TypeScript constant of a profile: SCREAMING_SNAKE as in the guide (`INTERACTIVE`), the
+    /// same as Kotlin's. Such an identifier (capital letters, digits, `_`) is never one of
+    /// `typeScriptReservedWords`, which all have a lowercase letter; a test keeps it so.
+    public static func typeScriptProfile(_ name: String) -> String { screamingSnake(name) }
+
+    /// Kotlin and TypeScript enum cases and constants of a policy value: `full-jitter` → `FULL_JITTER`.
+    static func enumCase(_ value: String) -> String { screamingSnake(value) }
 
     static func capitalizeFirst(_ s: String) -> String {
         guard let f = s.first else { return s }
@@ -88,6 +97,32 @@ public enum Naming {
         "RETRY_AFTER_MAX_JITTER_MS", "BACKOFF_STRATEGY", "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE",
         "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "RETRY_REFUSED_PREFETCH", "TICKET_REUSE_KEY",
         "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs",
+        // Added in 0.2 for Android code: typed companions, one naming pattern, whole milliseconds.
+        "PREFETCH_RETRY_REFUSED", "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem", "BACKOFF_STRATEGY_KIND",
+        "VIEWER_REF_KIND", "TICKET_REUSE_KEY_ITEMS", "backoffDelayMs",
+    ]
+
+    /// Names that every generated TypeScript module declares at its top level (exported or not).
+    public static let typeScriptMembers: Set<String> = [
+        "RetryPolicy", "NeverRetry", "ProfileName", "ProfileKind", "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem",
+        "ALL_PROFILES", "PROFILE_KINDS", "POLICY_NAME", "POLICY_DESCRIPTION", "RETRY_ON_NETWORK_ERROR",
+        "RETRYABLE_STATUSES", "NEVER_RETRY", "RETRY_AFTER_HONORED", "RETRY_AFTER_MAX_JITTER_MS", "BACKOFF_STRATEGY",
+        "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE", "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "PREFETCH_RETRY_REFUSED",
+        "TICKET_REUSE_KEY", "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs", "RetryBudget",
+        "performance", "monotonicNow",
+    ]
+
+    /// JavaScript's reserved words, strict mode's (modules are strict) and TypeScript's own, with
+    /// the global values a module cannot rebind: what a TypeScript identifier may not be.
+    public static let typeScriptReservedWords: Set<String> = [
+        "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+        "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+        "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+        "while", "with", "implements", "interface", "let", "package", "private", "protected", "public",
+        "static", "yield", "await", "arguments", "eval", "any", "boolean", "number", "string", "symbol",
+        "bigint", "unknown", "never", "object", "undefined", "NaN", "Infinity", "as", "async", "declare",
+        "type", "namespace", "module", "readonly", "abstract", "constructor", "get", "set", "of", "is",
+        "keyof", "infer", "unique", "global", "require", "asserts", "out", "accessor", "satisfies", "override",
     ]
 
     /// Swift keywords, contextual ones included: a generated name never needs backticks.

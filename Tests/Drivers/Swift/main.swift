@@ -1,30 +1,82 @@
-// Compiled by GeneratorCompileTests together with Generated/Swift/PlaybackPolicy.swift and a
-// generated HostilePolicy.swift: runs the reference vectors, checks a policy with other values,
-// and prints what the hostile policy's strings hold, scalar by scalar.
+// Compiled by GeneratorCompileTests together with Generated/Swift/PlaybackPolicy.swift and the
+// generated HostilePolicy.swift, ExoticPolicy.swift and CrowdedPolicy.swift, in language modes 5
+// and 6 and with default MainActor isolation. Everything runs in a detached task, so the generated
+// code is called from outside any actor.
+//
+//   driver VECTORS.tsv        runs the reference vectors, checks policies with other values, and
+//                             prints what the hostile policy's strings hold, scalar by scalar
+//   driver --answers CASES    answers every case for each policy, for comparison with the other
+//                             languages (see GeneratorCompileTests.cases)
 import Foundation
 
 /// A clock the test moves by hand.
-final class Clock: @unchecked Sendable {
+nonisolated final class Clock: @unchecked Sendable {
     var ms: Int64 = 0
 }
 
-func full(_ d: Double) -> String { String(format: "%.17g", d) }
+/// One generated policy behind closures, so that the cases run against each alike.
+nonisolated struct Face {
+    var name: String
+    var isRetryable: (Int?, String?) -> Bool
+    /// attempt, Retry-After, base, cap, random.
+    var backoffMs: (Int, Double?, Int, Int, () -> Double) -> Double
+    /// A budget on `clock`: noteRequest, tryRetry.
+    var budget: (Clock) -> (() -> Void, () -> Bool)
+}
 
-/// Everything in one function: its counters are locals, isolated in both language modes.
-func runAll() -> Int32 {
+nonisolated func makeFaces() -> [Face] {
+    [
+        Face(name: "playback", isRetryable: PlaybackPolicy.isRetryable,
+             backoffMs: { PlaybackPolicy.backoffMs(attempt: $0, retryAfterS: $1, profile: .init(maxRetries: 0, baseMs: $2, capMs: $3, timeoutMs: 0, deadlineMs: 0), random: $4) },
+             budget: { clock in let b = PlaybackPolicy.RetryBudget(now: { clock.ms }); return (b.noteRequest, b.tryRetry) }),
+        Face(name: "hostile", isRetryable: HostilePolicy.isRetryable,
+             backoffMs: { HostilePolicy.backoffMs(attempt: $0, retryAfterS: $1, profile: .init(maxRetries: 0, baseMs: $2, capMs: $3, timeoutMs: 0, deadlineMs: 0), random: $4) },
+             budget: { clock in let b = HostilePolicy.RetryBudget(now: { clock.ms }); return (b.noteRequest, b.tryRetry) }),
+        Face(name: "exotic", isRetryable: ExoticPolicy.isRetryable,
+             backoffMs: { ExoticPolicy.backoffMs(attempt: $0, retryAfterS: $1, profile: .init(maxRetries: 0, baseMs: $2, capMs: $3, timeoutMs: 0, deadlineMs: 0), random: $4) },
+             budget: { clock in let b = ExoticPolicy.RetryBudget(now: { clock.ms }); return (b.noteRequest, b.tryRetry) }),
+    ]
+}
+
+nonisolated func bits(_ d: Double) -> String {
+    let hex = String(d.bitPattern, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+}
+
+nonisolated func double(bits: Substring) -> Double? {
+    UInt64(bits, radix: 16).map(Double.init(bitPattern:))
+}
+
+/// The ops of a budget line (`10t,11r,...`) on a fresh budget whose clock starts at `t0`: one
+/// 1 or 0 per tryRetry.
+nonisolated func runBudget(_ face: Face, t0: Int64, ops: Substring) -> String {
+    let clock = Clock()
+    clock.ms = t0
+    let (note, tryRetry) = face.budget(clock)
+    var answers = ""
+    for op in ops.split(separator: ",") {
+        clock.ms = Int64(op.dropLast())!
+        if op.last == "r" { note() } else { answers += tryRetry() ? "1" : "0" }
+    }
+    return answers
+}
+
+nonisolated func runVectors(_ path: String) -> Int32 {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        print("cannot read \(path)")
+        return 2
+    }
     var failures = 0
     var checked = 0
     func fail(_ message: String) {
         failures += 1
         print("FAIL " + message)
     }
-
-
-    let args = CommandLine.arguments
-    guard args.count == 2, let text = try? String(contentsOfFile: args[1], encoding: .utf8) else {
-        print("usage: driver VECTORS.tsv")
-        return 2
+    func expect(_ ok: Bool, _ what: String) {
+        checked += 1
+        if !ok { fail(what) }
     }
+    let playback = makeFaces()[0]
 
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
         let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -44,16 +96,9 @@ func runAll() -> Int32 {
                 calls += 1
                 return r
             }
-            if got != expected || calls != 1 { fail("\(line): got \(full(got)) with \(calls) calls of random()") }
+            if got != expected || calls != 1 { fail("\(line): got \(got) with \(calls) calls of random()") }
         case "budget":
-            let clock = Clock()
-            clock.ms = Int64(f[1])!
-            let budget = PlaybackPolicy.RetryBudget(now: { clock.ms })
-            var answers = ""
-            for op in f[2].split(separator: ",") {
-                clock.ms = Int64(op.dropLast())!
-                if op.last == "r" { budget.noteRequest() } else { answers += budget.tryRetry() ? "1" : "0" }
-            }
+            let answers = runBudget(playback, t0: Int64(f[1])!, ops: Substring(f[2]))
             let expected = f[3] == "-" ? "" : f[3]
             if answers != expected { fail("\(line.prefix(60))…: got \(answers)") }
         default:
@@ -61,30 +106,57 @@ func runAll() -> Int32 {
         }
     }
 
+    // The constants, and the default clock: monotonic (uptime), so a budget made now starts full.
+    expect(PlaybackPolicy.interactive == PlaybackPolicy.RetryProfile(maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000),
+           "interactive profile values (kind interactive by default)")
+    expect(PlaybackPolicy.background.kind == .background && PlaybackPolicy.interactive.kind == .interactive, "profile kinds")
+    expect(PlaybackPolicy.budgetRatio == 0.1 && PlaybackPolicy.budgetMinPerMinute == 10 && PlaybackPolicy.retryableStatuses == [429, 500, 502, 503],
+           "budget and statuses")
+    let defaultBudget = PlaybackPolicy.RetryBudget()
+    var granted = 0
+    for _ in 0..<20 where defaultBudget.tryRetry() { granted += 1 }
+    expect(granted == 10, "a budget on the default clock allows the floor of 10, got \(granted)")
+
     // HostilePolicy has other values: no network, 429/503, jitter 250 ms, ratio 2.5 %, floor 3.
     let h = HostilePolicy.self
-    func expect(_ ok: Bool, _ what: String) {
-        checked += 1
-        if !ok { fail("hostile: " + what) }
-    }
-    expect(!h.isRetryable(status: nil, errorCode: nil), "network errors are not retried")
-    expect(h.isRetryable(status: 429, errorCode: nil), "429 is retried")
-    expect(!h.isRetryable(status: 500, errorCode: nil), "500 is not retried")
-    expect(!h.isRetryable(status: 503, errorCode: "not_ready"), "503 not_ready is not retried")
-    expect(h.isRetryable(status: 503, errorCode: "busy"), "503 busy is retried")
-    expect(h.backoffMs(attempt: 0, retryAfterS: 2, profile: h.allProfiles["slow"]!, random: { 0.5 }) == 2125, "jitter 250 ms")
-    expect(h.backoffMs(attempt: 2, retryAfterS: -1, profile: h.allProfiles["slow"]!, random: { 0.5 }) == 1000, "negative Retry-After")
-    expect(h.backoffMs(attempt: Int.max, retryAfterS: nil, profile: h.allProfiles["slow"]!, random: { 0.5 }) == 2500, "huge attempt gives the cap")
+    let slow = h.allProfiles["slow"]!
+    expect(!h.isRetryable(status: nil, errorCode: nil), "hostile: network errors are not retried")
+    expect(h.isRetryable(status: 429, errorCode: nil), "hostile: 429 is retried")
+    expect(!h.isRetryable(status: 500, errorCode: nil), "hostile: 500 is not retried")
+    expect(!h.isRetryable(status: 503, errorCode: "not_ready"), "hostile: 503 not_ready is not retried")
+    expect(h.isRetryable(status: 503, errorCode: "busy"), "hostile: 503 busy is retried")
+    expect(!h.isRetryable(status: 429, errorCode: GenSupportStrings.hostileCode), "hostile: its own 429 code is not retried")
+    expect(h.backoffMs(attempt: 0, retryAfterS: 2, profile: slow, random: { 0.5 }) == 2125, "hostile: jitter 250 ms")
+    expect(h.backoffMs(attempt: 2, retryAfterS: -1, profile: slow, random: { 0.5 }) == 1000, "hostile: negative Retry-After")
+    expect(h.backoffMs(attempt: Int.max, retryAfterS: nil, profile: slow, random: { 0.5 }) == 2500, "hostile: huge attempt gives the cap")
     let hostileClock = Clock()
     let hostileBudget = HostilePolicy.RetryBudget(now: { hostileClock.ms })
     for _ in 0..<200 { hostileBudget.noteRequest() }
-    var granted = 0
+    granted = 0
     while hostileBudget.tryRetry() { granted += 1 }
-    expect(granted == 5, "200 requests at 2.5 % allow 5 retries, got \(granted)")
+    expect(granted == 5, "hostile: 200 requests at 2.5 % allow 5 retries, got \(granted)")
     hostileClock.ms = 60_001
     granted = 0
     while hostileBudget.tryRetry() { granted += 1 }
-    expect(granted == 3, "a new minute allows the floor of 3, got \(granted)")
+    expect(granted == 3, "hostile: a new minute allows the floor of 3, got \(granted)")
+
+    // ExoticPolicy: Retry-After not honored, ratio 7.5 %, floor 0, and codes that only differ from
+    // an answer's by Unicode equivalence or look: never the same code.
+    let x = ExoticPolicy.self
+    let wait = x.allProfiles["wait"]!
+    expect(x.backoffMs(attempt: 3, retryAfterS: 30, profile: wait, random: { 0.5 }) == 1000, "exotic: Retry-After is not honored")
+    expect(x.backoffMs(attempt: 10, retryAfterS: nil, profile: wait, random: { 0.25 }) == 1500, "exotic: the cap of 6 s")
+    let exoticClock = Clock()
+    let exoticBudget = ExoticPolicy.RetryBudget(now: { exoticClock.ms })
+    expect(!exoticBudget.tryRetry(), "exotic: a floor of 0 allows no retry before any request")
+    for _ in 0..<40 { exoticBudget.noteRequest() }
+    granted = 0
+    while exoticBudget.tryRetry() { granted += 1 }
+    expect(granted == 3, "exotic: 40 requests at 7.5 % allow 3 retries, got \(granted)")
+    for (status, code, retryable) in exoticCases {
+        expect(x.isRetryable(status: status, errorCode: code) == retryable,
+               "exotic: \(status) \(code.unicodeScalars.map { String($0.value, radix: 16) }) retryable \(retryable)")
+    }
 
     func scalars(_ s: String?) -> String {
         guard let s else { return "nil" }
@@ -96,4 +168,63 @@ func runAll() -> Int32 {
     return failures == 0 ? 0 : 1
 }
 
-exit(runAll())
+/// The hostile policy's second code, as the test writes it.
+nonisolated enum GenSupportStrings {
+    static let hostileCode = "\"); exit(1); //*/ ${x} $y \\(z) \u{2028}"
+}
+
+/// Status, the answer's code, and whether ExoticPolicy retries it: its neverRetry codes are
+/// U+0958, é (NFC), the Kelvin sign, Cyrillic а and Å written as A + ring (NFD).
+nonisolated let exoticCases: [(Int, String, Bool)] = [
+    (503, "\u{958}", false), (503, "\u{915}\u{93C}", true),
+    (503, "\u{E9}", false), (503, "e\u{301}", true),
+    (429, "\u{212A}", false), (429, "K", true),
+    (500, "\u{430}", false), (500, "a", true),
+    (503, "A\u{30A}", false), (503, "\u{C5}", true), (503, "\u{212B}", true),
+    (503, "not_ready", false), (503, "NOT_READY", true),
+]
+
+/// For each face, one line per case: `name<TAB>index<TAB>answer`.
+nonisolated func runAnswers(_ path: String) -> Int32 {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        print("cannot read \(path)")
+        return 2
+    }
+    let cases = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+    var out = ""
+    for face in makeFaces() {
+        for (i, f) in cases.enumerated() {
+            let answer: String
+            switch f[0] {
+            case "retryable":
+                let status = f[1] == "-" ? nil : Int(f[1])
+                let code = f[2] == "-" ? nil : String(f[2]).removingPercentEncoding
+                answer = String(face.isRetryable(status, code))
+            case "backoff":
+                let r = double(bits: f[5])!
+                var calls = 0
+                let d = face.backoffMs(Int(f[3])!, f[4] == "-" ? nil : double(bits: f[4]), Int(f[1])!, Int(f[2])!) {
+                    calls += 1
+                    return r
+                }
+                answer = bits(d) + "/" + String(calls)
+            case "budget":
+                answer = "=" + runBudget(face, t0: Int64(f[1])!, ops: f[2])
+            default:
+                answer = "unknown"
+            }
+            out += face.name + "\t" + String(i) + "\t" + answer + "\n"
+        }
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
+    return 0
+}
+
+let arguments = CommandLine.arguments
+let status = await Task.detached { () -> Int32 in
+    if arguments.count == 3 && arguments[1] == "--answers" { return runAnswers(arguments[2]) }
+    if arguments.count == 2 { return runVectors(arguments[1]) }
+    print("usage: driver VECTORS.tsv | driver --answers CASES.tsv")
+    return 2
+}.value
+exit(status)

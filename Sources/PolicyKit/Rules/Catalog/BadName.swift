@@ -61,14 +61,17 @@ enum NameAdvice {
         static let kotlinKeyword = Taken(rawValue: 2)
         static let swiftMember = Taken(rawValue: 4)
         static let kotlinMember = Taken(rawValue: 8)
+        static let typeScriptMember = Taken(rawValue: 16)
     }
 
     /// Naming's keyword and member sets as one table: an identifier is looked up once, where a
-    /// lookup in each set was much of the cost of checking a policy's names.
+    /// lookup in each set was much of the cost of checking a policy's names. TypeScript's reserved
+    /// words are not in it: a profile's TypeScript constant is SCREAMING_SNAKE, never one of them.
     static let takenTable: [String: Taken] = {
         var table: [String: Taken] = [:]
         for (words, taken) in [(Naming.swiftKeywords, Taken.swiftKeyword), (Naming.kotlinKeywords, .kotlinKeyword),
-                               (Naming.swiftMembers, .swiftMember), (Naming.kotlinMembers, .kotlinMember)] {
+                               (Naming.swiftMembers, .swiftMember), (Naming.kotlinMembers, .kotlinMember),
+                               (Naming.typeScriptMembers, .typeScriptMember)] {
             for word in words { table[word, default: []].insert(taken) }
         }
         return table

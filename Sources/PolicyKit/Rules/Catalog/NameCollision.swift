@@ -6,11 +6,15 @@ extension Rule {
         reference: nil,
         examples: [
             .canonical([("    interactive:", "    ticketPlay:"), ("    background:", "    ↓ticket-play:")], triggers: true,
-                       note: "both become the Swift constant ticketPlay and the Kotlin constant TICKET_PLAY"),
+                       note: "both become the Swift constant ticketPlay and the Kotlin and TypeScript constant TICKET_PLAY"),
             .canonical([("    interactive:", "    myURL:"), ("    background:", "    ↓my-url:")], triggers: true,
-                       note: "different in Swift (myURL, myUrl) but both MY_URL in Kotlin"),
+                       note: "different in Swift (myURL, myUrl) but both MY_URL in Kotlin and TypeScript"),
             .canonical(replacing: "    background:", with: "    ↓budget-ratio:", triggers: true,
                        note: "every generated policy already has a member budgetRatio"),
+            .canonical(replacing: "    background:", with: "    ↓prefetch-retry-refused:", triggers: true,
+                       note: "the Kotlin and TypeScript constant PREFETCH_RETRY_REFUSED is taken (Swift has no such member)"),
+            .canonical(replacing: "    background:", with: "    ↓profile-kinds:", triggers: true,
+                       note: "a member of the TypeScript module only: PROFILE_KINDS"),
             .canonical(replacing: "    background:", with: "    ticket-play:", triggers: false,
                        note: "profiles with distinct identifiers"),
             .canonical(replacing: "    background:", with: "    budget:", triggers: false,
@@ -27,13 +31,19 @@ extension Rule {
                 let camelTaken = NameAdvice.taken(camel)
                 guard NameAdvice.reservedIn(camelTaken) == nil else { continue }
                 let swift = Naming.swiftProfile(name.value), kotlin = Naming.kotlinProfile(name.value)
+                // TypeScript's constants are Kotlin's (a test keeps it so): one name, one lookup,
+                // and `kotlinSeen` stands for both languages.
+                let typeScript = kotlin
                 // Each constant looked up once (see `NameAdvice.takenTable`).
                 let swiftTaken = swift == camel ? camelTaken : NameAdvice.taken(swift)
                 let isSwiftMember = swiftTaken.contains(.swiftMember)
-                let isKotlinMember = NameAdvice.taken(kotlin).contains(.kotlinMember)
-                if isSwiftMember || isKotlinMember {
+                let kotlinTaken = NameAdvice.taken(kotlin)
+                let isKotlinMember = kotlinTaken.contains(.kotlinMember)
+                let isTypeScriptMember = kotlinTaken.contains(.typeScriptMember)
+                if isSwiftMember || isKotlinMember || isTypeScriptMember {
                     let members = [isSwiftMember ? "the Swift member \(swift)" : nil,
-                                   isKotlinMember ? "the Kotlin member \(kotlin)" : nil]
+                                   isKotlinMember ? "the Kotlin member \(kotlin)" : nil,
+                                   isTypeScriptMember ? "the TypeScript member \(typeScript)" : nil]
                         .compactMap { $0 }
                     findings.add(at: name.span,
                                  "profile '\(name.value)' becomes \(Suggest.andList(members)), which every generated policy already declares",
@@ -41,7 +51,7 @@ extension Rule {
                 } else if let first = swiftSeen[swift] ?? kotlinSeen[kotlin] {
                     var shared: [String] = []
                     if Naming.swiftProfile(first.value) == swift { shared.append("the Swift constant \(swift)") }
-                    if Naming.kotlinProfile(first.value) == kotlin { shared.append("the Kotlin constant \(kotlin)") }
+                    if Naming.kotlinProfile(first.value) == kotlin { shared.append("the Kotlin and TypeScript constant \(kotlin)") }
                     findings.add(at: name.span,
                                  "profiles '\(first.value)' and '\(name.value)' both become \(Suggest.andList(shared))",
                                  help: "rename one of the two profiles",

@@ -20,6 +20,17 @@ fun main() {
     check(p.backoffMs(2, null, p.INTERACTIVE, { 0.5 }) == 1000.0, "full jitter under the cap")
     check(p.backoffMs(0, 2.5, p.INTERACTIVE, { 0.5 }) == 3000.0, "Retry-After plus jitter")
 
+    // What coroutine code hands to delay(): whole milliseconds, rounded up (never before Retry-After).
+    val waits = mutableListOf<Long>()
+    fun delay(ms: Long) { waits.add(ms) }
+    for (attempt in 0 until p.INTERACTIVE.maxRetries) {
+        delay(p.backoffDelayMs(attempt, if (attempt == 0) 2.0005 else null, p.INTERACTIVE, kotlin.random.Random(1)))
+    }
+    check(waits.size == 3 && waits[0] in 2001L..3001L && waits[1] in 0L..1000L && waits[2] in 0L..2000L, "delays: $waits")
+    check(p.INTERACTIVE.kind == AndroidPlayerPolicy.RetryProfile.Kind.INTERACTIVE, "the profile's kind")
+    check(p.BACKOFF_STRATEGY_KIND == AndroidPlayerPolicy.BackoffStrategy.FULL_JITTER, "the backoff strategy as an enum")
+    check(!p.PREFETCH_RETRY_REFUSED, "a refused prefetch is not retried")
+
     var clock = 0L
     val budget = AndroidPlayerPolicy.RetryBudget { clock }
     var granted = 0

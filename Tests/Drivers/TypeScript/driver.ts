@@ -1,0 +1,253 @@
+// Compiled by GeneratorCompileTests with tsc --strict (as CommonJS) together with the generated
+// PlaybackPolicy.ts, HostilePolicy.ts, ExoticPolicy.ts and CrowdedPolicy.ts, and guide.ts: the
+// guide's own TypeScript, cut out of the guide by the test. Run with node.
+//
+//   driver.js VECTORS.tsv        runs the reference vectors against the generated module AND the
+//                                guide's code (both must answer as expected), checks policies with
+//                                other values, and prints what the hostile policy's strings hold,
+//                                UTF-16 unit by unit
+//   driver.js --answers CASES    answers every case for each policy and for the guide's code, for
+//                                comparison with the other languages (see GeneratorCompileTests.cases)
+import * as guide from "./guide";
+import * as playback from "./PlaybackPolicy";
+import * as hostile from "./HostilePolicy";
+import * as exotic from "./ExoticPolicy";
+import * as crowded from "./CrowdedPolicy";
+
+// No @types/node here: what the driver uses of node, declared.
+declare function require(id: "fs"): { readFileSync(path: string, encoding: "utf8"): string };
+declare const process: { argv: string[]; exitCode?: number; stdout: { write(text: string): boolean } };
+
+const fs = require("fs");
+let out = "";
+function print(line: string): void {
+    out += line + "\n";
+}
+
+/** One policy behind functions, so that the cases run against each alike. */
+type Face = {
+    name: string;
+    isRetryable(status: number | null, errorCode?: string): boolean;
+    backoffMs(attempt: number, retryAfterS: number | null, p: playback.RetryPolicy, random: () => number): number;
+    /** A budget on a clock the driver sets before each step. */
+    budget(now: () => number): { noteRequest(): void; tryRetry(): boolean };
+};
+
+/** The clock of every budget the driver makes: the generated ones take it, the guide's reads Date.now. */
+let clock = 0;
+const fakeNow = (): number => clock;
+const realDateNow = Date.now;
+
+const faces: Face[] = [
+    { name: "playback", isRetryable: playback.isRetryable, backoffMs: playback.backoffMs, budget: (now) => new playback.RetryBudget(now) },
+    { name: "hostile", isRetryable: hostile.isRetryable, backoffMs: hostile.backoffMs, budget: (now) => new hostile.RetryBudget(now) },
+    { name: "exotic", isRetryable: exotic.isRetryable, backoffMs: exotic.backoffMs, budget: (now) => new exotic.RetryBudget(now) },
+];
+// The guide's RetryBudget takes no clock: it reads Date.now, which the driver replaces meanwhile.
+const guideFace: Face = { name: "guide", isRetryable: guide.isRetryable, backoffMs: guide.backoffMs, budget: () => new guide.RetryBudget() };
+
+function hex8(n: number): string {
+    const h = n.toString(16);
+    return "00000000".slice(h.length) + h;
+}
+const view = new DataView(new ArrayBuffer(8));
+function bits(d: number): string {
+    view.setFloat64(0, d);
+    return hex8(view.getUint32(0)) + hex8(view.getUint32(4));
+}
+function fromBits(h: string): number {
+    view.setUint32(0, parseInt(h.slice(0, 8), 16));
+    view.setUint32(4, parseInt(h.slice(8), 16));
+    return view.getFloat64(0);
+}
+
+/** The ops of a budget line on a fresh budget whose clock starts at t0: one 1 or 0 per tryRetry. */
+function runBudget(face: Face, t0: number, ops: string): string {
+    clock = t0;
+    Date.now = fakeNow;
+    try {
+        const budget = face.budget(fakeNow);
+        let answers = "";
+        for (const op of ops.split(",")) {
+            clock = Number(op.slice(0, -1));
+            if (op.charAt(op.length - 1) === "r") budget.noteRequest();
+            else answers += budget.tryRetry() ? "1" : "0";
+        }
+        return answers;
+    } finally {
+        Date.now = realDateNow;
+    }
+}
+
+function units(s: string | null): string {
+    if (s === null) return "null";
+    const u: string[] = [];
+    for (let i = 0; i < s.length; i++) u.push(s.charCodeAt(i).toString(16));
+    return u.join(" ");
+}
+
+/** Status, the answer's code, and whether ExoticPolicy retries it (see the Swift driver). */
+const exoticCases: [number, string, boolean][] = [
+    [503, "\u0958", false], [503, "\u0915\u093C", true],
+    [503, "\u00E9", false], [503, "e\u0301", true],
+    [429, "\u212A", false], [429, "K", true],
+    [500, "\u0430", false], [500, "a", true],
+    [503, "A\u030A", false], [503, "\u00C5", true], [503, "\u212B", true],
+    [503, "not_ready", false], [503, "NOT_READY", true],
+];
+
+// The generated module is the guide's, type for type, so that a backend switches by changing one
+// import: each export can stand for the other's (tsc checks these lines).
+type Budget = new () => { noteRequest(): void; tryRetry(): boolean };
+const guideTypes: [typeof guide.isRetryable, typeof guide.backoffMs, guide.RetryPolicy, guide.RetryPolicy, Budget] =
+    [playback.isRetryable, playback.backoffMs, playback.INTERACTIVE, playback.BACKGROUND, playback.RetryBudget];
+const generatedTypes: [typeof playback.isRetryable, typeof playback.backoffMs, playback.RetryPolicy, playback.RetryPolicy, Budget] =
+    [guide.isRetryable, guide.backoffMs, guide.INTERACTIVE, guide.BACKGROUND, guide.RetryBudget];
+
+function runVectors(path: string): number {
+    let failures = 0;
+    let checked = 0;
+    const fail = (message: string): void => {
+        failures++;
+        print("FAIL " + message);
+    };
+    const expect = (ok: boolean, what: string): void => {
+        checked++;
+        if (!ok) fail(what);
+    };
+    for (const line of fs.readFileSync(path, "utf8").split("\n")) {
+        if (line.length === 0 || line.charAt(0) === "#") continue;
+        const f = line.split("\t");
+        checked++;
+        // Both the generated module and the guide's code answer every vector, each as expected.
+        for (const face of [faces[0], guideFace]) {
+            if (f[0] === "retryable") {
+                const status = f[1] === "-" ? null : Number(f[1]);
+                const got = f[2] === "-" ? face.isRetryable(status) : face.isRetryable(status, f[2]);
+                if (String(got) !== f[3]) fail(face.name + ": " + line + ": got " + got);
+            } else if (f[0] === "backoff") {
+                const profile = f[1] === "interactive" ? playback.INTERACTIVE : f[1] === "background" ? playback.BACKGROUND : null;
+                if (profile === null || profile !== playback.ALL_PROFILES[f[1] as playback.ProfileName]) {
+                    fail("unknown profile " + line);
+                    continue;
+                }
+                const r = Number(f[4]);
+                let calls = 0;
+                const got = face.backoffMs(Number(f[2]), f[3] === "-" ? null : Number(f[3]), profile, () => {
+                    calls++;
+                    return r;
+                });
+                if (got !== Number(f[5]) || calls !== 1) fail(face.name + ": " + line + ": got " + got + " with " + calls + " calls of random()");
+            } else if (f[0] === "budget") {
+                const answers = runBudget(face, Number(f[1]), f[2]);
+                if (answers !== (f[3] === "-" ? "" : f[3])) fail(face.name + ": " + line.slice(0, 60) + "...: got " + answers);
+            } else {
+                fail("unknown line " + line);
+            }
+        }
+    }
+
+    // The constants, and the default clock: monotonic (performance.now), so a budget made now
+    // starts full, and a wall clock that jumps (Date.now, faked) does not move it.
+    expect(guideTypes.length === 5 && generatedTypes.length === 5, "the same types");
+    expect(JSON.stringify(playback.INTERACTIVE) === JSON.stringify(guide.INTERACTIVE) &&
+           JSON.stringify(playback.BACKGROUND) === JSON.stringify(guide.BACKGROUND), "the guide's profile values");
+    expect(playback.PROFILE_KINDS.background === "background" && playback.BACKOFF_STRATEGY === "full-jitter", "kinds and strategy");
+    expect(playback.BUDGET_RATIO === 0.1 && playback.RETRYABLE_STATUSES.join() === "429,500,502,503", "budget and statuses");
+    expect(Object.isFrozen(playback.INTERACTIVE) && Object.isFrozen(playback.NEVER_RETRY) && Object.isFrozen(playback.ALL_PROFILES), "frozen values");
+    // The wall clock (Date.now, faked from before the budget is made) jumps an hour ahead once the
+    // budget is spent: a budget on the wall clock would start a new minute, this one does not.
+    let wall = realDateNow();
+    Date.now = () => wall;
+    let granted = 0;
+    try {
+        const budget = new playback.RetryBudget();
+        for (let i = 0; i < 20; i++) if (budget.tryRetry()) granted++;
+        wall += 3600000;
+        expect(!budget.tryRetry(), "the default clock is not the wall clock: a wall clock an hour ahead rolls no minute");
+    } finally {
+        Date.now = realDateNow;
+    }
+    expect(granted === 10, "a budget on the default clock allows the floor of 10, got " + granted);
+
+    // HostilePolicy has other values: no network, 429/503, jitter 250 ms, ratio 2.5 %, floor 3.
+    const slow = hostile.ALL_PROFILES.slow;
+    expect(!hostile.isRetryable(null), "hostile: network errors are not retried");
+    expect(hostile.isRetryable(429), "hostile: 429 is retried");
+    expect(!hostile.isRetryable(500), "hostile: 500 is not retried");
+    expect(!hostile.isRetryable(503, "not_ready"), "hostile: 503 not_ready is not retried");
+    expect(hostile.isRetryable(503, "busy"), "hostile: 503 busy is retried");
+    expect(!hostile.isRetryable(429, "\"); exit(1); //*/ ${x} $y \\(z) \u2028"), "hostile: its own 429 code is not retried");
+    expect(hostile.backoffMs(0, 2, slow, () => 0.5) === 2125, "hostile: jitter 250 ms");
+    expect(hostile.backoffMs(2, -1, slow, () => 0.5) === 1000, "hostile: negative Retry-After");
+    expect(hostile.backoffMs(2147483647, null, slow, () => 0.5) === 2500, "hostile: huge attempt gives the cap");
+    let hostileClock = 0;
+    const hostileBudget = new hostile.RetryBudget(() => hostileClock);
+    for (let i = 0; i < 200; i++) hostileBudget.noteRequest();
+    granted = 0;
+    while (hostileBudget.tryRetry()) granted++;
+    expect(granted === 5, "hostile: 200 requests at 2.5 % allow 5 retries, got " + granted);
+    hostileClock = 60001;
+    granted = 0;
+    while (hostileBudget.tryRetry()) granted++;
+    expect(granted === 3, "hostile: a new minute allows the floor of 3, got " + granted);
+
+    const wait = exotic.ALL_PROFILES.wait;
+    expect(exotic.backoffMs(3, 30, wait, () => 0.5) === 1000, "exotic: Retry-After is not honored");
+    expect(exotic.backoffMs(10, null, wait, () => 0.25) === 1500, "exotic: the cap of 6 s");
+    let exoticClock = 0;
+    const exoticBudget = new exotic.RetryBudget(() => exoticClock);
+    expect(!exoticBudget.tryRetry(), "exotic: a floor of 0 allows no retry before any request");
+    for (let i = 0; i < 40; i++) exoticBudget.noteRequest();
+    granted = 0;
+    while (exoticBudget.tryRetry()) granted++;
+    expect(granted === 3, "exotic: 40 requests at 7.5 % allow 3 retries, got " + granted);
+    for (const [status, code, retryable] of exoticCases) {
+        expect(exotic.isRetryable(status, code) === retryable, "exotic: " + status + " " + units(code) + " retryable " + retryable);
+    }
+    // The crowded policy's profiles take the names of what the module uses; it still works.
+    expect(crowded.MATH.maxRetries === 1 && crowded.isRetryable(429) && crowded.backoffMs(1, null, crowded.RANDOM, () => 0.5) === 1000,
+           "crowded: profiles named like the module's locals");
+
+    print("description: " + units(hostile.POLICY_DESCRIPTION));
+    print("codes: " + hostile.NEVER_RETRY.map((n) => units(n.code)).join(" | "));
+    print("checked " + checked + ", failed " + failures);
+    return failures === 0 ? 0 : 1;
+}
+
+function runAnswers(path: string): number {
+    const cases = fs.readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0 && l.charAt(0) !== "#").map((l) => l.split("\t"));
+    for (const face of faces.concat([guideFace])) {
+        for (let i = 0; i < cases.length; i++) {
+            const f = cases[i];
+            let answer: string;
+            if (f[0] === "retryable") {
+                const status = f[1] === "-" ? null : Number(f[1]);
+                answer = String(f[2] === "-" ? face.isRetryable(status) : face.isRetryable(status, decodeURIComponent(f[2])));
+            } else if (f[0] === "backoff") {
+                const r = fromBits(f[5]);
+                let calls = 0;
+                const profile = { maxRetries: 0, baseMs: Number(f[1]), capMs: Number(f[2]), timeoutMs: 0, deadlineMs: 0 };
+                const d = face.backoffMs(Number(f[3]), f[4] === "-" ? null : fromBits(f[4]), profile, () => {
+                    calls++;
+                    return r;
+                });
+                answer = bits(d) + "/" + calls;
+            } else if (f[0] === "budget") {
+                answer = "=" + runBudget(face, Number(f[1]), f[2]);
+            } else {
+                answer = "unknown";
+            }
+            print(face.name + "\t" + i + "\t" + answer);
+        }
+    }
+    return 0;
+}
+
+const args = process.argv.slice(2);
+let status = 2;
+if (args.length === 2 && args[0] === "--answers") status = runAnswers(args[1]);
+else if (args.length === 1) status = runVectors(args[0]);
+else print("usage: driver.js VECTORS.tsv | driver.js --answers CASES.tsv");
+process.stdout.write(out);
+process.exitCode = status;
