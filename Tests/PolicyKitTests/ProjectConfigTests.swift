@@ -32,7 +32,7 @@ import Testing
 
     @Test(arguments: [
         ("version: 1\nout: gen\nkotlinPakage: x\n", "policyc.yaml:3:1: error: unknown key 'kotlinPakage' in the project file [unknown-key]", "did you mean 'kotlinPackage'?"),
-        ("version: 1\ntargets: [swift, swfit]\n", "policyc.yaml:2:18: error: an item of 'targets' is 'swfit', which is not one of swift, kotlin or schema [type-mismatch]", "did you mean 'swift'?"),
+        ("version: 1\ntargets: [swift, swfit]\n", "policyc.yaml:2:18: error: an item of 'targets' is 'swfit', which is not one of swift, kotlin, typescript or schema [type-mismatch]", "did you mean 'swift'?"),
         ("version: 1\ntargets: [swift, swift]\n", "policyc.yaml:2:18: error: 'swift' is listed twice in 'targets'; the first is at line 2, column 11 [type-mismatch]", "remove the repeated item"),
         ("version: 01\n", "policyc.yaml:1:10: error: 'version' must be an integer", nil),
         ("version: 3\nout: x\n", "policyc.yaml:1:10: error: the project file is version 3; this policyc reads version 1 [unsupported-version]", "upgrade policyc to read this file"),

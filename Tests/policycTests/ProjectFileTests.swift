@@ -156,7 +156,7 @@ import Testing
         let dir = try Self.project(config)
         defer { try? FileManager.default.removeItem(at: dir) }
         let expected = """
-            policyc.yaml:3:18: error: an item of 'targets' is 'kotln', which is not one of swift, kotlin or schema [type-mismatch]
+            policyc.yaml:3:18: error: an item of 'targets' is 'kotln', which is not one of swift, kotlin, typescript or schema [type-mismatch]
             targets: [swift, kotln]
                              ^~~~~
               help: did you mean 'kotlin'?

@@ -46,6 +46,7 @@ enum OutputFolder {
         switch target {
         case .swift: return ("Swift", ".swift")
         case .kotlin: return ("Kotlin", ".kt")
+        case .typescript: return ("TypeScript", ".ts")
         case .schema: return nil
         }
     }
