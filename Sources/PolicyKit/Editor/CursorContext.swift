@@ -116,12 +116,13 @@ struct CursorContext {
         var end = start
         var i = start
         while i < line.end {
-            if b[i] == UInt8(ascii: "#") && i > start && (b[i - 1] == 0x20 || b[i - 1] == 0x09) { break }
+            if b[i] == UInt8(ascii: "#") && i > line.start && (b[i - 1] == 0x20 || b[i - 1] == 0x09) { break }
             if b[i] != 0x20 && b[i] != 0x09 { end = i + 1 }
             i += 1
         }
-        let tokenStart = min(start, o)
-        return CursorContext(place: .value, path: path, present: [], tokenStart: tokenStart, tokenEnd: max(end, o),
+        // Nothing written yet: the value goes at the cursor.
+        if end == start { return CursorContext(place: .value, path: path, present: [], tokenStart: o, tokenEnd: o, isWholeValue: true) }
+        return CursorContext(place: .value, path: path, present: [], tokenStart: min(start, o), tokenEnd: max(end, o),
                              isWholeValue: true)
     }
 

@@ -448,9 +448,15 @@ public struct LanguageServer: Sendable {
             current = workspace.diagnostics()
             dirty = false
         }
-        let lines = open.document.lines
+        return .success(.array(quickFixes(current[uri] ?? [], uri: uri, document: open.document, asked: asked)))
+    }
+
+    /// The fixes of the findings whose range meets `asked`, as `quickfix` code actions: safe
+    /// ones preferred, unsafe ones labelled so.
+    func quickFixes(_ diagnostics: [Diagnostic], uri: String, document: EditorDocument, asked: EditorRange) -> [JSON] {
+        let lines = document.lines
         var actions: [JSON] = []
-        for d in current[uri] ?? [] {
+        for d in diagnostics {
             guard let fix = d.fix else { continue }
             let diagnostic = lsp(d, in: uri)
             guard let range = Self.range(diagnostic["range"]), range.start <= asked.end, asked.start <= range.end else { continue }
@@ -459,7 +465,7 @@ public struct LanguageServer: Sendable {
             }
             let change: JSON = client.documentChanges
                 ? .object(["documentChanges": .array([.object([
-                    "textDocument": .object(["uri": .string(uri), "version": .int(open.document.version)]),
+                    "textDocument": .object(["uri": .string(uri), "version": .int(document.version)]),
                     "edits": .array(edits),
                 ])])])
                 : .object(["changes": .object([uri: .array(edits)])])
@@ -471,6 +477,6 @@ public struct LanguageServer: Sendable {
                 "edit": change,
             ]))
         }
-        return .success(.array(actions))
+        return actions
     }
 }

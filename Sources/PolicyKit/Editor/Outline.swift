@@ -90,24 +90,30 @@ struct Outline {
         bytes = text.bytes
         var lines: [Line] = []
         lines.reserveCapacity(text.yamlLineCount)
-        // Lines more indented than this belong to a block scalar (`|`, `>`) or an open quote.
+        // Lines more indented than this belong to a block scalar (`|`, `>`) or to a quoted scalar
+        // that goes on over lines (YAML wants those lines indented too, so a quote left open while
+        // typing ends at the next line that is not).
         var blockIndent: Int?
         var openQuote: UInt8?
         for index in 0..<text.yamlLineCount {
             let (start, end) = text.yamlLine(index)
-            if let quote = openQuote {
-                lines.append(Line(start: start, end: end, openers: [], isContent: false))
-                if Outline.closesQuote(bytes, start, end, quote) { openQuote = nil }
-                continue
-            }
             let indent = Outline.indent(bytes, start, end)
             let blank = start + indent >= end || bytes[start + indent] == UInt8(ascii: "#")
             if let b = blockIndent {
-                if blank || indent > b {
+                if let quote = openQuote, indent > b || start + indent >= end {
+                    lines.append(Line(start: start, end: end, openers: [], isContent: false))
+                    if Outline.closesQuote(bytes, start, end, quote) {
+                        openQuote = nil
+                        blockIndent = nil
+                    }
+                    continue
+                }
+                if openQuote == nil && (blank || indent > b) {
                     lines.append(Line(start: start, end: end, openers: [], isContent: false))
                     continue
                 }
                 blockIndent = nil
+                openQuote = nil
             }
             if blank || Outline.isMarker(bytes, start, end) {
                 lines.append(Line(start: start, end: end, openers: [], isContent: false))
@@ -130,7 +136,10 @@ struct Outline {
             if c == UInt8(ascii: "|") || c == UInt8(ascii: ">") {
                 blockIndent = last.column
             } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                if !Outline.closesQuote(bytes, v + 1, end, c) { openQuote = c }
+                if !Outline.closesQuote(bytes, v + 1, end, c) {
+                    openQuote = c
+                    blockIndent = last.column
+                }
             }
         }
         self.lines = lines
