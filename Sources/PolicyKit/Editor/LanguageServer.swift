@@ -153,6 +153,8 @@ public struct LanguageServer: Sendable {
             workspace.openDocument(uri: uri, path: Self.path(of: uri), version: item["version"]?.intValue ?? 0,
                                    text: Array(text.utf8))
             touched(uri)
+            // The files around it may have changed since the disk was last read.
+            if !workspace.folders.isEmpty { diskScanWanted = true }
         case "textDocument/didChange":
             guard let uri = params["textDocument"]?["uri"]?.stringValue, workspace.open[uri] != nil,
                   let changes = params["contentChanges"]?.arrayValue else { return [] }

@@ -31,6 +31,8 @@ struct MessageReader {
     private var buffer: [UInt8] = []
     private var start = 0
     private var ended = false
+    /// Where each read(2) lands before it joins `buffer`.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     /// A message read after a problem that was reported first.
     private var pending: [UInt8]?
     /// The last header block was broken: text before the next `Content-Length` is its body,
@@ -139,23 +141,20 @@ struct MessageReader {
     // MARK: bytes
 
     /// Reads more input into the buffer; false at the end of the input.
-    private mutating func fill(atLeast wanted: Int = 1 << 16) -> Bool {
+    private mutating func fill() -> Bool {
         guard !ended else { return false }
-        if start > 0 && start >= buffer.count / 2 {
+        if start >= 1 << 16 && start >= buffer.count / 2 {
             buffer.removeSubrange(0..<start)
             start = 0
         }
-        let old = buffer.count
-        let room = max(wanted, 1 << 16)
-        buffer += repeatElement(0, count: room)
         while true {
-            let n = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + old, room) }
+            let n = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            buffer.removeSubrange((old + max(0, n))...)
             if n <= 0 {
                 ended = true
                 return false
             }
+            chunk.withUnsafeBufferPointer { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<n])) }
             return true
         }
     }
@@ -187,14 +186,30 @@ struct MessageReader {
         }
     }
 
-    /// Exactly `count` bytes, nil if the input ends first.
+    /// Exactly `count` bytes, nil if the input ends first. What is not buffered yet is read
+    /// straight into the body.
     private mutating func read(_ count: Int) -> [UInt8]? {
-        while buffer.count - start < count {
-            guard fill(atLeast: count - (buffer.count - start)) else { return nil }
+        let have = min(buffer.count - start, count)
+        var complete = true
+        let body = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+            buffer.withUnsafeBufferPointer { b in
+                if have > 0 { out.baseAddress!.update(from: b.baseAddress! + start, count: have) }
+            }
+            var filled = have
+            while filled < count {
+                let n = systemRead(fd, out.baseAddress! + filled, count - filled)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 {
+                    ended = true
+                    complete = false
+                    break
+                }
+                filled += n
+            }
+            initialized = filled
         }
-        let body = Array(buffer[start..<(start + count)])
-        start += count
-        return body
+        start += have
+        return complete ? body : nil
     }
 
     /// Reads past `count` bytes without keeping them.

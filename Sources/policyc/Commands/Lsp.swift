@@ -45,6 +45,11 @@ enum Lsp {
         var deferredSince: Double?
 
         while true {
+            // The disk first when asked (a file opened or saved, new workspace folders), so that the
+            // findings sent next know the other files.
+            if server.diskScanWanted && !server.isShutDown && !reader.hasBuffered {
+                disk.scan(into: &server)
+            }
             // Findings go out once no message waits: a burst of changes is checked once, but
             // never held back for long.
             if server.hasPendingDiagnostics {
@@ -57,12 +62,12 @@ enum Lsp {
                     deferredSince = now
                 }
             }
-            if !server.isShutDown && (server.diskScanWanted || disk.isDue(for: server)) && !reader.hasBuffered {
-                disk.scan(into: &server)
-                continue
-            }
             if !reader.hasBuffered && !server.hasPendingDiagnostics {
                 // Idle: look at the disk again now and then (a checkout, a file written by a tool).
+                if !server.isShutDown && disk.isDue(for: server) {
+                    disk.scan(into: &server)
+                    continue
+                }
                 guard reader.waitForInput(milliseconds: Int32(DiskScanner.interval * 1000)) else { continue }
             }
             switch reader.next() {
@@ -78,6 +83,11 @@ enum Lsp {
                 case .failure(let failure):
                     writer.send(LanguageServer.error(id: .null, .parseError, "the message is not JSON: \(failure)"))
                 case .success(let message):
+                    // A request sees (and comes after) the findings of every change before it.
+                    if message["id"] != nil && message["method"] != nil {
+                        for finding in server.publishDiagnostics() { writer.send(finding) }
+                        deferredSince = nil
+                    }
                     for reply in server.receive(message) { writer.send(reply) }
                 }
                 if let code = server.exitCode { return code }
