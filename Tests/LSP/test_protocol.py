@@ -174,3 +174,32 @@ def test_diagnostics_for_a_document_over_one_mib_and_hostile_text():
     # Text from the policy is escaped: no terminal escape or bidi control reaches the editor.
     assert not any("\x1b" in d["message"] or "\u202e" in d["message"] for d in shown)
     assert status == 0
+
+
+def test_command_line():
+    help_ = subprocess.run([POLICYC, "lsp", "--help"], capture_output=True, text=True)
+    assert help_.returncode == 0
+    for section in ("OVERVIEW: ", "USAGE: policyc lsp", "OPTIONS:", "EXIT STATUS:"):
+        assert section in help_.stdout
+    usage = subprocess.run([POLICYC, "lsp", "Policies"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert usage.returncode == 2 and usage.stdout == ""
+    assert usage.stderr.startswith("error: unexpected argument 'Policies'")
+    assert "lsp" in subprocess.run([POLICYC, "--help"], capture_output=True, text=True).stdout
+
+
+def test_positions_out_of_the_text():
+    uri = "file:///tmp/p.yaml"
+    data = INITIALIZE + notification("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 1, "text": canonical("edge")}})
+    big = 9223372036854775807
+    for i, (line, character) in enumerate([(big, big), (-big, -big), (0, big), (big, 0), (3, -1)]):
+        position = {"line": line, "character": character}
+        data += request(10 + i, "textDocument/hover", {"textDocument": {"uri": uri}, "position": position})
+        data += request(20 + i, "textDocument/completion", {"textDocument": {"uri": uri}, "position": position})
+        data += notification("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2 + i}, "contentChanges": [
+            {"range": {"start": position, "end": {"line": 0, "character": 0}}, "text": "# edge\n"}]})
+    messages, status = run(data + request(2, "shutdown") + notification("exit"))
+    for i in range(5):
+        assert "error" not in response(messages, 10 + i)
+        assert "error" not in response(messages, 20 + i)
+    assert status == 0

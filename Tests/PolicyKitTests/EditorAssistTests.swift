@@ -124,8 +124,8 @@ import Testing
     @Test func hoverOnAProfileShowsItsFigures() throws {
         let text = try #require(Self.hover(Self.canonical("    interactive:", "    inter‸active:")))
         let figures = ProfileFigures(maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000)
-        #expect(text.contains("`attemptsMax` \(figures.attemptsMax)"))
-        #expect(text.contains("`worstCaseWaitMs` \(figures.worstCaseWaitMs)"))
+        #expect(text.contains("Attempts at most: \(figures.attemptsMax)"))
+        #expect(text.contains("`worstCaseWaitMs \(figures.worstCaseWaitMs)`"))
         #expect(text.contains("A viewer waits at most"))
     }
 

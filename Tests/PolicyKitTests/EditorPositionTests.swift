@@ -67,6 +67,10 @@ import Testing
         #expect(lines.offset(of: EditorPosition(line: -1, character: 0), .utf8) == 0)
         #expect(lines.offset(of: EditorPosition(line: 5, character: 0), .utf8) == 7)
         #expect(lines.offset(of: EditorPosition(line: 1, character: -3), .utf16) == 6)
+        #expect(lines.offset(of: EditorPosition(line: 0, character: .max), .utf8) == 5)
+        #expect(lines.offset(of: EditorPosition(line: 0, character: .max), .utf16) == 5)
+        #expect(lines.offset(of: EditorPosition(line: .max, character: .max), .utf16) == 7)
+        #expect(lines.offset(of: EditorPosition(line: .min, character: .min), .utf16) == 0)
     }
 
     /// Random texts of every kind of character and line break: marks agree with `Encoding.mark`

@@ -69,6 +69,8 @@ import Testing
         #expect(Self.errorCode(server.receive(Self.request(3, "initialize"))) == -32600)
         #expect(Self.errorCode(server.receive(Self.request(4, "workspace/symbol"))) == -32601)
         #expect(Self.errorCode(server.receive(Self.request(4, "$/unknown"))) == -32601)
+        // Null params are no params (clients send them with `shutdown`).
+        #expect(Self.errorCode(server.receive(Self.request(4, "custom/request", .null))) == -32601)
         #expect(server.receive(Self.notification("$/unknownNotification")).isEmpty)
         #expect(server.receive(Self.notification("custom/thing")).isEmpty)
         #expect(Self.errorCode(server.receive(Self.request(5, "textDocument/hover", .object([:])))) == -32602)
@@ -214,6 +216,20 @@ import Testing
         let after = server.publishDiagnostics()
         #expect(after.count == 2)
         #expect(after.allSatisfy { $0["params"]?["diagnostics"] == .array([]) })
+    }
+
+    /// A duplicate key is related to the first, in the same document.
+    @Test func duplicateKeyIsRelatedToTheFirst() throws {
+        var server = Self.initialized(encodings: nil)
+        let text = Canonical.text.replacingFirst("  ahead: 2", with: "  ahead: 2\n  \"😀\": 1\n  ahead: 3")
+        let published = Self.open(&server, text)
+        let findings = try #require(published.first?["params"]?["diagnostics"]?.arrayValue)
+        let duplicate = try #require(findings.first { $0["code"] == .string("yaml-duplicate-key") })
+        let related = try #require(duplicate["relatedInformation"]?.arrayValue?.first)
+        #expect(related["location"]?["uri"] == .string(Self.uri))
+        let row = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("  ahead: 2") }!
+        #expect(related["location"]?["range"]?["start"] == .object(["line": .int(row), "character": .int(2)]))
+        #expect(duplicate["range"]?["start"] == .object(["line": .int(row + 2), "character": .int(2)]))
     }
 
     /// A file on disk under the workspace folder counts, unless it is open.

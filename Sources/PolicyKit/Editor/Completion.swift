@@ -52,7 +52,7 @@ public enum Completion {
                             documentation: prose.rendered,
                             newText: hasColon ? field.key : field.key + (opensBlock ? ":" : ": "),
                             start: context.tokenStart, end: context.tokenEnd,
-                            sortText: (field.required ? "0" : "1") + String(format2: index))
+                            sortText: rank(field.required, index))
             }
         case .namedMap:
             // A profile's name is the author's; the usual two are offered when missing.
@@ -60,11 +60,16 @@ public enum Completion {
                 guard !present.contains(name) else { return nil }
                 return Item(label: name, kind: .key, detail: "a profile name", documentation: nil,
                             newText: hasColon ? name : name + ":", start: context.tokenStart, end: context.tokenEnd,
-                            sortText: "0" + String(format2: index))
+                            sortText: rank(true, index))
             }
         default:
             return []
         }
+    }
+
+    /// `007`: first the items that come first, then by index.
+    static func rank(_ first: Bool, _ index: Int) -> String {
+        (first ? "0" : "1") + (index < 10 ? "0" : "") + String(index)
     }
 
     static func values(_ context: CursorContext, markdown: Bool) -> [Item] {
@@ -111,14 +116,7 @@ public enum Completion {
             guard !present.contains(value) else { return nil }
             return Item(label: value, kind: .value, detail: meaning, documentation: nil, newText: value,
                         start: context.tokenStart, end: context.tokenEnd,
-                        sortText: (value == preferred ? "0" : "1") + String(format2: index), preselect: value == preferred)
+                        sortText: rank(value == preferred, index), preselect: value == preferred)
         }
-    }
-}
-
-extension String {
-    /// Two digits: `07`.
-    init(format2 n: Int) {
-        self = n < 10 ? "0\(n)" : "\(n)"
     }
 }

@@ -127,9 +127,6 @@ public struct EditorWorkspace: Sendable {
         disk[path] = nil
     }
 
-    /// The absolute paths of the files on disk it knows.
-    public var diskPaths: [String] { Array(disk.keys) }
-
     // MARK: findings
 
     /// A finding of another file, where the editor finds it.

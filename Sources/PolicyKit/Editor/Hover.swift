@@ -358,11 +358,11 @@ public enum Hover {
         let sentences = Explanation.sentences(Explanation.ExplainedProfile(profile: full, figures: figures))
         prose.add(sentences.map(prose.text).joined(separator: " "))
         let rows = [
-            ("attemptsMax", "\(figures.attemptsMax)"),
-            ("maxBackoffTotalMs", "\(figures.maxBackoffTotalMs)"),
-            ("worstCaseAttempts", "\(figures.worstCaseAttempts)"),
-            ("worstCaseWaitMs", "\(figures.worstCaseWaitMs)"),
+            ("Attempts at most", "\(figures.attemptsMax)", "attemptsMax"),
+            ("Backoff in total at most", Spoken.duration(figures.maxBackoffTotalMs), "maxBackoffTotalMs \(figures.maxBackoffTotalMs)"),
+            ("Worst case, attempts started", "\(figures.worstCaseAttempts)", "worstCaseAttempts"),
+            ("Worst-case wait", Spoken.duration(figures.worstCaseWaitMs), "worstCaseWaitMs \(figures.worstCaseWaitMs)"),
         ]
-        prose.add(rows.map { prose.code($0.0) + " " + $0.1 }.joined(separator: prose.markdown ? " · " : ", "))
+        prose.add(rows.map { "\($0.0): \($0.1) (" + prose.ownCode($0.2) + ")" }.joined(separator: prose.markdown ? "  \n" : "\n"))
     }
 }

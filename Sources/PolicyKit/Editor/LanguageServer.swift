@@ -74,7 +74,8 @@ public struct LanguageServer: Sendable {
         }
         if hasID {
             guard let id else { return [Self.error(id: .null, .invalidRequest, "an id must be a number or a string")] }
-            if let params = m["params"], params.objectValue == nil, params.arrayValue == nil {
+            // Absent or null (as clients send for `shutdown`), an object or an array.
+            if let params = m["params"], !params.isNull, params.objectValue == nil, params.arrayValue == nil {
                 return [Self.error(id: id, .invalidParams, "params must be an object or an array")]
             }
             switch request(method, params: m["params"] ?? .null) {

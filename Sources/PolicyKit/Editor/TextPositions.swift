@@ -208,7 +208,7 @@ public struct TextLines: Sendable {
         let wanted = max(0, position.character)
         switch encoding {
         case .utf8:
-            var i = min(start + wanted, end)
+            var i = wanted >= end - start ? end : start + wanted
             while i > start && i < end && bytes[i] & 0xC0 == 0x80 { i -= 1 }
             return i
         case .utf16:

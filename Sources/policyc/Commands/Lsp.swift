@@ -34,7 +34,7 @@ enum Lsp {
 
     static func run(_ args: ParsedArguments) -> Int32 {
         if let extra = args.positionals.first {
-            return CommandLine.usageError("'lsp' takes no PATH (found '\(printable(extra))'); the editor names the files", command: spec)
+            return CommandLine.usageError("unexpected argument '\(printable(extra))'; 'lsp' takes no path (the editor names the files)", command: spec)
         }
         // A client that goes away closes the pipe: writing then fails, it must not kill us.
         signal(SIGPIPE, SIG_IGN)
