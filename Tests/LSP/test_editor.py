@@ -102,6 +102,7 @@ POLICIES = {
                                                 "description: \"one\u2028two\u0085three\""),
                                  ("maxRetries: 3", "maxRetries: 9")),
     "syntax.yaml": canonical("syntax", ("backoff: full-jitter", "backoff: [full-jitter 🎬")),
+    "cr.yaml": canonical("cr", ("cap: 8s", "cap: 8 sec"), ("description: Ticket", "description: é😀 Ticket")).replace("\n", "\r"),
 }
 
 

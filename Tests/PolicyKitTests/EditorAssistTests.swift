@@ -73,6 +73,9 @@ import Testing
         #expect(items.first?.start == offset - 4)
         #expect(Self.labels(Self.canonical("honor: true", "honor: ‸")) == ["true", "false"])
         #expect(Self.labels(Self.canonical("version: 1", "version: ‸")) == ["1"])
+        // Right after the colon, the value comes with its space.
+        let (tight, at) = Self.split(Self.canonical("kind: interactive", "kind:‸"))
+        #expect(Completion.items(lines: tight, offset: at, markdown: false).first?.newText == " interactive")
     }
 
     @Test func retryOnOffersWhatIsMissing() {

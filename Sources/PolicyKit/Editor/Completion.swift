@@ -114,7 +114,8 @@ public enum Completion {
         return choices.enumerated().compactMap { index, choice in
             let (value, meaning) = choice
             guard !present.contains(value) else { return nil }
-            return Item(label: value, kind: .value, detail: meaning, documentation: nil, newText: value,
+            return Item(label: value, kind: .value, detail: meaning, documentation: nil,
+                        newText: context.afterColon ? " " + value : value,
                         start: context.tokenStart, end: context.tokenEnd,
                         sortText: rank(value == preferred, index), preselect: value == preferred)
         }

@@ -20,8 +20,8 @@ struct CursorContext {
     /// Whether the value at the cursor is a whole key's value written right after `key: `, rather
     /// than an item of a list (where a whole list could be offered).
     var isWholeValue = false
-
-    var token: (Int, Int) { (tokenStart, tokenEnd) }
+    /// Nothing typed yet and the cursor right after `key:`: a value needs a space before it.
+    var afterColon = false
 
     /// The context at `offset`, nil inside a comment, a block scalar or anything not understood.
     static func at(_ offset: Int, in outline: Outline) -> CursorContext? {
@@ -121,7 +121,10 @@ struct CursorContext {
             i += 1
         }
         // Nothing written yet: the value goes at the cursor.
-        if end == start { return CursorContext(place: .value, path: path, present: [], tokenStart: o, tokenEnd: o, isWholeValue: true) }
+        if end == start {
+            return CursorContext(place: .value, path: path, present: [], tokenStart: o, tokenEnd: o, isWholeValue: true,
+                                 afterColon: o > line.start && b[o - 1] == UInt8(ascii: ":"))
+        }
         return CursorContext(place: .value, path: path, present: [], tokenStart: min(start, o), tokenEnd: max(end, o),
                              isWholeValue: true)
     }

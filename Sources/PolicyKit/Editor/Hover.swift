@@ -132,7 +132,8 @@ public enum Hover {
         for rule in limits(for: path).compactMap(Catalog.rule) {
             var line = prose.strong("Limit") + " " + prose.code(rule.id.rawValue) + " (\(rule.severity.rawValue)): \(rule.summary)."
             if let reference = rule.reference {
-                line += (prose.markdown ? "\n\n> " : "\nGuide: ") + prose.text(reference.text)
+                // The catalog's own text, written as markdown already (`not_ready`).
+                line += (prose.markdown ? "\n\n> " : "\nGuide: ") + reference.text
             }
             prose.add(line)
         }

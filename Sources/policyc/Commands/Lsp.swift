@@ -124,13 +124,19 @@ struct DiskScanner {
     var known: [String: Stamp] = [:]
     var last: Double?
 
+    /// How long the last scan took: a large workspace is looked at less often, so that idle
+    /// scans never take more than a few percent of a core.
+    var lastDuration = 0.0
+
     func isDue(for server: LanguageServer) -> Bool {
         guard !server.folders.isEmpty else { return false }
-        return last.map { Clock.seconds() - $0 >= Self.interval } ?? true
+        return last.map { Clock.seconds() - $0 >= max(Self.interval, 30 * lastDuration) } ?? true
     }
 
     mutating func scan(into server: inout LanguageServer) {
-        last = Clock.seconds()
+        let started = Clock.seconds()
+        defer { lastDuration = Clock.seconds() - started }
+        last = started
         var found: [String: Stamp] = [:]
         var budget = Self.maxEntries
         for folder in server.folders {
