@@ -31,6 +31,12 @@ import Testing
         #expect(parse(text) == nil, "\(text.debugDescription) parsed")
     }
 
+    @Test func textOverTheSizeLimitFails() {
+        #expect(parse("[1, 2]") != nil)
+        #expect((try? JSONParser.parse("[1, 2]", maxBytes: 5).get()) == nil)
+        #expect((try? JSONParser.parse("[1, 2]", maxBytes: 6).get()) == .array([.int(1), .int(2)]))
+    }
+
     @Test func invalidUTF8Fails() {
         let result = JSONParser.parse([0x22, 0xC3, 0x28, 0x22])
         guard case .failure(let failure) = result else {

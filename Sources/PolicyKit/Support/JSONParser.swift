@@ -1,8 +1,8 @@
 /// JSON text → `JSON`, for messages from outside (the language server's client). Built for hostile
 /// input: no recursion (open arrays and objects wait on a stack of their own, so nesting costs
-/// heap, and no more than `maxDepth` of it), the input is checked to be UTF-8 before anything is
-/// read, every index is checked, and nothing is allocated beyond what the text itself holds. The
-/// caller bounds the size of the text (see the language server's framing).
+/// heap, and no more than `maxDepth` of it), a text over `maxBytes` is refused unread, the input is
+/// checked to be UTF-8 before anything is read, every index is checked, and nothing is allocated
+/// beyond what the text itself holds.
 public enum JSONParser {
     public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// Byte offset in the text where it went wrong.
@@ -15,8 +15,15 @@ public enum JSONParser {
     /// Deeper than any message of the Language Server Protocol nests (capabilities nest ~8 deep).
     public static let defaultMaxDepth = 128
 
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) -> Result<JSON, Failure> {
-        bytes.withUnsafeBufferPointer { buffer in
+    /// The language server's limit on a message (see its framing), and more than any it takes.
+    public static let defaultMaxBytes = 64 << 20
+
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth,
+                             maxBytes: Int = defaultMaxBytes) -> Result<JSON, Failure> {
+        guard bytes.count <= maxBytes else {
+            return .failure(Failure(offset: maxBytes, message: "the text is \(bytes.count) bytes, over the limit of \(maxBytes)"))
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
             if let bad = Encoding.firstInvalidUTF8(buffer) {
                 return .failure(Failure(offset: bad, message: "the text is not valid UTF-8"))
             }
@@ -29,8 +36,8 @@ public enum JSONParser {
         }
     }
 
-    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth) -> Result<JSON, Failure> {
-        parse(Array(text.utf8), maxDepth: maxDepth)
+    public static func parse(_ text: String, maxDepth: Int = defaultMaxDepth, maxBytes: Int = defaultMaxBytes) -> Result<JSON, Failure> {
+        parse(Array(text.utf8), maxDepth: maxDepth, maxBytes: maxBytes)
     }
 }
 
