@@ -203,3 +203,34 @@ def test_positions_out_of_the_text():
         assert "error" not in response(messages, 10 + i)
         assert "error" not in response(messages, 20 + i)
     assert status == 0
+
+
+def test_mutated_sessions_never_crash():
+    """A real session, its bytes mutated at random (seeded): every run ends with 0 or 1, never a
+    signal, and standard output is still nothing but messages (`run` checks)."""
+    import random
+    rng = random.Random(20251130)
+    uri = "file:///tmp/m.yaml"
+    text = canonical("mutated", ("cap: 8s", "cap: 8 sec"), ("description: Ticket", "description: é😀 Ticket"))
+    session = (INITIALIZE + notification("initialized")
+               + notification("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+               + notification("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+                   {"range": {"start": {"line": 8, "character": 18}, "end": {"line": 8, "character": 19}}, "text": "4😀\n"}]})
+               + request(2, "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 8, "character": 8}})
+               + request(3, "textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 9, "character": 6}})
+               + request(4, "textDocument/codeAction", {"textDocument": {"uri": uri}, "range": {
+                   "start": {"line": 0, "character": 0}, "end": {"line": 40, "character": 0}}, "context": {"diagnostics": []}})
+               + request(5, "shutdown") + notification("exit"))
+    for _ in range(150):
+        data = bytearray(session)
+        for _ in range(rng.randint(1, 6)):
+            i = rng.randrange(len(data))
+            choice = rng.random()
+            if choice < 0.4:
+                data[i] = rng.randrange(256)
+            elif choice < 0.7:
+                del data[i:i + rng.randint(1, 40)]
+            else:
+                data[i:i] = rng.choice([b"{", b"}", b"[", b"\"", b"\\u", b"\r\n\r\n", b"Content-Length: 3\r\n", b"9" * 20, b"\xf0\x9f"])
+        messages, status = run(bytes(data))
+        assert status in (0, 1), status
