@@ -185,6 +185,17 @@ import Testing
         #expect(closed.first?["params"]?["diagnostics"] == .array([]))
     }
 
+    /// Saving sends the findings again (and asks for the disk to be read: the file changed there).
+    @Test func saveSendsFindings() {
+        var server = Self.initialized()
+        _ = Self.open(&server, Canonical.text.replacingFirst("cap: 8s", with: "cap: 8 sec"))
+        #expect(server.publishDiagnostics().isEmpty)
+        _ = server.receive(Self.notification("textDocument/didSave", .object(["textDocument": .object(["uri": .string(Self.uri)])])))
+        let published = server.publishDiagnostics()
+        #expect(published.count == 1 && published.first?["params"]?["diagnostics"]?.arrayValue?.count == 1)
+        #expect(server.diskScanWanted)
+    }
+
     /// Over 1 MiB: one `input-limit` finding, as `lint` gives.
     @Test func oversizedDocumentIsOneFinding() throws {
         var server = Self.initialized()
