@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -273,6 +274,19 @@ def main():
         if fmt == "text" and lines == 0:
             problems.append("the findings corpus gave no findings: the thread comparison means nothing")
 
+    # -- the language server: didChange to publishDiagnostics, by a scripted client (lsp_client.py) -------
+    lsp = None
+    if spawn([policyc, "help", "lsp"]).rc != 0:
+        notes.append("lsp SKIPPED: `policyc lsp` does not exist on this branch")
+    else:
+        client = subprocess.run([sys.executable, os.path.join(HERE, "lsp_client.py"), "--policyc", policyc,
+                                 "--big", C("big", "profiles.yaml"), "--runs", str(max(100, a.runs * 20))],
+                                capture_output=True, text=True, timeout=900)
+        if client.returncode == 0:
+            lsp = json.loads(client.stdout)
+        else:
+            problems.append(f"the scripted LSP client failed (exit {client.returncode}): {client.stderr.strip()[-500:]}")
+
     # -- report ------------------------------------------------------------------------------------------
     print()
     print(f"policyc benchmark — {a.runs} runs each (check-jsonschema: {a.jsonschema_runs}), medians; "
@@ -339,6 +353,24 @@ def main():
     missed += not met
     print(f"{'peak RSS, lint-2000':<42} {rss:>5.1f} MiB {'':>9}   < 40 MiB {'met' if met else 'MISSED'}")
     results["ratios"]["peak RSS lint-2000 (MiB)"] = {"value": round(rss, 1), "target": "< 40", "met": met}
+
+    if lsp:
+        print()
+        print("policyc lsp, didChange -> publishDiagnostics (Benchmarks/lsp_client.py, one change at a time)")
+        for key, label, limit in (("canonical", "canonical policy, incremental change", 5.0),
+                                  ("big", "~1 MiB policy (5k profiles), incremental change", 100.0),
+                                  ("big-full", "~1 MiB policy, whole text sent", None)):
+            r = lsp[key]
+            verdict = "(information)"
+            if limit is not None:
+                met = r["p95_ms"] <= limit
+                missed += not met
+                verdict = f"p95 <= {limit:g} ms {'met' if met else 'MISSED'}"
+                results["ratios"][f"lsp {key} p95 (ms)"] = {"value": r["p95_ms"], "target": f"<= {limit:g}", "met": met}
+            cpu = f"cpu {r['server_cpu_ms']:>6.2f} ms" if r.get("server_cpu_ms") is not None else ""
+            print(f"  {label:<48} p50 {r['p50_ms']:>7.2f} ms  p95 {r['p95_ms']:>7.2f} ms  max {r['max_ms']:>7.2f} ms"
+                  f"  {cpu}  ({r['runs']} changes)  {verdict}")
+        results["lsp"] = lsp
 
     print()
     print("threads (findings-2000, POLICYC_THREADS=1 vs default): " + "; ".join(threads))

@@ -1,0 +1,184 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PolicyKit
+
+enum Lsp {
+    static let spec = CommandSpec(
+        name: "lsp",
+        abstract: "Runs the language server: findings, hover, completion and fixes in an editor.",
+        usage: "policyc lsp",
+        options: [],
+        discussion: """
+            Speaks the Language Server Protocol 3.17 over standard input and output; an editor
+            starts it and talks to it (see Docs/editors.md for VS Code, Neovim, Helix and
+            JetBrains IDEs). Findings are those of 'policyc lint', pushed when a policy is
+            opened, changed or saved; rules across files use every *.yaml and *.yml under the
+            workspace folders, an open document taking the place of its file. Positions are
+            counted in UTF-8 when the editor offers it, else in UTF-16.
+
+            Standard output carries protocol messages only; problems with the input (a broken
+            header, a message that is not JSON, a message over 16 MiB) are answered with
+            JSON-RPC errors, and the server goes on.
+
+            EXIT STATUS:
+              0  'exit' after 'shutdown'
+              1  'exit' without 'shutdown', or the input ended first
+              2  usage error
+            """,
+        run: run)
+
+    static func run(_ args: ParsedArguments) -> Int32 {
+        if let extra = args.positionals.first {
+            return CommandLine.usageError("unexpected argument '\(printable(extra))'; 'lsp' takes no path (the editor names the files)", command: spec)
+        }
+        // A client that goes away closes the pipe: writing then fails, it must not kill us.
+        signal(SIGPIPE, SIG_IGN)
+        var reader = MessageReader(fd: 0)
+        var writer = MessageWriter(fd: 1)
+        var server = LanguageServer()
+        var disk = DiskScanner()
+        var deferredSince: Double?
+
+        while true {
+            // The disk first when asked (a file opened or saved, new workspace folders), so that the
+            // findings sent next know the other files.
+            if server.diskScanWanted && !server.isShutDown && !reader.hasBuffered {
+                disk.scan(into: &server)
+            }
+            // Findings go out once no message waits: a burst of changes is checked once, but
+            // never held back for long.
+            if server.hasPendingDiagnostics {
+                let now = Clock.seconds()
+                let busy = reader.hasBuffered || reader.waitForInput(milliseconds: 0)
+                if !busy || now - (deferredSince ?? now) > 0.2 {
+                    for message in server.publishDiagnostics() { writer.send(message) }
+                    deferredSince = nil
+                } else if deferredSince == nil {
+                    deferredSince = now
+                }
+            }
+            if !reader.hasBuffered && !server.hasPendingDiagnostics {
+                // Idle: look at the disk again now and then (a checkout, a file written by a tool).
+                if !server.isShutDown && disk.isDue(for: server) {
+                    disk.scan(into: &server)
+                    continue
+                }
+                guard reader.waitForInput(milliseconds: Int32(DiskScanner.interval * 1000)) else { continue }
+            }
+            switch reader.next() {
+            case .end:
+                return server.isShutDown ? 0 : 1
+            case .badHeader(let problem):
+                writer.send(LanguageServer.error(id: .null, .parseError, "unreadable message: \(problem)"))
+            case .tooLarge(let length):
+                writer.send(LanguageServer.error(id: .null, .invalidRequest,
+                    "a message of \(length) bytes is over the limit of \(MessageReader.maxBody) bytes; it was skipped"))
+            case .message(let body):
+                switch JSONParser.parse(body) {
+                case .failure(let failure):
+                    writer.send(LanguageServer.error(id: .null, .parseError, "the message is not JSON: \(failure)"))
+                case .success(let message):
+                    // A request sees (and comes after) the findings of every change before it.
+                    if message["id"] != nil && message["method"] != nil {
+                        for finding in server.publishDiagnostics() { writer.send(finding) }
+                        deferredSince = nil
+                    }
+                    for reply in server.receive(message) { writer.send(reply) }
+                }
+                if let code = server.exitCode { return code }
+            }
+            if writer.broken { return server.isShutDown ? 0 : 1 }
+        }
+    }
+}
+
+enum Clock {
+    /// Seconds on the monotonic clock.
+    static func seconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}
+
+/// Reads the policy files under the workspace folders for the rules across files, and again
+/// only those whose size, time or inode changed. Bounded: a workspace folder may be a home
+/// directory, so the walk stops after `maxEntries` directory entries or `maxFiles` policies.
+struct DiskScanner {
+    struct Stamp: Equatable {
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+        var inode: UInt64
+    }
+
+    static let interval = 3.0
+    static let maxEntries = 100_000
+    static let maxFiles = 5_000
+
+    var known: [String: Stamp] = [:]
+    var last: Double?
+
+    /// How long the last scan took: a large workspace is looked at less often, so that idle
+    /// scans never take more than a few percent of a core.
+    var lastDuration = 0.0
+
+    func isDue(for server: LanguageServer) -> Bool {
+        guard !server.folders.isEmpty else { return false }
+        return last.map { Clock.seconds() - $0 >= max(Self.interval, 30 * lastDuration) } ?? true
+    }
+
+    mutating func scan(into server: inout LanguageServer) {
+        let started = Clock.seconds()
+        defer { lastDuration = Clock.seconds() - started }
+        last = started
+        var found: [String: Stamp] = [:]
+        var budget = Self.maxEntries
+        for folder in server.folders {
+            walk(folder, into: &found, budget: &budget)
+        }
+        var changed: [(path: String, bytes: [UInt8])] = []
+        for (path, stamp) in found where known[path] != stamp || !server.knowsDiskFile(path) {
+            if case .success(let bytes) = Files.read(path) {
+                changed.append((path, bytes))
+            }
+        }
+        let removed = known.keys.filter { found[$0] == nil }
+        known = found
+        server.diskFilesRead(changed: changed, removed: removed)
+    }
+
+    /// Depth first, as `Files.walk`: hidden folders and links to folders are not entered.
+    func walk(_ dir: String, into found: inout [String: Stamp], budget: inout Int) {
+        guard budget > 0, found.count < Self.maxFiles, let handle = opendir(dir) else { return }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            budget -= 1
+            guard budget > 0, found.count < Self.maxFiles else { return }
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name.hasPrefix(".") { continue }
+            let path = dir == "/" ? "/" + name : dir + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let type = info.st_mode & S_IFMT
+            if type == S_IFDIR {
+                walk(path, into: &found, budget: &budget)
+            } else if Files.isPolicyFile(name) {
+                if type == S_IFLNK {
+                    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                } else if type != S_IFREG {
+                    continue
+                }
+                found[path] = Stamp(size: Int(info.st_size), seconds: Int(info.st_mtim.tv_sec),
+                                    nanoseconds: Int(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+            }
+        }
+    }
+}
