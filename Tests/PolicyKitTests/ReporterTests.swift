@@ -342,12 +342,17 @@ import FoundationXML
 
     @Test func catalogMarkdownIsTheTable() {
         let lines = CatalogReport.markdown().split(separator: "\n")
-        #expect(lines.first == "| rule | severity | fires when | guide |")
+        #expect(lines.first == "| rule | severity | fires when | guide | fix |")
         #expect(lines.count == Catalog.rules.count + 2)
         for (line, rule) in zip(lines.dropFirst(2), Catalog.rules) {
             #expect(line.hasPrefix("| `\(rule.id.rawValue)` | \(rule.severity.rawValue) | "))
-            #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 6)
+            #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 7)
+            // The last column says which fixes the rule's findings carry.
+            let fix = line.split(separator: "|", omittingEmptySubsequences: false)[5].trimmingCharacters(in: .whitespaces)
+            #expect(fix == (rule.fixes.isEmpty ? "—" : rule.fixes.map(\.rawValue).joined(separator: ", ")))
         }
+        #expect(CatalogReport.markdown().contains("| `type-mismatch` | error | "))
+        #expect(CatalogReport.markdown().contains("| — | safe, unsafe |"))
     }
 
     @Test func catalogJSONHasEveryRuleAndExample() throws {
