@@ -43,7 +43,7 @@ public struct CanonicalEntry: Sendable {
     // MARK: -
 
     private static let canonicalRoot: Node? = Loader.load(Array(Canonical.text.utf8)).root
-    private static let canonicalText = SourceText(Array(Canonical.text.utf8))
+    private static let canonicalText = SourceMap(Array(Canonical.text.utf8))
 
     private static func make(_ entry: Entry) -> CanonicalEntry? {
         let first = entry.keySpan.start.line

@@ -4,11 +4,11 @@
 /// sure of the text (a block scalar, a list written in a way it does not know): then there is no fix.
 /// Made only when a finding has a fix, from the file's bytes and the loader's tree.
 public struct Editor: Sendable {
-    public let text: SourceText
+    public let text: SourceMap
     public let root: Node?
 
     public init(_ bytes: [UInt8], root: Node?) {
-        text = SourceText(bytes)
+        text = SourceMap(bytes)
         self.root = root
     }
 

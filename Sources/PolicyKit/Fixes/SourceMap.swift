@@ -2,7 +2,7 @@
 /// CR, CRLF, NEL, LS, PS), line 1 starting after a BOM: the one mapping between the loader's
 /// positions (`Mark`: 1-based line, column in Unicode scalars) and byte offsets. Fixes are applied
 /// on bytes through it, so that every byte they do not touch stays as it was.
-public struct SourceText: Sendable {
+public struct SourceMap: Sendable {
     public let bytes: [UInt8]
     /// The offset of each line's first byte; `lineStarts[0]` is line 1 (3 after a BOM).
     private var lineStarts: [Int] = []
