@@ -162,6 +162,28 @@ import Testing
         }
     }
 
+    /// Hostile inputs (the fuzzer's crashes and seeds, the examples): fixing never crashes, every
+    /// edit names positions of the file, a file that parses still parses, and fixing again changes
+    /// nothing.
+    @Test(arguments: HostileReplayTests.crashes + HostileReplayTests.seeds
+          + HostileReplayTests.files(in: "Fuzz/corpus/examples"))
+    func hostileInputsAreFixedSafely(_ url: URL) throws {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let map = SourceMap(bytes)
+        for d in Checker.check(bytes, path: "h.yaml").diagnostics {
+            for edit in d.fix?.edits ?? [] {
+                #expect(map.offset(of: edit.span.start) != nil && map.offset(of: edit.span.end) != nil,
+                        "\(url.lastPathComponent): \(d.headline): an edit outside the file")
+            }
+        }
+        let parses = Loader.load(bytes).decodable
+        for unsafe in [false, true] {
+            let once = Fixer.fix(bytes, path: "h.yaml", unsafe: unsafe)
+            if parses { #expect(Loader.load(once.bytes).decodable, "\(url.lastPathComponent)") }
+            #expect(Fixer.fix(once.bytes, path: "h.yaml", unsafe: unsafe).bytes == once.bytes, "\(url.lastPathComponent)")
+        }
+    }
+
     // MARK: the unified diff
 
     @Test func diffIsUnified() {

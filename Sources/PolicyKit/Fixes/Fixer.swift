@@ -70,18 +70,23 @@ public enum Fixer {
             let loaded = Loader.load(b)
             return loaded.decodable && loaded.root != nil && loaded.diagnostics.count <= baseline.diagnostics.count
         }
-        let all = splice(bytes, taken.flatMap(\.edits))
-        if parses(all) { return (all, taken.map(\.index).sorted()) }
-        // Some fix breaks the file (or two do together): keep each that leaves it parseable.
+        // All at once; when that does not parse, each half in turn on top of what is kept, down
+        // to the fixes that break the file: a few parses for a few bad fixes among many.
         var kept: [(index: Int, edits: [ByteEdit])] = []
         var result = bytes
-        for candidate in taken {
-            let attempt = splice(bytes, (kept + [candidate]).flatMap(\.edits))
+        func add(_ candidates: ArraySlice<(index: Int, edits: [ByteEdit])>) {
+            guard !candidates.isEmpty else { return }
+            let attempt = splice(bytes, (kept + candidates).flatMap(\.edits))
             if parses(attempt) {
-                kept.append(candidate)
+                kept += candidates
                 result = attempt
+            } else if candidates.count > 1 {
+                let middle = candidates.startIndex + candidates.count / 2
+                add(candidates[..<middle])
+                add(candidates[middle...])
             }
         }
+        add(taken[...])
         return (result, kept.map(\.index).sorted())
     }
 

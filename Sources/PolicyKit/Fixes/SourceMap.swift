@@ -10,6 +10,10 @@ public struct SourceMap: Sendable {
     private var lineEnds: [Int] = []
     /// The line break the file uses first (LF when it has none): what inserted lines end with.
     public private(set) var lineBreak = "\n"
+    /// For lines longer than `stride` scalars, the offset of every `stride`-th scalar, so that a
+    /// column far along a long line (a hostile one-line file) is found without walking the line.
+    private var checkpoints: [Int: [Int]] = [:]
+    private static let stride = 256
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -17,8 +21,14 @@ public struct SourceMap: Sendable {
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var i = start
         var sawBreak = false
+        var scalars = 0
+        var marks: [Int] = []
         while i < n {
             let b = bytes[i]
+            if b & 0xC0 != 0x80 {
+                if scalars > 0, scalars % Self.stride == 0 { marks.append(i) }
+                scalars += 1
+            }
             // The width of a line break at i, if one stands there.
             var width = 0
             if b == 0x0A {
@@ -38,11 +48,15 @@ public struct SourceMap: Sendable {
                 sawBreak = true
                 lineBreak = String(decoding: bytes[i..<(i + width)], as: UTF8.self)
             }
+            if !marks.isEmpty { checkpoints[lineStarts.count] = marks }
+            marks = []
+            scalars = 0
             lineStarts.append(start)
             lineEnds.append(i)
             i += width
             start = i
         }
+        if !marks.isEmpty { checkpoints[lineStarts.count] = marks }
         lineStarts.append(start)
         lineEnds.append(n)
     }
@@ -60,6 +74,14 @@ public struct SourceMap: Sendable {
         var i = lineStarts[mark.line - 1]
         let end = lineEnds[mark.line - 1]
         var column = 1
+        // From the last checkpoint before the column, on a long line.
+        if mark.column > Self.stride, let marks = checkpoints[mark.line - 1] {
+            let k = min((mark.column - 1) / Self.stride, marks.count)
+            if k > 0 {
+                i = marks[k - 1]
+                column = k * Self.stride + 1
+            }
+        }
         while column < mark.column {
             guard i < end else { return nil }
             // Past one scalar: its lead byte, then its continuation bytes.

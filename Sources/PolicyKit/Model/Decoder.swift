@@ -158,6 +158,7 @@ struct Decoder {
         var meant: Set<String> = []
         // Which fields were written, by index (the language's mappings have far fewer than 64).
         var written: UInt64 = 0
+        var unwritten: [String]?
         // By index, the entries and the fields: iterating either copies (and retains) every element
         // it passes, an entry's whole node with it.
         for j in entries.indices {
@@ -173,7 +174,9 @@ struct Decoder {
                     suppressed += 1
                     continue
                 }
-                if let meantKey = unknownKey(entries[j], in: entries, fields: fields, mapping: node, owner: owner) {
+                // The known keys this mapping has, found once: a hostile mapping has thousands of entries.
+                if unwritten == nil { unwritten = fields.map(\.key).filter { k in !entries.contains { $0.key == k } } }
+                if let meantKey = unknownKey(entries[j], unwritten: unwritten ?? [], fields: fields, owner: owner) {
                     meant.insert(meantKey)
                 }
                 continue
@@ -195,6 +198,10 @@ struct Decoder {
             let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { $0.key == fields[i].key })
             guard !isWritten, !meant.contains(fields[i].key) else { continue }
             if !misplaced.isEmpty, misplaced.contains((path + [fields[i].key]).joined(separator: "/")) { continue }
+            guard diagnostics.count < room else {
+                suppressed += 1
+                continue
+            }
             missingKey(fields[i], in: node, entries: entries, fields: fields, owner: owner, at: keySpan)
         }
         return Decoded(value: .object(out), span: node.span, failedKeys: failed)
@@ -202,7 +209,7 @@ struct Decoder {
 
     /// Reports an unknown key: where it belongs when the language has it elsewhere (a key indented
     /// under the wrong parent), else the known key it most likely stands for, which it returns.
-    mutating func unknownKey(_ entry: Entry, in entries: [Entry], fields: [Field], mapping: Node, owner: Label) -> String? {
+    mutating func unknownKey(_ entry: Entry, unwritten: [String], fields: [Field], owner: Label) -> String? {
         let key = entry.key
         if let home = Self.home(of: key, from: path) {
             var help = "move it into \(Self.describe(home.path))"
@@ -217,15 +224,14 @@ struct Decoder {
         }
         let keys = fields.map(\.key)
         // A near spelling of any key; else a key it is built on, among those not written.
-        let nearest = Suggest.nearest(key, in: keys)
-            ?? Suggest.byParts(key, in: keys.filter { k in !entries.contains { $0.key == k } })
+        let nearest = Suggest.nearest(key, in: keys) ?? Suggest.byParts(key, in: unwritten)
         guard let nearest else {
             fail(.unknownKey, at: entry.keySpan, "unknown key '\(printable(key))' in \(owner)",
                  help: "the keys of \(owner) are \(Suggest.andList(keys))")
             return nil
         }
         var fix: Fix?
-        if !entries.contains(where: { $0.key == nearest }) {
+        if unwritten.contains(nearest) {
             fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(printable(key))' to '\(nearest)'", edits: $0) }
         }
         fail(.unknownKey, at: entry.keySpan, "unknown key '\(printable(key))' in \(owner)", help: "did you mean '\(nearest)'?", fix: fix)
@@ -255,6 +261,10 @@ struct Decoder {
     /// Reports a key written without a value; its fix writes the canonical policy's value.
     mutating func failNull(_ entry: Entry, in mapping: Node, shape: Shape, key: Label) {
         let message = "\(key) has no value; it must be \(shape.expectation)"
+        guard diagnostics.count < room else {
+            suppressed += 1
+            return
+        }
         guard case .mapping(let siblings) = mapping.kind,
               let canonical = canonicalEntry(path.last ?? entry.key, entries: siblings, parentPath: path.dropLast()) else {
             fail(.typeMismatch, at: entry.value.span, message)
@@ -424,6 +434,7 @@ struct Decoder {
     /// A value not among the choices. Help and fix offer only values that the guide's rules accept
     /// (`viewerRef: per-sesion` gets per-viewer-device, not per-session, itself an error).
     mutating func badChoice(_ text: String, _ options: [String], key: Label, span: Span) -> Decoded? {
+        guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
         let message = "\(key) is '\(printable(text))', which is not one of \(Suggest.orList(options))"
         let allowed = path.last.flatMap { Self.allowedByRules[$0] } ?? options
         let nearest = Suggest.nearest(text, in: options)
@@ -448,6 +459,7 @@ struct Decoder {
     /// device`), which gets the flow list as help, and as a fix, safe when every part is a valid
     /// item and none repeats.
     mutating func notAList(_ node: Node, _ itemShape: Shape, unique: Bool, _ key: Label) -> Decoded? {
+        guard diagnostics.count < room else { return fail(.typeMismatch, at: node.span, "") }
         let message = "\(key) must be a list, found \(describe(node))"
         guard case .scalar(let text, let style) = node.kind, style != .literal, style != .folded else {
             return fail(.typeMismatch, at: node.span, message)
@@ -470,14 +482,15 @@ struct Decoder {
     }
 
     /// The fix that writes `correction` over the scalar at `span`.
+    /// Nil past the limit of findings: the finding will not be kept.
     mutating func fixing(_ span: Span, _ correction: Values.Correction?) -> Fix? {
-        guard let correction else { return nil }
+        guard let correction, diagnostics.count < room else { return nil }
         return editor().replace(span, with: correction.text).map { Fix(correction.safety, "write \(correction.text)", edits: $0) }
     }
 
     /// The safe fix that writes a quoted number or boolean without its quotes.
     mutating func unquoting(_ span: Span, _ value: String?) -> Fix? {
-        guard let value else { return nil }
+        guard let value, diagnostics.count < room else { return nil }
         return editor().replace(span, with: value).map { Fix(.safe, "write \(value) without quotes", edits: $0) }
     }
 
