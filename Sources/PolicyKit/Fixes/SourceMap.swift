@@ -13,7 +13,7 @@ public struct SourceMap: Sendable {
     /// For lines longer than `stride` scalars, the offset of every `stride`-th scalar, so that a
     /// column far along a long line (a hostile one-line file) is found without walking the line.
     private var checkpoints: [Int: [Int]] = [:]
-    private static let stride = 256
+    private static let stride = 64
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes

@@ -385,7 +385,8 @@ struct Decoder {
             }
         case .duration:
             if let ms = Values.fastDuration(text) { return ok(.duration(ms)) }
-            switch Values.fullDuration(text, typical: typicalDuration()) {
+            // The usual value only for a finding that will be kept (it picks a fix's unit).
+            switch Values.fullDuration(text, typical: diagnostics.count < room ? typicalDuration() : nil) {
             case .value(let ms): return ok(.duration(ms))
             case .invalid(let message, let help, let correction):
                 return fail(.typeMismatch, at: span, "\(key) must be a duration: \(printable(message))", help: help,

@@ -214,6 +214,7 @@ public enum Values {
 
     /// `text` when it is a duration that parses (a whole number of milliseconds).
     static func wholeDuration(_ text: String) -> String? {
+        if fastDuration(text) != nil { return text }
         if case .value = fullDuration(text) { return text }
         return nil
     }
@@ -221,6 +222,8 @@ public enum Values {
     /// A bare number's unit is a guess: of ms and s, the one that puts it nearer the usual value
     /// (`base: 500` is 500ms, `timeout: 8` is 8s); a zero is zero in any unit, so certain.
     static func bareNumberCorrection(_ number: String, typical: Int?) -> Correction? {
+        // Without a usual value only a zero has a unit that is certain.
+        guard typical != nil || number.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }) else { return nil }
         let candidates: [(String, Int)] = ["s", "ms"].compactMap { unit in
             guard case .value(let ms) = fullDuration(number + unit) else { return nil }
             return (number + unit, ms)

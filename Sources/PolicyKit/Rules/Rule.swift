@@ -153,8 +153,10 @@ public struct Findings {
                                       message: message, help: help, related: related, fix: fix))
     }
 
-    /// The file's editor, made on first use: only a finding with a fix needs it.
-    public mutating func editor() -> Editor {
+    /// The file's editor, made on first use: only a finding with a fix needs it. Nil once the
+    /// findings fill a file's report (a hostile file of thousands): most would not be reported.
+    public mutating func editor() -> Editor? {
+        guard diagnostics.count < Loader.maxFindings else { return nil }
         if let madeEditor { return madeEditor }
         let made = Editor(source, root: root)
         madeEditor = made
@@ -163,7 +165,7 @@ public struct Findings {
 
     /// An unsafe fix that writes `key: value` over the value at `span` (quotes kept).
     public mutating func replacing(_ span: Span, key: String, with value: String) -> Fix? {
-        editor().replaceValue(span, with: value).map { Fix(.unsafe, "write \(key): \(value)", edits: $0) }
+        editor()?.replaceValue(span, with: value).map { Fix(.unsafe, "write \(key): \(value)", edits: $0) }
     }
 }
 

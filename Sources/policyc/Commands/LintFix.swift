@@ -52,9 +52,13 @@ enum LintFix {
             changedFiles += 1
             appliedCount += entry.outcome.applied.count
             let shownPath = printable(entry.path == "-" ? Files.stdinPath : entry.path)
-            for a in entry.outcome.applied {
+            // As many lines as a file has findings at most (a hostile file may have thousands of fixes).
+            for a in entry.outcome.applied.prefix(Loader.maxFindings) {
                 report += "\(shownPath):\(a.span.start.line):\(a.span.start.column): \(diff ? "would fix" : "fixed"): "
                     + "\(printable(a.description))\(a.safety == .unsafe ? " (unsafe)" : "") [\(a.rule)]\n"
+            }
+            if entry.outcome.applied.count > Loader.maxFindings {
+                report += "\(shownPath): and \(entry.outcome.applied.count - Loader.maxFindings) more fixes\n"
             }
         }
 

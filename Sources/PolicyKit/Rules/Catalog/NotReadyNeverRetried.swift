@@ -38,7 +38,7 @@ extension Rule {
 
     /// The pair appended to neverRetry, or neverRetry added to retry as the canonical policy has it.
     private static func addingNotReady(_ findings: inout Findings) -> Fix? {
-        let editor = findings.editor()
+        guard let editor = findings.editor() else { return nil }
         if let list = editor.node(at: ["retry", "neverRetry"]) {
             return editor.appendItems([("{status: 503, code: not_ready}", ["status: 503", "code: not_ready"])], to: list)
                 .map { Fix(.unsafe, "add {status: 503, code: not_ready} to neverRetry", edits: $0) }

@@ -55,8 +55,8 @@ extension Rule {
             guard !missing.isEmpty else { return }
             let names = missing.map(String.init)
             var fix: Fix?
-            if let list = findings.editor().node(at: ["retry", "retryOn"]),
-               let edits = findings.editor().appendItems(names.map { ($0, [$0]) }, to: list) {
+            if let editor = findings.editor(), let list = editor.node(at: ["retry", "retryOn"]),
+               let edits = editor.appendItems(names.map { ($0, [$0]) }, to: list) {
                 fix = Fix(.unsafe, "add \(Suggest.andList(names)) to retryOn", edits: edits)
             }
             findings.add(at: retryOn.span,
@@ -66,8 +66,7 @@ extension Rule {
 
     /// The edits that take the item written at `span` out of retryOn.
     private static func removing(_ span: Span, from findings: inout Findings) -> [TextEdit]? {
-        let editor = findings.editor()
-        guard let list = editor.node(at: ["retry", "retryOn"]), case .sequence(let items) = list.kind,
+        guard let editor = findings.editor(), let list = editor.node(at: ["retry", "retryOn"]), case .sequence(let items) = list.kind,
               let index = items.firstIndex(where: { $0.span.start == span.start }) else { return nil }
         return editor.removeItem(at: index, of: list)
     }

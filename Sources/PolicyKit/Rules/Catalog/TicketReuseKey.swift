@@ -27,8 +27,8 @@ extension Rule {
             let missing = Language.reuseKeyParts.filter { part in !key.value.contains { $0.value == part } }
             guard !missing.isEmpty else { return }
             var fix: Fix?
-            if let list = findings.editor().node(at: ["tickets", "reuseKey"]),
-               let edits = findings.editor().appendItems(missing.map { ($0, [$0]) }, to: list) {
+            if let editor = findings.editor(), let list = editor.node(at: ["tickets", "reuseKey"]),
+               let edits = editor.appendItems(missing.map { ($0, [$0]) }, to: list) {
                 fix = Fix(.unsafe, "add \(Suggest.andList(missing)) to reuseKey", edits: edits)
             }
             findings.add(at: key.span,
