@@ -129,11 +129,13 @@ import Testing
             .replacingFirst("    background:\n      kind: background      # a sync job\n      maxRetries: 5\n",
                             with: "    background: {kind: background, maxRetries: 0x5,\n      base: 1s, cap: 30s, timeout: 15s, deadline: 120s}\n")
             .replacingFirst("      base: 1s\n      cap: 30s\n      timeout: 15s\n      deadline: 120s\n", with: "")
+            .replacingFirst("    - status: 503\n", with: "    - {code: 日本語🎬, status: \"404\"}\n    - status: 503\n")
             .replacingOccurrences(of: "\n", with: "\r\n")
         let fixed = fix(text, unsafe: true)
         #expect(fixed == text
             .replacingFirst("maxRetries: 0x5", with: "maxRetries: 5")
-            .replacingFirst("\"2 s\"", with: "1s"))
+            .replacingFirst("\"2 s\"", with: "1s")
+            .replacingFirst("status: \"404\"", with: "status: 404"))
     }
 
     @Test func passesEndWithin10AndTwiceIsOnce() {

@@ -22,9 +22,9 @@ enum Lint {
               choice (a bare number's unit, the nearest value a limit allows, a canonical section).
               A fix changes only the text it corrects. Files are replaced whole (temporary file,
               then rename), only when they change, keeping their mode; nothing is written when an
-              input cannot be read. What was fixed goes to stderr, then the findings that remain.
-              With - (standard input) and --fix, the fixed text goes to stdout and the report to
-              stderr.
+              input cannot be read. What was fixed goes to stderr; the report (stdout) is of the
+              findings that remain. With - (standard input) and --fix, the fixed text goes to
+              stdout and the report to stderr.
 
             EXIT STATUS:
               0  no errors (warnings allowed unless --strict)
