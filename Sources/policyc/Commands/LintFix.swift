@@ -19,15 +19,18 @@ enum LintFix {
             return CommandLine.usageError("--diff prints a diff, not findings: it takes no --format", command: Lint.spec)
         }
 
-        // Each file read and fixed on its own, in parallel as `Workspace.check` does.
+        // Each file read and fixed on its own: in parallel, or one after the other with
+        // POLICYC_THREADS=1, as `Workspace.check` does.
         var results = [Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>?](repeating: nil, count: paths.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-                let path = paths[i]
-                slots[i] = Files.read(path).map { bytes in
-                    (bytes, Fixer.fix(bytes, path: path == "-" ? Files.stdinPath : path, unsafe: unsafe))
-                }
+        let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
+            Files.read(path).map { bytes in (bytes, Fixer.fix(bytes, path: path == "-" ? Files.stdinPath : path, unsafe: unsafe)) }
+        }
+        if Workspace.threadsFromEnvironment == 1 || paths.count < 2 {
+            for i in paths.indices { results[i] = work(paths[i]) }
+        } else {
+            results.withUnsafeMutableBufferPointer { buffer in
+                nonisolated(unsafe) let slots = buffer
+                DispatchQueue.concurrentPerform(iterations: paths.count) { i in slots[i] = work(paths[i]) }
             }
         }
         var readErrors = gathered.errors
@@ -38,6 +41,8 @@ enum LintFix {
             case .failure(let error): readErrors.append(error)
             }
         }
+        // In the order of every report: by path.
+        fixed.sort { $0.path < $1.path }
         var files = fixed.map(\.outcome.file)
         Checker.checkAcrossFiles(&files)
         // A finding across files on a file clean on its own: its text was not kept with it.
