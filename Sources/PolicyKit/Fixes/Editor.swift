@@ -140,9 +140,11 @@ public struct Editor: Sendable {
 
     /// Inserts the entry `key` into a mapping: in a block mapping its `lines` (the key's line first,
     /// indented as from column 1), at the mapping's indentation, before the first entry that
-    /// `order` puts after it, else after the last entry; in a flow mapping `key: flow` at its end.
+    /// `order` puts after it, else after the last entry, set off by a blank line when `separated`
+    /// (a top-level section, as the canonical policy writes them); in a flow mapping `key: flow`
+    /// at its end.
     public func insertEntry(_ key: String, lines: [String], flow: String, into mapping: Node,
-                            order: [String]) -> [TextEdit]? {
+                            order: [String], separated: Bool = false) -> [TextEdit]? {
         guard case .mapping(let entries) = mapping.kind, !lines.isEmpty else { return nil }
         if isFlow(mapping) {
             let close = Mark(line: mapping.span.end.line, column: mapping.span.end.column - 1)
@@ -158,9 +160,10 @@ public struct Editor: Sendable {
         let rank = order.firstIndex(of: key) ?? order.count
         for entry in entries {
             guard let r = order.firstIndex(of: entry.key), r > rank, text.startsItsLine(entry.keySpan.start) else { continue }
-            return [TextEdit(Span(Mark(line: entry.keySpan.start.line, column: 1)), indented.map { $0 + text.lineBreak }.joined())]
+            let block = separated ? indented + [""] : indented
+            return [TextEdit(Span(Mark(line: entry.keySpan.start.line, column: 1)), block.map { $0 + text.lineBreak }.joined())]
         }
-        return insertLines(indented, after: lastLine(of: mapping))
+        return insertLines(separated ? [""] + indented : indented, after: lastLine(of: mapping))
     }
 
     /// Gives a key written without a value (`tickets:`, `timeout: ~`) one: `lines` (the value's

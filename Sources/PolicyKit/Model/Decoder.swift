@@ -253,7 +253,7 @@ struct Decoder {
             ? "add '\(field.key): \(canonical.flow)'"
             : "add it as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n")
         let fix = editor().insertEntry(field.key, lines: canonical.lines, flow: canonical.flow, into: mapping,
-                                       order: fields.map(\.key))
+                                       order: fields.map(\.key), separated: path.isEmpty && canonical.lines.count > 1)
             .map { Fix(.unsafe, canonical.lines.count == 1 ? "add '\(field.key): \(canonical.flow)'" : "add the canonical '\(field.key)'", edits: $0) }
         fail(.missingKey, at: keySpan, message, help: help, fix: fix)
     }
