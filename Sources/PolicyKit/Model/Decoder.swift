@@ -411,10 +411,6 @@ struct Decoder {
                 return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code, found the quoted string \(shown)",
                             help: "write \(v) without quotes", fix: unquoting(span, String(v)))
             }
-            if !style.isPlain, text == "network" || text.lowercased() == "network" {
-                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code, found the quoted string \(shown)",
-                            help: "write network without quotes", fix: unquoting(span, "network"))
-            }
             if case .invalid(let message, let help, let correction) = Values.integer(text), text.first?.isASCIIDigit == true {
                 return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(printable(message))", help: help,
                             fix: fixing(span, correction))
