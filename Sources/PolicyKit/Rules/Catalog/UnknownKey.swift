@@ -1,7 +1,7 @@
 extension Rule {
     static let unknownKey = Rule(
         .unknownKey, .error,
-        summary: "a key the language does not have; help suggests the nearest known key",
+        summary: "a key the language does not have there; help suggests the nearest known key, or says where a key of another mapping belongs",
         reference: nil,
         fixes: [.unsafe],
         examples: [
