@@ -77,7 +77,8 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
             ("CRLF", { $0.replacingOccurrences(of: "\n", with: "\r\n") }),
             ("BOM", { "\u{FEFF}" + $0 }),
         ]
-        for (name, variant) in variants where name != "CRLF" || example.source.contains("\n") {
+        // Line breaks and the BOM once per example; the multibyte run checks columns.
+        for (name, variant) in variants where name == "LF" || (!c.multibyte && (name != "CRLF" || example.source.contains("\n"))) {
             let source = Array(variant(prefix + example.source).utf8)
             for unsafe in [false, true] {
                 let expected = variant(prefix + (unsafe ? example.expectedUnsafe : example.expectedSafe))
@@ -85,7 +86,8 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
                 let got = String(decoding: outcome.bytes, as: UTF8.self)
                 #expect(got == expected, "\(name), \(unsafe ? "unsafe" : "safe") fixes gave:\n\(got)")
                 #expect(outcome.changed == (outcome.bytes != source))
-                if outcome.changed { #expect(Loader.load(outcome.bytes).decodable, "\(name): the fixed text parses") }
+                guard outcome.changed else { continue }
+                #expect(Loader.load(outcome.bytes).decodable, "\(name): the fixed text parses")
                 let again = Fixer.fix(outcome.bytes, path: "example.yaml", unsafe: unsafe)
                 #expect(again.bytes == outcome.bytes && again.applied.isEmpty, "\(name): fixing twice changes nothing more")
             }
