@@ -60,6 +60,7 @@ public enum Checker {
         if loaded.decodable {
             var decoder = Decoder()
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
+            decoder.source = bytes
             let decoded = PolicyDoc(decoder.decodeRoot(loaded.root))
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
@@ -71,6 +72,8 @@ public enum Checker {
                 // One collector for every rule, each rule by index: copying the rules (their texts
                 // and closures) and a collector per rule cost more than most checks.
                 var findings = Findings()
+                findings.source = bytes
+                findings.root = loaded.root
                 for i in Catalog.rules.indices {
                     guard let check = Catalog.rules[i].check else { continue }
                     findings.rule = (Catalog.rules[i].id, Catalog.rules[i].severity)

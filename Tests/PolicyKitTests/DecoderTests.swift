@@ -101,8 +101,16 @@ import Testing
         #expect(d.help == "did you mean 'background'?")
         d = try only(check("viewerRef: per-viewer-device", "viewerRef: per_viewer_device"), .typeMismatch, at: 41, 14)
         #expect(d.help == "did you mean 'per-viewer-device'?")
+        // Help offers only what the guide's rules accept: equal-jitter would be an error too.
         d = try only(check("backoff: full-jitter", "backoff: fibonacci"), .typeMismatch, at: 25, 12)
-        #expect(d.help == "write one of full-jitter, equal-jitter, exponential or constant")
+        #expect(d.help == "write full-jitter, the only value the guide allows")
+        d = try only(check("backoff: full-jitter", "backoff: exponental"), .typeMismatch, at: 25, 12)
+        #expect(d.help == "write full-jitter, the only value the guide allows")
+        d = try only(check("viewerRef: per-viewer-device", "viewerRef: per-sesion"), .typeMismatch, at: 41, 14)
+        #expect(d.help == "write per-viewer-device, the only value the guide allows")
+        #expect(d.fix?.edits == [TextEdit(d.span, "per-viewer-device")])
+        d = try only(check("kind: background", "kind: sync"), .typeMismatch, at: 15, 13)
+        #expect(d.help == "write one of interactive or background")
     }
 
     @Test func unknownKeysSuggestKeysValidAtThatSpot() throws {
@@ -119,6 +127,9 @@ import Testing
         #expect(d.help == "did you mean 'ahead'?")
         // Only keys of that mapping are suggested: `timeout` lives in profiles, not in tickets.
         d = try only(check("  viewerRef: per-viewer-device\n", "  viewerRef: per-viewer-device\n  timeout: 5s\n"),
+                     .unknownKey, at: 42, 3)
+        #expect(d.message == "key 'timeout' belongs in a profile, not in 'tickets'")
+        d = try only(check("  viewerRef: per-viewer-device\n", "  viewerRef: per-viewer-device\n  owner: me\n"),
                      .unknownKey, at: 42, 3)
         #expect(d.help == "the keys of 'tickets' are reuseKey, stopReuseBefore and viewerRef")
         d = try only(check("      code: not_ready\n", "      code: not_ready\n      reason: later\n"), .unknownKey, at: 25, 7)

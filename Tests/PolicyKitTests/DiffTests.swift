@@ -414,7 +414,7 @@ struct DiffVerdictTests {
         #expect(text.contains("  prefetch.ahead: 2 → 1\n"))
 
         let json = compact(r.json)
-        #expect(json.contains(#""fails":true,"findings":[{"column":19,"endColumn":20,"endLine":9,"file":"Policies/playback.yaml","help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","new":true,"reference":{"quote":"At most 3 retries per interactive request","section":"Checklist"},"related":[],"rule":"interactive-retries-max","severity":"error"}],"path":"retry.profiles.interactive.maxRetries""#), "\(json)")
+        #expect(json.contains(#""fails":true,"findings":[{"column":19,"endColumn":20,"endLine":9,"file":"Policies/playback.yaml","fix":{"description":"write maxRetries: 3","edits":[{"end":{"column":20,"line":9},"start":{"column":19,"line":9},"text":"3"}],"safety":"unsafe"},"help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","new":true,"reference":{"quote":"At most 3 retries per interactive request","section":"Checklist"},"related":[],"rule":"interactive-retries-max","severity":"error"}],"path":"retry.profiles.interactive.maxRetries""#), "\(json)")
         #expect(json.contains(#""fails":false,"findings":[],"path":"prefetch.ahead""#))
         #expect(json.contains(#""errors":2,"newErrors":2"#))
         // The exit status is SPEC §3's: errors fail, whatever --allow-breaking says.

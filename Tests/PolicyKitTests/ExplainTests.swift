@@ -188,7 +188,7 @@ struct ExplainAsWrittenTests {
 
         let json = e.json.rendered(pretty: false)
         #expect(json.contains(#""interactive":{"attemptsMax":5,"#))
-        #expect(json.contains(#""diagnostics":[{"column":19,"endColumn":20,"endLine":9,"file":"Policies/playback.yaml","help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","reference":{"quote":"At most 3 retries per interactive request","section":"Checklist"},"related":[],"rule":"interactive-retries-max","severity":"error"},"#), "\(json)")
+        #expect(json.contains(#""diagnostics":[{"column":19,"endColumn":20,"endLine":9,"file":"Policies/playback.yaml","fix":{"description":"write maxRetries: 3","edits":[{"end":{"column":20,"line":9},"start":{"column":19,"line":9},"text":"3"}],"safety":"unsafe"},"help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","reference":{"quote":"At most 3 retries per interactive request","section":"Checklist"},"related":[],"rule":"interactive-retries-max","severity":"error"},"#), "\(json)")
         #expect(json.hasPrefix(#"{"notExplained":[],"#))
     }
 

@@ -94,9 +94,15 @@ import Testing
         #expect(d.span.start == at(2, 4))
         #expect(d.message == "mapping values are not allowed in this context")
 
-        d = try only(load("a:\n\tb: 1\n"), .yamlSyntax)
-        #expect(d.span.start == at(2, 1))
-        #expect(d.message.hasPrefix("found character that cannot start any token"))
+        // A tab that indents: libyaml's "found character that cannot start any token", or that it
+        // "violates indentation", becomes what to do, at the tab.
+        for (text, tab) in [("a:\n\tb: 1\n", at(2, 1)), ("a:\n  b: 1\n\tc: 2\n", at(3, 1)), ("a:\n  b: 1\n \tc: 2\n", at(3, 2)),
+                            ("# 日本語\r\nretry:\r\n  x: 1\r\n\ty: 2\r\n", at(4, 1))] {
+            d = try only(load(text), .yamlSyntax)
+            #expect(d.span.start == tab, "\(text)")
+            #expect(d.message == "a tab indents this line; YAML indents with spaces only")
+            #expect(d.help == "replace the tab with spaces, as many as the lines around it use")
+        }
 
         d = try only(load("a: \"open\n"), .yamlSyntax)
         #expect(d.message.hasPrefix("found unexpected end of stream"))

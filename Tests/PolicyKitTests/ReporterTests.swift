@@ -206,6 +206,45 @@ import FoundationXML
         #expect(Reporters.json([]) == "{\n  \"diagnostics\": [],\n  \"summary\": {\n    \"errors\": 0,\n    \"files\": 0,\n    \"warnings\": 0\n  }\n}\n")
     }
 
+    /// A finding with a fix carries it (1-based, columns in Unicode scalars, the end left out); one
+    /// without has no `fix` at all.
+    @Test func jsonCarriesTheFix() throws {
+        let text = Canonical.text.replacingFirst("description: Ticket requests made by the iOS and Android players.",
+                                                with: "description: 日本語 🎬")
+            .replacingFirst("cap: 8s", with: "cap: 8 sec").replacingFirst("timeout: 8s", with: "timeout: 20s")
+        let file = Checker.check(Array(text.utf8), path: "p.yaml")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(Reporters.json([file]).utf8)) as? [String: Any])
+        let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["rule"] as? String } == ["type-mismatch", "timeout-within-deadline"])
+        let fix = try #require(diagnostics[0]["fix"] as? [String: Any])
+        #expect(fix["safety"] as? String == "safe")
+        #expect(fix["description"] as? String == "write 8s")
+        let edits = try #require(fix["edits"] as? [[String: Any]])
+        #expect(edits.count == 1)
+        #expect(edits[0]["start"] as? [String: Int] == ["line": 11, "column": 12])
+        #expect(edits[0]["end"] as? [String: Int] == ["line": 11, "column": 17])
+        #expect(edits[0]["text"] as? String == "8s")
+        // No single correction for a timeout over the deadline: no fix, and no key for it.
+        #expect(diagnostics[1]["fix"] == nil)
+        #expect(Set(diagnostics[1].keys) == ["file", "line", "column", "severity", "rule", "message", "help",
+                                              "endLine", "endColumn", "reference", "related"])
+    }
+
+    @Test func textShowsTheFixLastAndHelpOfSeveralLinesIndented() throws {
+        let text = Canonical.text.replacingFirst("  budget:\n    ratio: 10%\n    minPerMinute: 10\n", with: "")
+            .replacingFirst("honor: true", with: "honor: yes")
+        let out = Reporters.text([Checker.check(Array(text.utf8), path: "p.yaml")])
+        #expect(out.contains("""
+              help: add it as the canonical policy has it:
+                    budget:
+                      ratio: 10%
+                      minPerMinute: 10
+              fix: add the canonical 'budget' (unsafe: lint --unsafe-fixes)
+
+            """))
+        #expect(out.contains("  help: write true\n  fix: write true (safe: lint --fix)\n"))
+    }
+
     // MARK: github
 
     @Test func githubEscapesAsGitHubDocuments() {
@@ -312,6 +351,26 @@ import FoundationXML
         #expect(((related[0]["message"] as? [String: String])?["text"]) == "first 'version' is here")
     }
 
+    @Test func sarifFixesAreReplacements() throws {
+        let text = Canonical.text.replacingFirst("502, 503]", with: "502, 503, 404]")
+        let sarif = Reporters.sarif([Checker.check(Array(text.utf8), path: "p.yaml")])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
+        let result = try #require(((root["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+        let fix = try #require((result["fixes"] as? [[String: Any]])?.first)
+        #expect((fix["description"] as? [String: String])?["text"] == "remove 404 from retryOn")
+        #expect((fix["properties"] as? [String: String])?["safety"] == "unsafe")
+        let change = try #require((fix["artifactChanges"] as? [[String: Any]])?.first)
+        #expect(change["artifactLocation"] as? [String: String] == ["uri": "p.yaml", "uriBaseId": "%SRCROOT%"])
+        let replacement = try #require((change["replacements"] as? [[String: Any]])?.first)
+        // `, 404` goes: from after 503 (column 40) up to the bracket (column 45).
+        #expect(replacement["deletedRegion"] as? [String: Int] == ["startLine": 21, "startColumn": 40, "endLine": 21, "endColumn": 45])
+        #expect(replacement["insertedContent"] as? [String: String] == ["text": ""])
+        // The catalog marks the rules that can fix.
+        let rules = try #require((((root["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let statuses = try #require(rules.first { $0["id"] as? String == "retry-statuses" })
+        #expect((statuses["properties"] as? [String: [String]])?["fixes"] == ["unsafe"])
+    }
+
     @Test func sarifURIsAreURIReferences() {
         #expect(Reporters.sarifArtifactLocation("./Policies/a b%#?.yaml")
                 == .object(["uri": .string("Policies/a%20b%25%23%3F.yaml"), "uriBaseId": .string("%SRCROOT%")]))
@@ -328,7 +387,14 @@ import FoundationXML
             Checker.check(Array("version: 1\nversion: 2\n".utf8), path: "dup.yaml"),
             Checker.check(Array("a: [b\n".utf8), path: "<stdin>"),
             Checker.check([0xFF, 0xFE, 0x41], path: "/abs/binary.yaml"),
+            // Fixes of every shape: a replacement, an insertion of lines, a deletion, quotes kept.
+            Checker.check(Array(Canonical.text.replacingFirst("cap: 8s", with: "cap: 8 sec")
+                .replacingFirst("  budget:\n    ratio: 10%\n    minPerMinute: 10\n", with: "")
+                .replacingFirst("502, 503]", with: "502, 503, 404]")
+                .replacingFirst("backoff: full-jitter", with: "backoff: \"exponential\"").utf8), path: "fixes/é.yaml"),
         ]
+        let fixes = Reporters.sarif([checked[5]])
+        #expect(fixes.contains("\"artifactChanges\"") && fixes.contains("\"deletedRegion\"") && fixes.contains("\"insertedContent\""))
         for files in [[], checked, Self.mixed, [checked[2]]] {
             try SARIFValidator.validate(Reporters.sarif(files))
         }
@@ -408,12 +474,17 @@ import FoundationXML
 
     @Test func catalogMarkdownIsTheTable() {
         let lines = CatalogReport.markdown().split(separator: "\n")
-        #expect(lines.first == "| rule | severity | fires when | guide |")
+        #expect(lines.first == "| rule | severity | fires when | guide | fix |")
         #expect(lines.count == Catalog.rules.count + 2)
         for (line, rule) in zip(lines.dropFirst(2), Catalog.rules) {
             #expect(line.hasPrefix("| `\(rule.id.rawValue)` | \(rule.severity.rawValue) | "))
-            #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 6)
+            #expect(line.split(separator: "|", omittingEmptySubsequences: false).count == 7)
+            // The last column says which fixes the rule's findings carry.
+            let fix = line.split(separator: "|", omittingEmptySubsequences: false)[5].trimmingCharacters(in: .whitespaces)
+            #expect(fix == (rule.fixes.isEmpty ? "—" : rule.fixes.map(\.rawValue).joined(separator: ", ")))
         }
+        #expect(CatalogReport.markdown().contains("| `type-mismatch` | error | "))
+        #expect(CatalogReport.markdown().contains("| — | safe, unsafe |"))
     }
 
     @Test func catalogJSONHasEveryRuleAndExample() throws {
@@ -421,10 +492,13 @@ import FoundationXML
         let rules = try #require(root["rules"] as? [[String: Any]])
         #expect(rules.map { $0["id"] as? String } == Catalog.rules.map(\.id.rawValue))
         for (json, rule) in zip(rules, Catalog.rules) {
+            #expect(json["fixes"] as? [String] == rule.fixes.map(\.rawValue))
             let examples = try #require(json["examples"] as? [[String: Any]])
             #expect(examples.count == rule.examples.count)
             for (e, example) in zip(examples, rule.examples) {
                 #expect(e["yaml"] as? String == example.source)
+                #expect(e["fixed"] as? String == example.fixed)
+                #expect(e["unsafeFixed"] as? String == example.unsafeFixed)
                 #expect(e["triggers"] as? Bool == example.triggers)
                 #expect((e["findings"] as? [Any])?.count == example.markedPositions.count)
             }

@@ -61,6 +61,56 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// Each example's fixes, as `lint --fix` and `lint --fix --unsafe-fixes` make them: the text the
+    /// example gives (or the example itself, byte for byte, when it gives none), a text that
+    /// parses, and a fixed point (fixing again changes nothing). The same with CRLF line breaks
+    /// and with a BOM: a fix keeps the file's line breaks and positions count after the BOM.
+    @Test(arguments: ExampleCase.all)
+    func exampleFixes(_ c: ExampleCase) throws {
+        let example = c.example
+        if !example.triggers && example.alsoFinds.isEmpty {
+            #expect(example.fixed == nil && example.unsafeFixed == nil, "a clean example has nothing to fix")
+        }
+        let prefix = c.multibyte ? ExampleCase.prefix : ""
+        let variants: [(String, (String) -> String)] = [
+            ("LF", { $0 }),
+            ("CRLF", { $0.replacingOccurrences(of: "\n", with: "\r\n") }),
+            ("BOM", { "\u{FEFF}" + $0 }),
+        ]
+        // Line breaks and the BOM once per example; the multibyte run checks columns.
+        for (name, variant) in variants where name == "LF" || (!c.multibyte && (name != "CRLF" || example.source.contains("\n"))) {
+            let source = Array(variant(prefix + example.source).utf8)
+            for unsafe in [false, true] {
+                let expected = variant(prefix + (unsafe ? example.expectedUnsafe : example.expectedSafe))
+                let outcome = Fixer.fix(source, path: "example.yaml", unsafe: unsafe)
+                let got = String(decoding: outcome.bytes, as: UTF8.self)
+                #expect(got == expected, "\(name), \(unsafe ? "unsafe" : "safe") fixes gave:\n\(got)")
+                #expect(outcome.changed == (outcome.bytes != source))
+                guard outcome.changed else { continue }
+                #expect(Loader.load(outcome.bytes).decodable, "\(name): the fixed text parses")
+                let again = Fixer.fix(outcome.bytes, path: "example.yaml", unsafe: unsafe)
+                #expect(again.bytes == outcome.bytes && again.applied.isEmpty, "\(name): fixing twice changes nothing more")
+            }
+        }
+        // The rule's findings carry only the kinds of fix it declares.
+        let file = Checker.check(Array((prefix + example.source).utf8), path: "example.yaml")
+        for d in file.diagnostics where d.rule == c.rule.id.rawValue {
+            if let fix = d.fix { #expect(c.rule.fixes.contains(fix.safety), "\(d.headline): a \(fix.safety) fix") }
+        }
+    }
+
+    /// A rule that says it can fix shows each kind of fix in an example.
+    @Test(arguments: Catalog.rules.map(\.id))
+    func declaredFixesAreShown(_ id: RuleID) throws {
+        let rule = try #require(Catalog.rule(id))
+        var shown: Set<Fix.Safety> = []
+        for example in rule.examples {
+            let file = Checker.check(Array(example.source.utf8), path: "example.yaml")
+            for d in file.diagnostics where d.rule == id.rawValue { if let fix = d.fix { shown.insert(fix.safety) } }
+        }
+        #expect(shown == Set(rule.fixes))
+    }
+
     @Test func catalogHoldsEveryRuleOnceInOrder() {
         #expect(Catalog.rules.map(\.id) == RuleID.allCases)
         for id in RuleID.allCases {

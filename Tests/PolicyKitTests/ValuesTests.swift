@@ -9,8 +9,8 @@ import Testing
         return nil
     }
 
-    func problem<T>(_ parsed: Values.Parsed<T>) -> (message: String, help: String?)? {
-        if case .invalid(let m, let h) = parsed { return (m, h) }
+    func problem<T>(_ parsed: Values.Parsed<T>) -> (message: String, help: String?, correction: Values.Correction?)? {
+        if case .invalid(let m, let h, let c) = parsed { return (m, h, c) }
         return nil
     }
 
@@ -127,6 +127,60 @@ import Testing
         let p = try #require(problem(Values.boolean(text)))
         #expect(p.message.contains("'\(text)'"))
         #expect(p.help == "write \(right)")
+    }
+
+    /// YAML 1.2 reads True and TRUE as booleans too: they are not called YAML 1.1 spellings.
+    @Test(arguments: [("True", "true"), ("TRUE", "true"), ("False", "false"), ("FALSE", "false")])
+    func capitalisedBooleans(_ text: String, _ right: String) throws {
+        let p = try #require(problem(Values.boolean(text)))
+        #expect(p.message == "'\(text)' is a capitalised boolean; policyc accepts only true and false")
+        #expect(!p.message.contains("YAML 1.1"))
+        #expect(p.correction == Values.Correction(right, .safe))
+    }
+
+    @Test(arguments: [("yes", "true", Fix.Safety.safe), ("OFF", "false", .safe), ("N", "false", .safe),
+                      ("1", "true", .unsafe), ("tRUE", "true", .unsafe), ("yEs", "true", .unsafe)])
+    func booleanCorrections(_ text: String, _ right: String, _ safety: Fix.Safety) throws {
+        let p = try #require(problem(Values.boolean(text)))
+        #expect(p.correction == Values.Correction(right, safety))
+        #expect(p.message.contains("YAML 1.1") == (safety == .safe))
+    }
+
+    /// The spelling `help` names, as the text a fix writes: certain for one value spelt another
+    /// way, a choice for a guess (a bare number's unit, a leading zero, a ratio's percent).
+    @Test(arguments: [
+        ("0x10", "16", Fix.Safety.safe), ("0o17", "15", .safe), ("1_000", "1000", .safe), ("1,000", "1000", .safe),
+        ("1,5", "15", .unsafe), ("1e3", "1000", .safe), ("3.0", "3", .safe), ("+3", "3", .safe), ("-0", "0", .safe),
+        ("010", "10", .unsafe),
+    ] as [(String, String, Fix.Safety)])
+    func integerCorrections(_ text: String, _ right: String, _ safety: Fix.Safety) throws {
+        let p = try #require(problem(Values.integer(text)))
+        #expect(p.correction == Values.Correction(right, safety))
+    }
+
+    @Test func durationAndPercentCorrections() throws {
+        #expect(try #require(problem(Values.duration("8 sec"))).correction == Values.Correction("8s", .safe))
+        #expect(try #require(problem(Values.duration("5min"))).correction == Values.Correction("5m", .safe))
+        #expect(try #require(problem(Values.duration("1.5 s"))).correction == Values.Correction("1.5s", .safe))
+        #expect(try #require(problem(Values.duration("500MS"))).correction == Values.Correction("500ms", .safe))
+        // A bare number's unit is the one nearer the usual value there; zero is zero in any unit.
+        #expect(try #require(problem(Values.duration("500", typical: 500))).correction == Values.Correction("500ms", .unsafe))
+        #expect(try #require(problem(Values.duration("8", typical: 8000))).correction == Values.Correction("8s", .unsafe))
+        #expect(try #require(problem(Values.duration("300", typical: 300_000))).correction == Values.Correction("300s", .unsafe))
+        #expect(try #require(problem(Values.duration("0", typical: 1000))).correction == Values.Correction("0s", .safe))
+        #expect(try #require(problem(Values.duration("8"))).correction == nil)
+        #expect(try #require(problem(Values.duration("1.0005s"))).correction == nil)
+        #expect(try #require(problem(Values.percent("10 %"))).correction == Values.Correction("10%", .safe))
+        #expect(try #require(problem(Values.percent("15"))).correction == Values.Correction("15%", .unsafe))
+        #expect(try #require(problem(Values.percent("0.1"))).correction == Values.Correction("10%", .unsafe))
+        #expect(try #require(problem(Values.percent("150"))).correction == nil)
+    }
+
+    /// The ratio's percent is the decimal moved by two places, never a double's rounding.
+    @Test func aRatiosPercentIsExact() throws {
+        let p = try #require(problem(Values.percent("0.07")))
+        #expect(p.help == "write 0.07% (or 7% if you meant the ratio 0.07)")
+        #expect(try #require(problem(Values.percent("0.125"))).correction == Values.Correction("12.5%", .unsafe))
     }
 
     @Test func otherWordsAreNotBooleans() throws {

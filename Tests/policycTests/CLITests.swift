@@ -449,7 +449,7 @@ import Testing
         let markdown = try Self.policyc(["rules", "--format", "markdown"])
         #expect(markdown.status == 0)
         let rows = markdown.out.split(separator: "\n")
-        #expect(rows.first == "| rule | severity | fires when | guide |")
+        #expect(rows.first == "| rule | severity | fires when | guide | fix |")
         #expect(rows.count == rules.count + 2)
         let text = try Self.policyc(["rules"])
         #expect(text.status == 0)

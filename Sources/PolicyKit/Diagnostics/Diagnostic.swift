@@ -92,6 +92,8 @@ extension Diagnostic {
                 "message": .string(related.message),
             ])
         })
+        // Only when there is one: readers that compare the members exactly see no change otherwise.
+        if let fix { members["fix"] = fix.json }
         return .object(members)
     }
 

@@ -230,25 +230,25 @@ public enum Hover {
         case .duration:
             switch Values.duration(text) {
             case .value(let ms): prose.add("\(shown) = \(ms) ms (\(Spoken.duration(ms)))")
-            case .invalid(let message, let help): problem(message, help, &prose)
+            case .invalid(let message, let help, _): problem(message, help, &prose)
             }
         case .percent:
             switch Values.percent(text) {
             case .value(let p): prose.add("\(shown) = the ratio \(JSON.number(p.ratio)) (\(Format.percent(p)))")
-            case .invalid(let message, let help): problem(message, help, &prose)
+            case .invalid(let message, let help, _): problem(message, help, &prose)
             }
         case .integer, .status:
             guard plain else { return problem("\(text) is quoted: a quoted number is a string", Int(text).map { "write \($0) without quotes" }, &prose) }
             switch Values.integer(text) {
             case .value(let v):
                 prose.add("\(shown) = the integer \(v)" + (statusName(v).map { " (HTTP \(v) \($0))" } ?? ""))
-            case .invalid(let message, let help): problem(message, help, &prose)
+            case .invalid(let message, let help, _): problem(message, help, &prose)
             }
         case .boolean:
             guard plain else { return problem("'\(text)' is quoted: a quoted boolean is a string", nil, &prose) }
             switch Values.boolean(text) {
             case .value(let v): prose.add("\(shown) = \(v)")
-            case .invalid(let message, let help): problem(message, help, &prose)
+            case .invalid(let message, let help, _): problem(message, help, &prose)
             }
         case .choice(let options):
             if options.contains(text) {

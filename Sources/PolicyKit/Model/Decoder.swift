@@ -44,15 +44,45 @@ struct Decoder {
     var suppressed = 0
     /// Room left for findings: the loader's findings count against the same limit.
     var room = Loader.maxFindings
+    /// The file's bytes, from which fixes are made (none without them).
+    var source: [UInt8] = []
+    private var root: Node?
+    private var madeEditor: Editor?
+    /// The keys from the root to the mapping being decoded: a profile by its name, a list item as
+    /// `-`. Read only when a finding needs it (where a key belongs, the canonical text to add).
+    private var path: [String] = []
+    /// Keys written under another mapping than theirs, as the path where they belong
+    /// (`retry/budget`): that mapping does not also report them missing.
+    private var misplaced: Set<String> = []
 
     mutating func decodeRoot(_ root: Node?) -> Decoded? {
+        self.root = root
+        path.reserveCapacity(8)
         guard let root, !root.isNull else {
+            var fix: Fix?
+            if root == nil {
+                // Only comments, or nothing: the canonical policy after them.
+                let text = editor().text
+                let lines = CanonicalEntry.wholePolicy
+                let edit = text.bytes.isEmpty || text.endsWithLineBreak
+                    ? lines.map { $0 + text.lineBreak }.joined()
+                    : lines.map { text.lineBreak + $0 }.joined()
+                fix = Fix(.unsafe, "write the canonical policy", edits: [TextEdit(Span(text.mark(at: text.bytes.count)), edit)])
+            }
             fail(.missingKey, at: Span(.start),
                  "the file holds no policy; a policy needs the keys version, policy, retry, prefetch and tickets",
-                 help: "run 'policyc init' for a canonical policy to start from")
+                 help: "run 'policyc init' for a canonical policy to start from", fix: fix)
             return nil
         }
         return decode(root, as: .object(Language.root), key: .plain("the policy"), owner: .plain("the policy"), keySpan: nil)
+    }
+
+    /// The file's editor, made on first use: only a finding with a fix needs it.
+    private mutating func editor() -> Editor {
+        if let madeEditor { return madeEditor }
+        let made = Editor(source, root: root)
+        madeEditor = made
+        return made
     }
 
     /// - Parameters:
@@ -78,13 +108,21 @@ struct Decoder {
             var out: [DecodedEntry] = []
             out.reserveCapacity(entries.count)
             for e in entries {
+                path.append(e.key)
+                defer { path.removeLast() }
+                if e.value.isNull {
+                    failNull(e, in: node, shape: valueShape, key: .quotedPrintable(e.key))
+                    continue
+                }
                 if let v = decode(e.value, as: valueShape, key: .quotedPrintable(e.key), owner: .profile(e.key), keySpan: e.keySpan) {
                     out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
                 }
             }
             return Decoded(value: .object(out), span: node.span)
         case .list(let itemShape, let unique):
-            guard case .sequence(let items) = node.kind else { return mismatch(node, shape, key) }
+            guard case .sequence(let items) = node.kind else { return notAList(node, itemShape, unique: unique, key) }
+            path.append("-")
+            defer { path.removeLast() }
             var out: [Decoded] = []
             out.reserveCapacity(items.count)
             var complete = true
@@ -120,6 +158,7 @@ struct Decoder {
         var meant: Set<String> = []
         // Which fields were written, by index (the language's mappings have far fewer than 64).
         var written: UInt64 = 0
+        var unwritten: [String]?
         // By index, the entries and the fields: iterating either copies (and retains) every element
         // it passes, an entry's whole node with it.
         for j in entries.indices {
@@ -135,17 +174,21 @@ struct Decoder {
                     suppressed += 1
                     continue
                 }
-                let keys = fields.map(\.key)
-                let nearest = Suggest.nearest(key, in: keys)
-                if let nearest { meant.insert(nearest) }
-                let help = nearest.map { "did you mean '\($0)'?" }
-                    ?? "the keys of \(owner) are \(Suggest.andList(keys))"
-                fail(.unknownKey, at: entries[j].keySpan, "unknown key '\(printable(key))' in \(owner)", help: help)
+                // The known keys this mapping has, found once: a hostile mapping has thousands of entries.
+                if unwritten == nil { unwritten = fields.map(\.key).filter { k in !entries.contains { $0.key == k } } }
+                if let meantKey = unknownKey(entries[j], unwritten: unwritten ?? [], fields: fields, owner: owner) {
+                    meant.insert(meantKey)
+                }
                 continue
             }
             if index < 64 { written |= 1 << UInt64(index) }
             let label = Label.quoted(fields[index].key)
-            if let v = decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
+            path.append(key)
+            defer { path.removeLast() }
+            if entries[j].value.isNull {
+                failNull(entries[j], in: node, shape: fields[index].shape, key: label)
+                failed.append(key)
+            } else if let v = decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
                 out.append(DecodedEntry(key: key, keySpan: entries[j].keySpan, value: v))
             } else {
                 failed.append(key)
@@ -154,11 +197,145 @@ struct Decoder {
         for i in fields.indices where fields[i].required {
             let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { $0.key == fields[i].key })
             guard !isWritten, !meant.contains(fields[i].key) else { continue }
-            let field = fields[i]
-            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.prefix(1).lowercased() + field.title.dropFirst()))",
-                 help: field.key == "version" ? "add 'version: \(Language.version)'" : "add '\(field.key):' with \(field.shape.expectation)")
+            if !misplaced.isEmpty, misplaced.contains((path + [fields[i].key]).joined(separator: "/")) { continue }
+            guard diagnostics.count < room else {
+                suppressed += 1
+                continue
+            }
+            missingKey(fields[i], in: node, entries: entries, fields: fields, owner: owner, at: keySpan)
         }
         return Decoded(value: .object(out), span: node.span, failedKeys: failed)
+    }
+
+    /// Reports an unknown key: where it belongs when the language has it elsewhere (a key indented
+    /// under the wrong parent), else the known key it most likely stands for, which it returns.
+    mutating func unknownKey(_ entry: Entry, unwritten: [String], fields: [Field], owner: Label) -> String? {
+        let key = entry.key
+        if let home = Self.home(of: key, from: path) {
+            var help = "move it into \(Self.describe(home.path))"
+            if home.isAncestor {
+                let levels = path.count - home.path.count
+                help = "move it \(levels == 1 ? "one level" : "\(levels) levels") out, to line up with '\(printable(path[home.path.count]))'"
+                misplaced.insert((home.path + [key]).joined(separator: "/"))
+            }
+            fail(.unknownKey, at: entry.keySpan,
+                 "key '\(key)' belongs in \(Self.describe(home.path)), not in \(owner)", help: help)
+            return nil
+        }
+        let keys = fields.map(\.key)
+        // A near spelling of any key; else a key it is built on, among those not written.
+        let nearest = Suggest.nearest(key, in: keys) ?? Suggest.byParts(key, in: unwritten)
+        guard let nearest else {
+            fail(.unknownKey, at: entry.keySpan, "unknown key '\(printable(key))' in \(owner)",
+                 help: "the keys of \(owner) are \(Suggest.andList(keys))")
+            return nil
+        }
+        var fix: Fix?
+        if unwritten.contains(nearest) {
+            fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(printable(key))' to '\(nearest)'", edits: $0) }
+        }
+        fail(.unknownKey, at: entry.keySpan, "unknown key '\(printable(key))' in \(owner)", help: "did you mean '\(nearest)'?", fix: fix)
+        return nearest
+    }
+
+    /// Reports a required key that is absent; the help and the fix hold the canonical policy's
+    /// text for it, so that one round adds a whole missing section.
+    mutating func missingKey(_ field: Field, in mapping: Node, entries: [Entry], fields: [Field], owner: Label, at keySpan: Span) {
+        // "HTTP status" keeps its capitals; "Retry budget" becomes "retry budget".
+        let title = field.title.dropFirst().first?.isUppercase == true ? field.title
+            : field.title.prefix(1).lowercased() + field.title.dropFirst()
+        let message = "\(owner) lacks the required key '\(field.key)' (\(title))"
+        guard let canonical = canonicalEntry(field.key, entries: entries) else {
+            fail(.missingKey, at: keySpan, message, help: "add '\(field.key):' with \(field.shape.expectation)")
+            return
+        }
+        let help = canonical.lines.count == 1
+            ? "add '\(field.key): \(canonical.flow)'"
+            : "add it as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n")
+        let fix = editor().insertEntry(field.key, lines: canonical.lines, flow: canonical.flow, into: mapping,
+                                       order: fields.map(\.key), separated: path.isEmpty && canonical.lines.count > 1)
+            .map { Fix(.unsafe, canonical.lines.count == 1 ? "add '\(field.key): \(canonical.flow)'" : "add the canonical '\(field.key)'", edits: $0) }
+        fail(.missingKey, at: keySpan, message, help: help, fix: fix)
+    }
+
+    /// Reports a key written without a value; its fix writes the canonical policy's value.
+    mutating func failNull(_ entry: Entry, in mapping: Node, shape: Shape, key: Label) {
+        let message = "\(key) has no value; it must be \(shape.expectation)"
+        guard diagnostics.count < room else {
+            suppressed += 1
+            return
+        }
+        guard case .mapping(let siblings) = mapping.kind,
+              let canonical = canonicalEntry(path.last ?? entry.key, entries: siblings, parentPath: path.dropLast()) else {
+            fail(.typeMismatch, at: entry.value.span, message)
+            return
+        }
+        let help = canonical.valueLines.count == 1
+            ? "for example \(canonical.flow)"
+            : "for example, as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n")
+        let fix = editor().fillValue(of: entry, in: mapping, lines: canonical.valueLines, flow: canonical.flow)
+            .map { Fix(.unsafe, "write the canonical value", edits: $0) }
+        fail(.typeMismatch, at: entry.value.span, message, help: help, fix: fix)
+    }
+
+    /// The canonical policy's entry `key` for the mapping at `parentPath` (the current one by
+    /// default); a profile's is that of the canonical profile of its kind.
+    func canonicalEntry(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil) -> CanonicalEntry? {
+        var canonicalPath = Array(parentPath ?? path[...])
+        if canonicalPath.count >= 3, canonicalPath[0] == "retry", canonicalPath[1] == "profiles" {
+            var kind: String?
+            if case .scalar(let text, _)? = entries.first(where: { $0.key == "kind" })?.value.kind { kind = text }
+            canonicalPath[2] = CanonicalEntry.profileName(kind: kind)
+        } else if canonicalPath.count == 2, canonicalPath == ["retry", "profiles"] {
+            // A profile itself: the canonical one of its kind.
+            var kind: String?
+            if case .mapping(let fields)? = entries.first(where: { $0.key == key })?.value.kind,
+               case .scalar(let text, _)? = fields.first(where: { $0.key == "kind" })?.value.kind { kind = text }
+            return CanonicalEntry.find(CanonicalEntry.profileName(kind: kind ?? key), at: canonicalPath)
+        }
+        return CanonicalEntry.find(key, at: canonicalPath)
+    }
+
+    // MARK: where keys belong
+
+    /// The mappings of the language that have each key, as paths ("*" a profile, "-" a list item).
+    static let homes: [String: [[String]]] = {
+        var table: [String: [[String]]] = [:]
+        func walk(_ shape: Shape, _ path: [String]) {
+            switch shape {
+            case .object(let fields):
+                for f in fields {
+                    table[f.key, default: []].append(path)
+                    walk(f.shape, path + [f.key])
+                }
+            case .namedMap(let inner, _): walk(inner, path + ["*"])
+            case .list(let inner, _): walk(inner, path + ["-"])
+            default: break
+            }
+        }
+        walk(.object(Language.root), [])
+        return table
+    }()
+
+    /// Where a key unknown at `path` belongs, if the language has it elsewhere: the nearest
+    /// mapping above (then named as written) or, failing that, the first that has it.
+    static func home(of key: String, from path: [String]) -> (path: [String], isAncestor: Bool)? {
+        guard let homes = homes[key] else { return nil }
+        var best: [String]?
+        for home in homes where home.count < path.count {
+            let matches = zip(home, path).allSatisfy { h, p in h == p || (h == "*" && p != "-") }
+            if matches, home.count > (best?.count ?? -1) { best = Array(path.prefix(home.count)) }
+        }
+        if let best { return (best, true) }
+        return homes.first.map { ($0, false) }
+    }
+
+    /// A mapping of the language in words: "the top level", "'retry'", "profile 'fast'", "a profile".
+    static func describe(_ path: [String]) -> String {
+        guard let last = path.last else { return "the top level" }
+        if path.count == 3, path[1] == "profiles" { return last == "*" ? "a profile" : "profile '\(printable(last))'" }
+        if last == "-", path.count >= 2 { return "an item of '\(path[path.count - 2])'" }
+        return "'\(path.map { $0 == "*" ? "<profile>" : printable($0) }.joined(separator: "."))'"
     }
 
     mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: Label, span: Span) -> Decoded? {
@@ -170,12 +347,14 @@ struct Decoder {
             var (lo, hi) = (100, 599)
             if case .integer(let a, let b) = shape { (lo, hi) = (a, b) }
             guard style.isPlain else {
-                let help = Int(text).map { "write \($0) without quotes" }
-                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation), found the quoted string \(shown)", help: help)
+                let number = Int(text)
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation), found the quoted string \(shown)",
+                            help: number.map { "write \($0) without quotes" }, fix: unquoting(span, number.map(String.init)))
             }
             switch Values.integer(text) {
-            case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(printable(message))", help: help)
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(printable(message))", help: help,
+                            fix: fixing(span, correction))
             case .value(let v):
                 if v < lo {
                     return fail(.typeMismatch, at: span, "\(key) is \(v); it must be \(lo) or more")
@@ -193,31 +372,36 @@ struct Decoder {
             return ok(.string(text))
         case .boolean:
             guard style.isPlain else {
-                let help = (text == "true" || text == "false") ? "write \(text) without quotes" : "write true or false"
-                return fail(.typeMismatch, at: span, "\(key) must be true or false, found the quoted string \(shown)", help: help)
+                let isBoolean = text == "true" || text == "false"
+                return fail(.typeMismatch, at: span, "\(key) must be true or false, found the quoted string \(shown)",
+                            help: isBoolean ? "write \(text) without quotes" : "write true or false",
+                            fix: isBoolean ? unquoting(span, text) : nil)
             }
             switch Values.boolean(text) {
             case .value(let b): return ok(.boolean(b))
-            case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(printable(message))", help: help)
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
             }
         case .duration:
-            switch Values.duration(text) {
+            if let ms = Values.fastDuration(text) { return ok(.duration(ms)) }
+            // The usual value only for a finding that will be kept (it picks a fix's unit).
+            switch Values.fullDuration(text, typical: diagnostics.count < room ? typicalDuration() : nil) {
             case .value(let ms): return ok(.duration(ms))
-            case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be a duration: \(printable(message))", help: help)
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be a duration: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
             }
         case .percent:
             switch Values.percent(text) {
             case .value(let p): return ok(.percent(p))
-            case .invalid(let message, let help):
-                return fail(.typeMismatch, at: span, "\(key) must be a percent: \(printable(message))", help: help)
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be a percent: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
             }
         case .choice(let options):
             if options.contains(text) { return ok(.string(text)) }
-            let help = Suggest.nearest(text, in: options).map { "did you mean '\($0)'?" }
-                ?? "write one of \(Suggest.orList(options))"
-            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is not one of \(Suggest.orList(options))", help: help)
+            return badChoice(text, options, key: key, span: span)
         case .statusOrNetwork:
             if text == "network" { return ok(.network) }
             if style.isPlain, case .value = Values.integer(text) {
@@ -225,14 +409,16 @@ struct Decoder {
             }
             if !style.isPlain, let v = Int(text) {
                 return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code, found the quoted string \(shown)",
-                            help: "write \(v) without quotes")
+                            help: "write \(v) without quotes", fix: unquoting(span, String(v)))
             }
-            if case .invalid(let message, let help) = Values.integer(text), text.first?.isASCIIDigit == true {
-                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(printable(message))", help: help)
+            if case .invalid(let message, let help, let correction) = Values.integer(text), text.first?.isASCIIDigit == true {
+                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
             }
-            let help = Suggest.nearest(text, in: ["network"]).map { "did you mean '\($0)'?" }
-                ?? "write network or a status code such as 503"
-            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither network nor an HTTP status code", help: help)
+            let nearest = Suggest.nearest(text, in: ["network"])
+            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither network nor an HTTP status code",
+                        help: nearest.map { "did you mean '\($0)'?" } ?? "write network or a status code such as 503",
+                        fix: nearest.flatMap { fixing(span, Values.Correction($0, .unsafe)) })
         case .object, .namedMap, .list:
             return mismatch(Node(.scalar(text, style), span: span), shape, key)
         }
@@ -240,6 +426,77 @@ struct Decoder {
 
     mutating func mismatch(_ node: Node, _ shape: Shape, _ key: Label) -> Decoded? {
         fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(describe(node))")
+    }
+
+    /// A value not among the choices. Help and fix offer only values that the guide's rules accept
+    /// (`viewerRef: per-sesion` gets per-viewer-device, not per-session, itself an error).
+    mutating func badChoice(_ text: String, _ options: [String], key: Label, span: Span) -> Decoded? {
+        guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
+        let message = "\(key) is '\(printable(text))', which is not one of \(Suggest.orList(options))"
+        let allowed = path.last.flatMap { Self.allowedByRules[$0] } ?? options
+        let nearest = Suggest.nearest(text, in: options)
+        if let nearest, allowed.contains(nearest) {
+            return fail(.typeMismatch, at: span, message, help: "did you mean '\(nearest)'?",
+                        fix: fixing(span, Values.Correction(nearest, .unsafe)))
+        }
+        if allowed.count == 1 {
+            return fail(.typeMismatch, at: span, message, help: "write \(allowed[0]), the only value the guide allows",
+                        fix: fixing(span, Values.Correction(allowed[0], .unsafe)))
+        }
+        return fail(.typeMismatch, at: span, message, help: "write one of \(Suggest.orList(allowed))")
+    }
+
+    /// The choices that a rule narrows down, by key: the others are valid words, and errors.
+    static let allowedByRules: [String: [String]] = [
+        "backoff": [Rule.requiredBackoff],
+        "viewerRef": [Rule.requiredViewerRef],
+    ]
+
+    /// A scalar where a list belongs: most often the list written out as one text (`viewer,
+    /// device`), which gets the flow list as help, and as a fix, safe when every part is a valid
+    /// item and none repeats.
+    mutating func notAList(_ node: Node, _ itemShape: Shape, unique: Bool, _ key: Label) -> Decoded? {
+        guard diagnostics.count < room else { return fail(.typeMismatch, at: node.span, "") }
+        let message = "\(key) must be a list, found \(describe(node))"
+        guard case .scalar(let text, let style) = node.kind, style != .literal, style != .folded else {
+            return fail(.typeMismatch, at: node.span, message)
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String(Substring($0).trimmingSpaces) }
+        // Parts that stand as they are in a flow list.
+        let simple = parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.%".unicodeScalars.contains($0) }
+        }
+        guard simple else { return fail(.typeMismatch, at: node.span, message) }
+        let list = "[" + parts.joined(separator: ", ") + "]"
+        var scratch = Decoder()
+        var seen: Set<String> = []
+        let valid = parts.allSatisfy { part in
+            guard let v = scratch.decodeScalar(part, .plain, itemShape, key: key, span: node.span) else { return false }
+            return !unique || seen.insert(v.value.identity).inserted
+        }
+        let fix = editor().replace(node.span, with: list).map { Fix(valid ? .safe : .unsafe, "write \(list)", edits: $0) }
+        return fail(.typeMismatch, at: node.span, message, help: "write \(list)", fix: fix)
+    }
+
+    /// The fix that writes `correction` over the scalar at `span`.
+    /// Nil past the limit of findings: the finding will not be kept.
+    mutating func fixing(_ span: Span, _ correction: Values.Correction?) -> Fix? {
+        guard let correction, diagnostics.count < room else { return nil }
+        return editor().replace(span, with: correction.text).map { Fix(correction.safety, "write \(correction.text)", edits: $0) }
+    }
+
+    /// The safe fix that writes a quoted number or boolean without its quotes.
+    mutating func unquoting(_ span: Span, _ value: String?) -> Fix? {
+        guard let value, diagnostics.count < room else { return nil }
+        return editor().replace(span, with: value).map { Fix(.safe, "write \(value) without quotes", edits: $0) }
+    }
+
+    /// The canonical value of the duration being decoded, which picks a bare number's unit.
+    func typicalDuration() -> Int? {
+        guard let key = path.last,
+              let entry = canonicalEntry(key, entries: [], parentPath: path.dropLast()),
+              case .value(let ms) = Values.duration(entry.flow) else { return nil }
+        return ms
     }
 
     func describe(_ node: Node) -> String {
@@ -254,12 +511,12 @@ struct Decoder {
     }
 
     @discardableResult
-    mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil) -> Decoded? {
+    mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil, fix: Fix? = nil) -> Decoded? {
         guard diagnostics.count < room else {
             suppressed += 1
             return nil
         }
-        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message, help: help))
+        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message, help: help, fix: fix))
         return nil
     }
 }

@@ -3,8 +3,21 @@
 public enum Values {
     public enum Parsed<T> {
         case value(T)
-        /// `message` names what was found; `help` shows the right spelling when there is one.
-        case invalid(message: String, help: String?)
+        /// `message` names what was found; `help` shows the right spelling when there is one, and
+        /// `correction` is that spelling when it is one text (the fix of the finding).
+        case invalid(message: String, help: String?, correction: Correction? = nil)
+    }
+
+    /// The text that replaces a wrong spelling: `safe` when it is certain (the same value spelt
+    /// the accepted way), `unsafe` when it is a choice (a unit for a bare number).
+    public struct Correction: Sendable, Hashable {
+        public var text: String
+        public var safety: Fix.Safety
+
+        public init(_ text: String, _ safety: Fix.Safety) {
+            self.text = text
+            self.safety = safety
+        }
     }
 
     /// Largest magnitude accepted anywhere: 2^53 - 1, exact as a double and in every JSON reader.
@@ -30,21 +43,24 @@ public enum Values {
         let lower = t.lowercased()
         let body = lower.hasPrefix("-") || lower.hasPrefix("+") ? String(lower.dropFirst()) : lower
         let sign = lower.hasPrefix("-") ? "-" : ""
-        func suggest(_ v: Int?, _ what: String) -> Parsed<Int> {
+        // Each of these spellings has one value, so its plain decimal is certain: but for a
+        // leading zero, which YAML 1.1 reads as octal, and commas that may be a decimal comma.
+        func suggest(_ v: Int?, _ what: String, _ safety: Fix.Safety = .safe) -> Parsed<Int> {
             .invalid(message: "'\(t)' is \(what), not a plain decimal integer",
-                     help: v.map { "write \($0)" })
+                     help: v.map { "write \($0)" }, correction: v.map { Correction(String($0), safety) })
         }
         if body.hasPrefix("0x") { return suggest(Int(body.dropFirst(2), radix: 16).map { sign == "-" ? -$0 : $0 }, "hexadecimal") }
         if body.hasPrefix("0o") { return suggest(Int(body.dropFirst(2), radix: 8).map { sign == "-" ? -$0 : $0 }, "octal") }
         if body.hasPrefix("0b") { return suggest(Int(body.dropFirst(2), radix: 2).map { sign == "-" ? -$0 : $0 }, "binary") }
         if body.contains("_") || body.contains(",") {
             let digits = body.filter { $0 != "_" && $0 != "," }
-            return suggest(isPlainDecimal(digits) ? Int(sign + digits) : nil, "written with digit separators")
+            return suggest(isPlainDecimal(digits) ? Int(sign + digits) : nil, "written with digit separators",
+                           body.contains(",") && !isThousands(body) ? .unsafe : .safe)
         }
         if lower.hasPrefix("+"), isPlainDecimal(body) { return suggest(Int(body), "written with a plus sign") }
         if t == "-0" { return suggest(0, "a negative zero") }
         if body.count > 1, body.hasPrefix("0"), body.allSatisfy(\.isASCIIDigit) {
-            return suggest(Int(sign + body), "written with a leading zero (YAML 1.1 reads that as octal)")
+            return suggest(Int(sign + body), "written with a leading zero (YAML 1.1 reads that as octal)", .unsafe)
         }
         if let d = Double(body), d.isFinite, body.contains(where: { $0 == "." || $0 == "e" }) {
             if d == d.rounded(), abs(d) <= Double(maxMagnitude) {
@@ -78,6 +94,13 @@ public enum Values {
         }
     }
 
+    /// `1,000` or `12,345,678`: commas between groups of three digits, as thousands are written.
+    static func isThousands(_ body: String) -> Bool {
+        let groups = body.split(separator: ",", omittingEmptySubsequences: false)
+        guard let first = groups.first, (1...3).contains(first.count) else { return false }
+        return groups.allSatisfy { $0.allSatisfy(\.isASCIIDigit) } && groups.dropFirst().allSatisfy { $0.count == 3 }
+    }
+
     static func isPlainDecimal(_ t: String) -> Bool {
         let digits = t.hasPrefix("-") ? t.utf8.dropFirst() : t.utf8[...]
         guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
@@ -93,13 +116,25 @@ public enum Values {
         case "false": return .value(false)
         default: break
         }
+        func invalid(_ message: String, _ value: Bool, _ safety: Fix.Safety) -> Parsed<Bool> {
+            .invalid(message: message, help: "write \(value)", correction: Correction(String(value), safety))
+        }
+        switch text {
+        // YAML 1.2 reads these as booleans too; only the spelling is refused.
+        case "True", "TRUE": return invalid("'\(text)' is a capitalised boolean; policyc accepts only true and false", true, .safe)
+        case "False", "FALSE": return invalid("'\(text)' is a capitalised boolean; policyc accepts only true and false", false, .safe)
+        case "yes", "Yes", "YES", "y", "Y", "on", "On", "ON":
+            return invalid("'\(text)' is a YAML 1.1 spelling of a boolean, not accepted here", true, .safe)
+        case "no", "No", "NO", "n", "N", "off", "Off", "OFF":
+            return invalid("'\(text)' is a YAML 1.1 spelling of a boolean, not accepted here", false, .safe)
+        case "1": return invalid("'\(text)' is a number, not a boolean", true, .unsafe)
+        case "0": return invalid("'\(text)' is a number, not a boolean", false, .unsafe)
+        default: break
+        }
+        // Other mixes of case (`tRUE`, `yEs`) are no boolean in any YAML: likely meant, not certain.
         switch text.lowercased() {
-        case "yes", "y", "on", "true":
-            return .invalid(message: "'\(text)' is a YAML 1.1 spelling of a boolean, not accepted here", help: "write true")
-        case "no", "n", "off", "false":
-            return .invalid(message: "'\(text)' is a YAML 1.1 spelling of a boolean, not accepted here", help: "write false")
-        case "1": return .invalid(message: "'\(text)' is a number, not a boolean", help: "write true")
-        case "0": return .invalid(message: "'\(text)' is a number, not a boolean", help: "write false")
+        case "yes", "y", "on", "true": return invalid("'\(text)' is not a boolean", true, .unsafe)
+        case "no", "n", "off", "false": return invalid("'\(text)' is not a boolean", false, .unsafe)
         default: return .invalid(message: "'\(text)' is not a boolean", help: "write true or false")
         }
     }
@@ -107,19 +142,21 @@ public enum Values {
     // MARK: duration
 
     /// `<number><unit>`, unit ms, s, m or h, a whole number of milliseconds: `500ms`, `1.5s`, `5m`.
-    public static func duration(_ text: String) -> Parsed<Int> {
+    /// `typical`, the usual value where it stands, picks the unit a bare number's correction gets.
+    public static func duration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
         if let ms = fastDuration(text) { return .value(ms) }
-        return fullDuration(text)
+        return fullDuration(text, typical: typical)
     }
 
     /// `duration` without the fast path: every spelling, and the messages.
-    static func fullDuration(_ text: String) -> Parsed<Int> {
+    static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
         let t = text
         // Units spelled out ("10 seconds", "5min"): say which short unit was meant.
         let digits = t.prefix(while: { $0.isASCIIDigit || $0 == "." })
         let word = t.dropFirst(digits.count).trimmingSpaces.lowercased()
         if !digits.isEmpty, decimal(digits) != nil, let u = spelledUnits[word] {
-            return .invalid(message: "'\(t)' has an unknown unit '\(word)'; units are ms, s, m and h", help: "write \(digits)\(u)")
+            return .invalid(message: "'\(t)' has an unknown unit '\(word)'; units are ms, s, m and h", help: "write \(digits)\(u)",
+                            correction: wholeDuration("\(digits)\(u)").map { Correction($0, .safe) })
         }
         let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
         var numberPart = Substring(t)
@@ -133,16 +170,17 @@ public enum Values {
         }
         let trimmed = numberPart.hasSuffix(" ") ? numberPart.trimmingSpaces : numberPart
         if factor != nil, trimmed != numberPart, decimal(trimmed) != nil {
-            return .invalid(message: "'\(t)' has a space before its unit", help: "write \(trimmed)\(unit)")
+            return .invalid(message: "'\(t)' has a space before its unit", help: "write \(trimmed)\(unit)",
+                            correction: wholeDuration("\(trimmed)\(unit)").map { Correction($0, .safe) })
         }
         guard let factor else {
             if t != t.lowercased(), case .value = fullDuration(t.lowercased()) {
                 return .invalid(message: "'\(t)' has its unit in capitals; units are ms, s, m and h",
-                                help: "write \(t.lowercased())")
+                                help: "write \(t.lowercased())", correction: Correction(t.lowercased(), .safe))
             }
             if decimal(Substring(t)) != nil || Int(t) != nil {
                 return .invalid(message: "'\(t)' is a bare number; a duration needs a unit (its unit would be a guess)",
-                                help: "write \(t)ms or \(t)s")
+                                help: "write \(t)ms or \(t)s", correction: bareNumberCorrection(t, typical: typical))
             }
             return .invalid(message: "'\(t)' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
         }
@@ -172,6 +210,32 @@ public enum Values {
                             help: "write \(Format.duration(below)) or \(Format.duration(below + 1))")
         }
         return .value(wholeMs + fracScaled / scale)
+    }
+
+    /// `text` when it is a duration that parses (a whole number of milliseconds).
+    static func wholeDuration(_ text: String) -> String? {
+        if fastDuration(text) != nil { return text }
+        if case .value = fullDuration(text) { return text }
+        return nil
+    }
+
+    /// A bare number's unit is a guess: of ms and s, the one that puts it nearer the usual value
+    /// (`base: 500` is 500ms, `timeout: 8` is 8s); a zero is zero in any unit, so certain.
+    static func bareNumberCorrection(_ number: String, typical: Int?) -> Correction? {
+        // Without a usual value only a zero has a unit that is certain.
+        guard typical != nil || number.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }) else { return nil }
+        let candidates: [(String, Int)] = ["s", "ms"].compactMap { unit in
+            guard case .value(let ms) = fullDuration(number + unit) else { return nil }
+            return (number + unit, ms)
+        }
+        if let zero = candidates.first(where: { $0.1 == 0 }) { return Correction(zero.0, .safe) }
+        guard let typical, typical > 0 else { return nil }
+        // How many times larger one is than the other: a distance on a log scale.
+        func distance(_ ms: Int) -> Double {
+            let a = Double(max(ms, 1)), b = Double(typical)
+            return max(a, b) / min(a, b)
+        }
+        return candidates.min { distance($0.1) < distance($1.1) }.map { Correction($0.0, .unsafe) }
     }
 
     /// Units written out, and the short unit meant.
@@ -262,16 +326,22 @@ public enum Values {
             if let d = decimal(Substring(t)) {
                 let number = String(d.0) + (d.1.isEmpty ? "" : "." + d.1)
                 if let v = Double(number), v > 0, v < 1 {
+                    // The ratio's digits with the point moved by two: 0.07 is 7%, exactly.
+                    let ratio = ratioAsPercent(whole: d.0, fraction: d.1)
                     return .invalid(message: "'\(t)' is a bare number; a percent needs a % sign",
-                                    help: "write \(number)% (or \(formatPercent(v * 100))% if you meant the ratio \(number))")
+                                    help: "write \(number)% (or \(ratio)% if you meant the ratio \(number))",
+                                    correction: Correction("\(ratio)%", .unsafe))
                 }
-                return .invalid(message: "'\(t)' is a bare number; a percent needs a % sign", help: "write \(number)%")
+                return .invalid(message: "'\(t)' is a bare number; a percent needs a % sign", help: "write \(number)%",
+                                correction: Double(number).map { $0 > 0 && $0 <= 100 } == true ? Correction("\(number)%", .unsafe) : nil)
             }
             return .invalid(message: "'\(t)' is not a percent", help: "write a number and %, like 10%")
         }
         var body = t.dropLast()
         if body.hasSuffix(" "), decimal(body.trimmingSpaces) != nil {
-            return .invalid(message: "'\(t)' has a space before %", help: "write \(body.trimmingSpaces)%")
+            let written = "\(body.trimmingSpaces)%"
+            let correction: Correction? = if case .value = fullPercent(written) { Correction(written, .safe) } else { nil }
+            return .invalid(message: "'\(t)' has a space before %", help: "write \(written)", correction: correction)
         }
         body = body.trimmingSpaces
         guard let (whole, fraction) = decimal(body), whole.count <= 16, fraction.count <= 16 else {
@@ -328,8 +398,16 @@ public enum Values {
         }
     }
 
-    static func formatPercent(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : "\(v)"
+    /// A ratio under 1 (`0.07`, as whole and fraction digits) as a percent's number (`7`).
+    static func ratioAsPercent(whole: Substring, fraction: Substring) -> String {
+        var digits = Array(whole + fraction)
+        let point = whole.count + 2
+        while digits.count < point { digits.append("0") }
+        var intPart = String(digits[..<point]).drop { $0 == "0" }
+        var fracPart = String(digits[point...])
+        while fracPart.hasSuffix("0") { fracPart.removeLast() }
+        if intPart.isEmpty { intPart = "0" }
+        return fracPart.isEmpty ? String(intPart) : "\(intPart).\(fracPart)"
     }
 
     // MARK: name

@@ -26,39 +26,58 @@ public struct Example: Sendable {
     /// What the example shows, for the catalog ("a bare number has no unit").
     public var note: String
     public var alsoFinds: [RuleID]
+    /// The text after `lint --fix` (its safe fixes), when they change it; nil: they change nothing.
+    public var fixed: String?
+    /// The text after `lint --fix --unsafe-fixes`, when it differs from `fixed`; nil: the same.
+    public var unsafeFixed: String?
     /// Set when the example was built from edits that did not apply (a target text not found):
     /// the catalog test fails on it, so a stale example cannot pass silently.
     public var authoringError: String?
 
-    public init(_ text: String, triggers: Bool, note: String, alsoFinds: [RuleID] = []) {
+    public init(_ text: String, triggers: Bool, note: String, alsoFinds: [RuleID] = [],
+                fixed: String? = nil, unsafeFixed: String? = nil) {
         self.text = text
         self.triggers = triggers
         self.note = note
         self.alsoFinds = alsoFinds
+        self.fixed = fixed
+        self.unsafeFixed = unsafeFixed
     }
 
     /// The canonical policy (`Canonical.text`) with one piece of text replaced: most examples are a
-    /// single change to a policy that is otherwise clean.
+    /// single change to a policy that is otherwise clean. `fixed` and `unsafeFixed` are what the
+    /// fixes make of the replaced piece (see `fixed`).
     public static func canonical(replacing old: String, with new: String, triggers: Bool, note: String,
-                                 alsoFinds: [RuleID] = []) -> Example {
-        canonical([(old, new)], triggers: triggers, note: note, alsoFinds: alsoFinds)
+                                 alsoFinds: [RuleID] = [], fixed: String? = nil, unsafeFixed: String? = nil) -> Example {
+        canonical([(old, new)], triggers: triggers, note: note, alsoFinds: alsoFinds,
+                  fixed: fixed.map { [(old, $0)] }, unsafeFixed: unsafeFixed.map { [(old, $0)] })
     }
 
-    /// The canonical policy with several pieces of text replaced, each at its first occurrence.
+    /// The canonical policy with several pieces of text replaced, each at its first occurrence;
+    /// `fixed` and `unsafeFixed` are replacements of the canonical policy too.
     public static func canonical(_ edits: [(String, String)], triggers: Bool, note: String,
-                                 alsoFinds: [RuleID] = []) -> Example {
-        var text = Canonical.text
+                                 alsoFinds: [RuleID] = [], fixed: [(String, String)]? = nil,
+                                 unsafeFixed: [(String, String)]? = nil) -> Example {
         var missing: [String] = []
-        for (old, new) in edits {
-            if old.isEmpty || !text.contains(old) { missing.append(old) }
-            text = text.replacingFirst(old, with: new)
+        func apply(_ edits: [(String, String)]) -> String {
+            var text = Canonical.text
+            for (old, new) in edits {
+                if old.isEmpty || !text.contains(old) { missing.append(old) }
+                text = text.replacingFirst(old, with: new)
+            }
+            return text
         }
-        var example = Example(text, triggers: triggers, note: note, alsoFinds: alsoFinds)
+        var example = Example(apply(edits), triggers: triggers, note: note, alsoFinds: alsoFinds,
+                              fixed: fixed.map(apply), unsafeFixed: unsafeFixed.map(apply))
         if !missing.isEmpty {
             example.authoringError = "not in the canonical policy: " + missing.map { "'\($0)'" }.joined(separator: ", ")
         }
         return example
     }
+
+    /// What `lint --fix` makes of the example, and `lint --fix --unsafe-fixes`.
+    public var expectedSafe: String { fixed ?? source }
+    public var expectedUnsafe: String { unsafeFixed ?? expectedSafe }
 
     /// The text without markers, as the checker sees it.
     public var source: String { String(text.filter { $0 != Example.marker }) }
@@ -90,6 +109,8 @@ public struct Rule: Sendable {
 
     public let id: RuleID
     public let severity: Severity
+    /// The kinds of fix its findings may carry (none: it has no fix).
+    public let fixes: [Fix.Safety]
     /// One line: when the rule fires.
     public let summary: String
     /// The guide's sentence and section, or nil for rules of the language itself.
@@ -100,10 +121,11 @@ public struct Rule: Sendable {
     private let makeExamples: @Sendable () -> [Example]
     public let check: Check?
 
-    public init(_ id: RuleID, _ severity: Severity, summary: String, reference: Reference?,
+    public init(_ id: RuleID, _ severity: Severity, summary: String, reference: Reference?, fixes: [Fix.Safety] = [],
                 examples: @autoclosure @escaping @Sendable () -> [Example], check: Check? = nil) {
         self.id = id
         self.severity = severity
+        self.fixes = fixes
         self.summary = summary
         self.reference = reference
         self.makeExamples = examples
@@ -116,15 +138,34 @@ public struct Findings {
     public private(set) var diagnostics: [Diagnostic] = []
     /// The rule being checked; findings added without one are dropped.
     var rule: (id: RuleID, severity: Severity)?
+    /// The file's bytes and tree, from which fixes are made (none without them).
+    var source: [UInt8] = []
+    var root: Node?
+    private var madeEditor: Editor?
 
     public init() {}
 
     /// `related` entries with an empty `file` are in the same file (the Checker fills it in).
     public mutating func add(at span: Span, _ message: String, help: String? = nil,
-                             related: [Diagnostic.Related] = []) {
+                             related: [Diagnostic.Related] = [], fix: Fix? = nil) {
         guard let rule else { return }
         diagnostics.append(Diagnostic(span: span, severity: rule.severity, rule: rule.id.rawValue,
-                                      message: message, help: help, related: related))
+                                      message: message, help: help, related: related, fix: fix))
+    }
+
+    /// The file's editor, made on first use: only a finding with a fix needs it. Nil once the
+    /// findings fill a file's report (a hostile file of thousands): most would not be reported.
+    public mutating func editor() -> Editor? {
+        guard diagnostics.count < Loader.maxFindings else { return nil }
+        if let madeEditor { return madeEditor }
+        let made = Editor(source, root: root)
+        madeEditor = made
+        return made
+    }
+
+    /// An unsafe fix that writes `key: value` over the value at `span` (quotes kept).
+    public mutating func replacing(_ span: Span, key: String, with value: String) -> Fix? {
+        editor()?.replaceValue(span, with: value).map { Fix(.unsafe, "write \(key): \(value)", edits: $0) }
     }
 }
 

@@ -16,6 +16,37 @@ public enum Suggest {
         return candidates.first { squash($0) == squash(word) }
     }
 
+    /// The candidate that `word` is built on or part of, for a word too far from every candidate
+    /// to be a typo: `retryOnStatus` → `retryOn`, `timeoutMs` → `timeout`, `jitter` → `maxJitter`.
+    /// A prefix beats a part found inside, the longer shared text beats the shorter; nil when two
+    /// candidates are equally good, or the shared text is under three letters.
+    public static func byParts(_ word: String, in candidates: [String]) -> String? {
+        let w = word.lowercased()
+        guard w.count >= 3 else { return nil }
+        var best: (candidate: String, score: Int)?
+        var tied = false
+        for c in candidates {
+            let lc = c.lowercased()
+            guard lc.count >= 3, lc != w else { continue }
+            let shared = min(lc.count, w.count)
+            let score: Int
+            if w.hasPrefix(lc) || lc.hasPrefix(w) {
+                score = 2 * shared + 1
+            } else if w.contains(lc) || lc.contains(w) {
+                score = 2 * shared
+            } else {
+                continue
+            }
+            if best == nil || score > best!.score {
+                best = (c, score)
+                tied = false
+            } else if score == best!.score {
+                tied = true
+            }
+        }
+        return tied ? nil : best?.candidate
+    }
+
     /// Levenshtein distance with transpositions counted once (optimal string alignment).
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }

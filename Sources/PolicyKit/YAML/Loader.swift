@@ -336,6 +336,16 @@ private struct EventReader {
             }
         } else {
             at = mark(parser.problem_mark)
+            // libyaml says "found character that cannot start any token" (or that a tab "violates
+            // indentation") at a tab that indents a line: say what to do instead.
+            let text = SourceMap(bytes)
+            if let offset = text.offset(of: at), offset < bytes.count, bytes[offset] == 0x09,
+               let line = text.line(at.line), line.unicodeScalars.prefix(at.column - 1).allSatisfy({ $0 == " " || $0 == "\t" }) {
+                return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
+                                  rule: RuleID.yamlSyntax.rawValue,
+                                  message: "a tab indents this line; YAML indents with spaces only",
+                                  help: "replace the tab with spaces, as many as the lines around it use")
+            }
             if let context = parser.context {
                 let where_ = mark(parser.context_mark)
                 message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"

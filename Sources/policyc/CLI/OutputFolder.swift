@@ -215,6 +215,42 @@ enum OutputFolder {
         return .success(())
     }
 
+    /// Replaces one existing file with `bytes` as `apply` replaces a generated file: written to a
+    /// temporary file beside it, flushed, then renamed over it, so it is always either old or new;
+    /// only when the bytes differ (answers whether it wrote); the file keeps its mode. A symbolic
+    /// link is written through to the file it names, which stays where it is (`lint --fix` on a
+    /// linked policy changes the policy, not the link).
+    static func replaceFile(_ path: String, with bytes: [UInt8]) -> Result<Bool, Failure> {
+        var target = path
+        if kind(of: path) == .link {
+            guard let resolved = realpath(path, nil) else {
+                return .failure(Failure(message: "cannot write '\(printable(path))': \(Files.describeErrno())"))
+            }
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        var info = stat()
+        guard lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            return .failure(Failure(message: "cannot write '\(printable(path))': not a regular file"))
+        }
+        switch readNoFollow(target) {
+        case .failure(let f): return .failure(f)
+        case .success(let old): if old == bytes { return .success(false) }
+        }
+        // Beside it: the folder with its slash (none for a file here), then `.<name>.policyc-tmp-…`.
+        let slash = target.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { String(target[...$0]) } ?? ""
+        let name = slash.map { String(target[target.utf8.index(after: $0)...]) } ?? target
+        let temp = folder + "." + name + tempMarker + "\(getpid())-0"
+        if case .failure(let f) = writeNew(temp, bytes, flush: true, mode: info.st_mode & 0o7777) { return .failure(f) }
+        guard rename(temp, target) == 0 else {
+            let failure = Failure(message: "cannot replace '\(printable(path))': \(Files.describeErrno())")
+            unlink(temp)
+            return .failure(failure)
+        }
+        return .success(true)
+    }
+
     // MARK: - helpers
 
     enum Kind { case missing, file, directory, link, other }
@@ -331,10 +367,17 @@ enum OutputFolder {
         }
     }
 
-    /// Writes a new file (never an existing one, never through a link), flushed to disk if `flush`.
-    static func writeNew(_ path: String, _ bytes: [UInt8], flush: Bool = true) -> Result<Void, Failure> {
+    /// Writes a new file (never an existing one, never through a link), flushed to disk if `flush`;
+    /// with `mode`, exactly that mode (the umask aside), as a file it replaces had.
+    static func writeNew(_ path: String, _ bytes: [UInt8], flush: Bool = true, mode: mode_t? = nil) -> Result<Void, Failure> {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return .failure(Failure(message: "cannot write '\(printable(path))': \(Files.describeErrno())")) }
+        if let mode, fchmod(fd, mode) != 0 {
+            let m = "cannot write '\(printable(path))': \(Files.describeErrno())"
+            close(fd)
+            unlink(path)
+            return .failure(Failure(message: m))
+        }
         var offset = 0
         var failed = false
         bytes.withUnsafeBytes { raw in

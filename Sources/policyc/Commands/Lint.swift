@@ -6,22 +6,35 @@ enum Lint {
     static let spec = CommandSpec(
         name: "lint",
         abstract: "Checks policy files against the language and the integration guide's limits.",
-        usage: "policyc lint [--format FORMAT] [--strict] [--config FILE] [PATH ...]",
+        usage: "policyc lint [--format FORMAT] [--strict] [--fix] [--unsafe-fixes] [--diff] [--config FILE] [PATH ...]",
         arguments: [("PATH", "Policy files, folders, or - for standard input (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
                        help: "How findings are printed.", defaultValue: "text"),
             OptionSpec(name: "--strict", valueName: nil, help: "Warnings fail the check too."),
+            OptionSpec(name: "--fix", valueName: nil, help: "Apply the safe fixes to the files, in place."),
+            OptionSpec(name: "--unsafe-fixes", valueName: nil, help: "Apply the unsafe fixes too (implies --fix without --diff)."),
+            OptionSpec(name: "--diff", valueName: nil, help: "Print the fixes as a unified diff; write nothing."),
             Project.option,
         ],
         discussion: """
             Machine formats (json, github, sarif, junit) go to stdout and carry inputs that could
             not be read and folders without policy files too; the summary goes to stderr.
 
+            FIXES:
+              Safe fixes are certain (8 sec -> 8s, yes -> true, "503" -> 503); unsafe ones are a
+              choice (a bare number's unit, the nearest value a limit allows, a canonical section).
+              A fix changes only the text it corrects. Files are replaced whole (temporary file,
+              then rename), only when they change, keeping their mode; nothing is written when an
+              input cannot be read. What was fixed goes to stderr; the report (stdout) is of the
+              findings that remain. With - (standard input) and --fix, the fixed text goes to
+              stdout and the report to stderr.
+
             EXIT STATUS:
               0  no errors (warnings allowed unless --strict)
               1  the check failed: errors, or warnings under --strict (a folder without
-                 policy files is a warning)
+                 policy files is a warning); with --fix, the findings that remain; with --diff,
+                 also when a fix would change a file
               2  usage error, an error in the project file, or unreadable input
             """,
         run: run)
@@ -31,26 +44,42 @@ enum Lint {
         // The parser already refused any other value.
         let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
         let strict = args.flag("--strict")
+        if args.flag("--fix") || args.flag("--unsafe-fixes") || args.flag("--diff") {
+            return LintFix.run(args, project: project, format: format, strict: strict)
+        }
         let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         let run = Workspace.check(gathered.paths)
         let readErrors = gathered.errors + run.readErrors
-        let notices = readErrors.map { InputNotice(.unreadable, path: $0.path == "-" ? Files.stdinPath : $0.path, message: $0.message) }
-            + gathered.empty.map { InputNotice.empty(folder: $0) }
-
-        var options = ReportOptions(color: format == .text && Output.useColor(fd: 1), strict: strict)
-        if format == .github { options.repository = Repository.location() }
-        Output.out(Reporters.render(format, run.files, notices: notices, options: options))
-
-        for error in readErrors {
-            Output.err("error: \(error.message)\n")
-        }
-        for folder in gathered.empty {
-            Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n")
-        }
+        let notices = notices(readErrors: readErrors, empty: gathered.empty)
+        Output.out(Reporters.render(format, run.files, notices: notices, options: reportOptions(format, strict: strict)))
+        reportInputProblems(readErrors: readErrors, empty: gathered.empty)
         let summary = ReportSummary(run.files, notices: notices)
         Output.err(summary.line(strict: strict) + "\n")
 
         if !readErrors.isEmpty { return 2 }
         return summary.failed(strict: strict) ? 1 : 0
+    }
+
+    /// What the machine formats carry besides findings: unreadable inputs and empty folders.
+    static func notices(readErrors: [Files.ReadError], empty: [String]) -> [InputNotice] {
+        readErrors.map { InputNotice(.unreadable, path: $0.path == "-" ? Files.stdinPath : $0.path, message: $0.message) }
+            + empty.map { InputNotice.empty(folder: $0) }
+    }
+
+    /// Colour only on a terminal (the one the report goes to), repository paths for GitHub.
+    static func reportOptions(_ format: ReportFormat, strict: Bool, fd: Int32 = 1) -> ReportOptions {
+        var options = ReportOptions(color: format == .text && Output.useColor(fd: fd), strict: strict)
+        if format == .github { options.repository = Repository.location() }
+        return options
+    }
+
+    /// The same problems, for people, on stderr.
+    static func reportInputProblems(readErrors: [Files.ReadError], empty: [String]) {
+        for error in readErrors {
+            Output.err("error: \(error.message)\n")
+        }
+        for folder in empty {
+            Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n")
+        }
     }
 }

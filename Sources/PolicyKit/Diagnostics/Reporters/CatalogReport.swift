@@ -15,14 +15,19 @@ public enum CatalogReport {
 
     // MARK: markdown
 
-    /// The table the README embeds: `| rule | severity | fires when | guide |`.
+    /// The table the README embeds: `| rule | severity | fires when | guide | fix |`.
     public static func markdown(_ rules: [Rule] = Catalog.rules) -> String {
-        var out = "| rule | severity | fires when | guide |\n|---|---|---|---|\n"
+        var out = "| rule | severity | fires when | guide | fix |\n|---|---|---|---|---|\n"
         for rule in rules {
             let guide = rule.reference.map { cell($0.text) } ?? "—"
-            out += "| `\(rule.id.rawValue)` | \(rule.severity.rawValue) | \(cell(rule.summary)) | \(guide) |\n"
+            out += "| `\(rule.id.rawValue)` | \(rule.severity.rawValue) | \(cell(rule.summary)) | \(guide) | \(fixes(rule)) |\n"
         }
         return out
+    }
+
+    /// `safe`, `unsafe`, `safe, unsafe`, or `—` for a rule without fixes.
+    static func fixes(_ rule: Rule) -> String {
+        rule.fixes.isEmpty ? "—" : rule.fixes.map(\.rawValue).joined(separator: ", ")
     }
 
     /// A table cell: a `|` would end it and a line break would end the table.
@@ -40,6 +45,7 @@ public enum CatalogReport {
                 "id": .string(rule.id.rawValue),
                 "severity": .string(rule.severity.rawValue),
                 "summary": .string(rule.summary),
+                "fixes": .array(rule.fixes.map { .string($0.rawValue) }),
                 "reference": rule.reference.map { reference in
                     JSON.object([
                         "section": .string(reference.section),
@@ -51,6 +57,9 @@ public enum CatalogReport {
                         "triggers": .bool(example.triggers),
                         "note": .string(example.note),
                         "yaml": .string(example.source),
+                        // What `lint --fix` and `lint --fix --unsafe-fixes` make of it (null: no change).
+                        "fixed": example.fixed.map(JSON.string) ?? .null,
+                        "unsafeFixed": example.unsafeFixed.map(JSON.string) ?? .null,
                         "findings": .array(example.markedPositions.map {
                             JSON.object(["line": .int($0.line), "column": .int($0.column)])
                         }),
@@ -73,9 +82,18 @@ public enum CatalogReport {
             if let reference = rule.reference {
                 out += "  guide: \(printable(reference.text))\n"
             }
+            if !rule.fixes.isEmpty {
+                out += "  fixes: \(fixes(rule))\(rule.fixes.contains(.safe) ? " (safe: lint --fix" + (rule.fixes.contains(.unsafe) ? "; unsafe: lint --unsafe-fixes)" : ")") : " (lint --unsafe-fixes)")\n"
+            }
             for example in rule.examples {
                 out += "\n  \(example.triggers ? "triggers" : "passes"): \(printable(example.note))\n"
                 out += excerpt(of: example)
+                if let fixed = example.fixed {
+                    out += "    lint --fix makes it:\n" + excerpt(of: Example(fixed, triggers: false, note: ""))
+                }
+                if let unsafeFixed = example.unsafeFixed {
+                    out += "    lint --unsafe-fixes makes it:\n" + excerpt(of: Example(unsafeFixed, triggers: false, note: ""))
+                }
             }
             blocks.append(out)
         }

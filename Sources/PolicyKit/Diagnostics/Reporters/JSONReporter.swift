@@ -42,3 +42,21 @@ extension Reference {
         ])
     }
 }
+
+extension Fix {
+    /// `{"safety", "description", "edits": [{"start": {"line", "column"}, "end": {…}, "text"}]}`:
+    /// 1-based, columns in Unicode scalars, the end not included.
+    public var json: JSON {
+        .object([
+            "safety": .string(safety.rawValue),
+            "description": .string(description),
+            "edits": .array(edits.map { edit in
+                .object([
+                    "start": .object(["line": .int(edit.span.start.line), "column": .int(edit.span.start.column)]),
+                    "end": .object(["line": .int(edit.span.end.line), "column": .int(edit.span.end.column)]),
+                    "text": .string(edit.text),
+                ])
+            }),
+        ])
+    }
+}

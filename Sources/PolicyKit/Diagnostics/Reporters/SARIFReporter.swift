@@ -27,6 +27,7 @@ extension Reporters {
                 "message": .object(["text": .string(message)]),
                 "locations": .array([.object(["physicalLocation": sarifPhysicalLocation(d.file, d.span)])]),
             ]
+            if let fix = d.fix { result["fixes"] = .array([sarifFix(fix, file: d.file)]) }
             if !d.related.isEmpty {
                 result["relatedLocations"] = .array(d.related.enumerated().map { i, related in
                     .object([
@@ -70,6 +71,30 @@ extension Reporters {
         ]).rendered()
     }
 
+    /// A fix as SARIF has it: one artifact change whose replacements are its edits (regions end
+    /// one column past their last character, as ours do; an empty region inserts). Its safety goes
+    /// in the property bag, which SARIF leaves to the tool.
+    static func sarifFix(_ fix: Fix, file: String) -> JSON {
+        .object([
+            "description": .object(["text": .string(fix.description)]),
+            "artifactChanges": .array([.object([
+                "artifactLocation": sarifArtifactLocation(file),
+                "replacements": .array(fix.edits.map { edit in
+                    .object([
+                        "deletedRegion": .object([
+                            "startLine": .int(edit.span.start.line),
+                            "startColumn": .int(edit.span.start.column),
+                            "endLine": .int(edit.span.end.line),
+                            "endColumn": .int(edit.span.end.column),
+                        ]),
+                        "insertedContent": .object(["text": .string(edit.text)]),
+                    ])
+                }),
+            ])]),
+            "properties": .object(["safety": .string(fix.safety.rawValue)]),
+        ])
+    }
+
     static func sarifDescriptor(id: String, rule: Rule?) -> JSON {
         var descriptor: [String: JSON] = ["id": .string(id), "name": .string(upperCamelRuleName(id))]
         guard let rule else { return .object(descriptor) }
@@ -84,6 +109,7 @@ extension Reporters {
         descriptor["fullDescription"] = .object(["text": .string(full)])
         descriptor["help"] = .object(["text": .string(full), "markdown": .string(markdown)])
         descriptor["defaultConfiguration"] = .object(["level": .string(rule.severity.rawValue)])
+        if !rule.fixes.isEmpty { descriptor["properties"] = .object(["fixes": .array(rule.fixes.map { .string($0.rawValue) })]) }
         return .object(descriptor)
     }
 

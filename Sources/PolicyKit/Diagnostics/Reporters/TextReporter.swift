@@ -33,13 +33,20 @@ extension Reporters {
                 out += (color ? ANSI.caret + excerpt.caret + ANSI.reset : excerpt.caret) + "\n"
             }
             if let help = d.help {
-                out += "  help: \(printable(help))\n"
+                // A help of several lines (a section to paste) keeps its lines, indented under it.
+                var lines = help.split(separator: "\n", omittingEmptySubsequences: false)[...]
+                out += "  help: \(printable(String(lines.removeFirst())))\n"
+                for line in lines { out += "        \(printable(String(line)))\n" }
             }
             for related in d.related {
                 out += "  note: \(printable(related.file)):\(related.span.start.line):\(related.span.start.column): \(printable(related.message))\n"
             }
             if let reference = reference(of: d.rule) {
                 out += "  guide: \(printable(reference.text))\n"
+            }
+            // Last, so that the lines above read as they always have.
+            if let fix = d.fix {
+                out += "  fix: \(printable(fix.description)) (\(fix.safety == .safe ? "safe: lint --fix" : "unsafe: lint --unsafe-fixes"))\n"
             }
         }
         return out

@@ -4,20 +4,22 @@ extension Rule {
         summary: "budget.ratio is over 10%",
         reference: Reference("Retry 429 and 503 the right way",
                              quote: "Retries may be at most 10 % of the requests of the last minute"),
+        fixes: [.unsafe],
         examples: [
             .canonical(replacing: "ratio: 10%", with: "ratio: ↓25%", triggers: true,
-                       note: "a quarter of the traffic may be retries"),
+                       note: "a quarter of the traffic may be retries", unsafeFixed: "ratio: 10%"),
             .canonical(replacing: "ratio: 10%", with: "ratio: ↓10.01%", triggers: true,
-                       note: "just over the limit, compared exactly"),
+                       note: "just over the limit, compared exactly", unsafeFixed: "ratio: 10%"),
             .canonical(replacing: "ratio: 10%", with: "ratio: 10.000%", triggers: false,
                        note: "10% however written"),
             .canonical(replacing: "ratio: 10%", with: "ratio: 2.5%", triggers: false, note: "a smaller budget"),
         ],
         check: { doc, findings in
             guard let ratio = doc.budgetRatio, isOverTen(ratio.value) else { return }
+            let fix = findings.replacing(ratio.span, key: "ratio", with: "10%")
             findings.add(at: ratio.span,
                          "budget.ratio is \(Format.percent(ratio.value)); retries may be at most 10% of the requests of the last minute",
-                         help: "write ratio: 10%")
+                         help: "write ratio: 10%", fix: fix)
         })
 
     /// Exact decimal comparison on the written digits (`canonical` has no leading or trailing zeros).

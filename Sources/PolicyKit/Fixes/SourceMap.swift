@@ -1,0 +1,137 @@
+/// A file's bytes and where each of its lines starts, lines counted as libyaml counts them (LF,
+/// CR, CRLF, NEL, LS, PS), line 1 starting after a BOM: the one mapping between the loader's
+/// positions (`Mark`: 1-based line, column in Unicode scalars) and byte offsets. Fixes are applied
+/// on bytes through it, so that every byte they do not touch stays as it was.
+public struct SourceMap: Sendable {
+    public let bytes: [UInt8]
+    /// The offset of each line's first byte; `lineStarts[0]` is line 1 (3 after a BOM).
+    private var lineStarts: [Int] = []
+    /// The offset of each line's end: its line break, or the end of the file for the last line.
+    private var lineEnds: [Int] = []
+    /// The line break the file uses first (LF when it has none): what inserted lines end with.
+    public private(set) var lineBreak = "\n"
+    /// For lines longer than `stride` scalars, the offset of every `stride`-th scalar, so that a
+    /// column far along a long line (a hostile one-line file) is found without walking the line.
+    private var checkpoints: [Int: [Int]] = [:]
+    private static let stride = 64
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        let n = bytes.count
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var i = start
+        var sawBreak = false
+        var scalars = 0
+        var marks: [Int] = []
+        while i < n {
+            let b = bytes[i]
+            if b & 0xC0 != 0x80 {
+                if scalars > 0, scalars % Self.stride == 0 { marks.append(i) }
+                scalars += 1
+            }
+            // The width of a line break at i, if one stands there.
+            var width = 0
+            if b == 0x0A {
+                width = 1
+            } else if b == 0x0D {
+                width = i + 1 < n && bytes[i + 1] == 0x0A ? 2 : 1
+            } else if b == 0xC2, i + 1 < n, bytes[i + 1] == 0x85 {
+                width = 2
+            } else if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                width = 3
+            }
+            if width == 0 {
+                i += 1
+                continue
+            }
+            if !sawBreak {
+                sawBreak = true
+                lineBreak = String(decoding: bytes[i..<(i + width)], as: UTF8.self)
+            }
+            if !marks.isEmpty { checkpoints[lineStarts.count] = marks }
+            marks = []
+            scalars = 0
+            lineStarts.append(start)
+            lineEnds.append(i)
+            i += width
+            start = i
+        }
+        if !marks.isEmpty { checkpoints[lineStarts.count] = marks }
+        lineStarts.append(start)
+        lineEnds.append(n)
+    }
+
+    /// How many lines the file has; a file that ends with a line break has an empty last line.
+    public var lineCount: Int { lineStarts.count }
+
+    /// Whether the last line is empty: the file ends with a line break (or is empty).
+    public var endsWithLineBreak: Bool { lineStarts[lineStarts.count - 1] == bytes.count }
+
+    /// The byte offset of `mark`; nil when the file has no such position. The end of a line (one
+    /// column past its last character) is a position.
+    public func offset(of mark: Mark) -> Int? {
+        guard mark.line >= 1, mark.line <= lineStarts.count, mark.column >= 1 else { return nil }
+        var i = lineStarts[mark.line - 1]
+        let end = lineEnds[mark.line - 1]
+        var column = 1
+        // From the last checkpoint before the column, on a long line.
+        if mark.column > Self.stride, let marks = checkpoints[mark.line - 1] {
+            let k = min((mark.column - 1) / Self.stride, marks.count)
+            if k > 0 {
+                i = marks[k - 1]
+                column = k * Self.stride + 1
+            }
+        }
+        while column < mark.column {
+            guard i < end else { return nil }
+            // Past one scalar: its lead byte, then its continuation bytes.
+            i += 1
+            while i < end, bytes[i] & 0xC0 == 0x80 { i += 1 }
+            column += 1
+        }
+        return i
+    }
+
+    /// The position of a byte offset (clamped to the file): the inverse of `offset(of:)`.
+    public func mark(at offset: Int) -> Mark {
+        let offset = max(lineStarts[0], min(offset, bytes.count))
+        // The last line that starts at or before the offset.
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        var column = 1
+        var i = lineStarts[lo]
+        let end = min(offset, lineEnds[lo])
+        while i < end {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return Mark(line: lo + 1, column: column)
+    }
+
+    /// The text of line `n` without its line break (nil when there is no such line).
+    public func line(_ n: Int) -> String? {
+        guard n >= 1, n <= lineStarts.count else { return nil }
+        return String(decoding: bytes[lineStarts[n - 1]..<lineEnds[n - 1]], as: UTF8.self)
+    }
+
+    /// The text from one position up to another, when both are positions of the file.
+    public func text(_ span: Span) -> String? {
+        guard let a = offset(of: span.start), let b = offset(of: span.end), a <= b else { return nil }
+        return String(decoding: bytes[a..<b], as: UTF8.self)
+    }
+
+    /// The byte at `mark`, if there is one on its line.
+    func byte(at mark: Mark) -> UInt8? {
+        guard let i = offset(of: mark), i < lineEnds[mark.line - 1] else { return nil }
+        return bytes[i]
+    }
+
+    /// Whether only spaces stand before `mark` on its line (a key that starts its line).
+    func startsItsLine(_ mark: Mark) -> Bool {
+        guard let i = offset(of: mark) else { return false }
+        return bytes[lineStarts[mark.line - 1]..<i].allSatisfy { $0 == 0x20 }
+    }
+}

@@ -1,0 +1,121 @@
+import Dispatch
+import PolicyKit
+
+/// `lint --fix`, `--unsafe-fixes` and `--diff`: each file fixed in memory (`Fixer`), then written
+/// back as `generate` writes (`OutputFolder.replaceFile`) or shown as a diff. The findings that
+/// remain decide the exit status, as for `lint`.
+enum LintFix {
+    static func run(_ args: ParsedArguments, project: Project, format: ReportFormat, strict: Bool) -> Int32 {
+        let unsafe = args.flag("--unsafe-fixes")
+        let diff = args.flag("--diff")
+        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
+        let paths = gathered.paths
+        let stdinOnly = paths == ["-"]
+        if paths.contains("-"), !diff, !stdinOnly {
+            return CommandLine.usageError("with --fix, standard input ('-') must be the only PATH (its fixed text goes to stdout)",
+                                          command: Lint.spec)
+        }
+        if diff, format != .text {
+            return CommandLine.usageError("--diff prints a diff, not findings: it takes no --format", command: Lint.spec)
+        }
+
+        // Each file read and fixed on its own: in parallel, or one after the other with
+        // POLICYC_THREADS=1, as `Workspace.check` does.
+        var results = [Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>?](repeating: nil, count: paths.count)
+        let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
+            Files.read(path).map { bytes in (bytes, Fixer.fix(bytes, path: path == "-" ? Files.stdinPath : path, unsafe: unsafe)) }
+        }
+        if Workspace.threadsFromEnvironment == 1 || paths.count < 2 {
+            for i in paths.indices { results[i] = work(paths[i]) }
+        } else {
+            results.withUnsafeMutableBufferPointer { buffer in
+                nonisolated(unsafe) let slots = buffer
+                DispatchQueue.concurrentPerform(iterations: paths.count) { i in slots[i] = work(paths[i]) }
+            }
+        }
+        var readErrors = gathered.errors
+        var fixed: [(path: String, old: [UInt8], outcome: Fixer.Outcome)] = []
+        for i in results.indices {
+            switch results[i].take()! {
+            case .success(let done): fixed.append((paths[i], done.bytes, done.outcome))
+            case .failure(let error): readErrors.append(error)
+            }
+        }
+        let notices = Lint.notices(readErrors: readErrors, empty: gathered.empty)
+        // In the order of every report: by path.
+        fixed.sort { $0.path < $1.path }
+        var files = fixed.map(\.outcome.file)
+        Checker.checkAcrossFiles(&files)
+        // A finding across files on a file clean on its own: its text was not kept with it.
+        for i in files.indices where files[i].source.isEmpty && !files[i].diagnostics.isEmpty {
+            files[i].source = fixed[i].outcome.bytes
+        }
+
+        // What was (or would be) fixed, on stderr.
+        var report = ""
+        var changedFiles = 0, appliedCount = 0
+        for entry in fixed where entry.outcome.changed {
+            changedFiles += 1
+            appliedCount += entry.outcome.applied.count
+            let shownPath = printable(entry.path == "-" ? Files.stdinPath : entry.path)
+            // As many lines as a file has findings at most (a hostile file may have thousands of fixes).
+            for a in entry.outcome.applied.prefix(Loader.maxFindings) {
+                report += "\(shownPath):\(a.span.start.line):\(a.span.start.column): \(diff ? "would fix" : "fixed"): "
+                    + "\(printable(a.description))\(a.safety == .unsafe ? " (unsafe)" : "") [\(a.rule)]\n"
+            }
+            if entry.outcome.applied.count > Loader.maxFindings {
+                report += "\(shownPath): and \(entry.outcome.applied.count - Loader.maxFindings) more fixes\n"
+            }
+        }
+
+        var status: Int32 = 0
+        if diff {
+            var out = ""
+            for entry in fixed where entry.outcome.changed {
+                out += UnifiedDiff.render(old: entry.old, new: entry.outcome.bytes,
+                                          path: entry.path == "-" ? Files.stdinPath : entry.path)
+            }
+            Output.out(out)
+            Output.err(report)
+            if changedFiles > 0 { status = 1 }
+        } else if stdinOnly, let only = fixed.first {
+            // The fixed text is the output; the report goes beside it, to stderr.
+            Output.out(String(decoding: only.outcome.bytes, as: UTF8.self))
+            Output.err(report)
+            Output.err(Reporters.render(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, fd: 2)))
+        } else {
+            // Nothing is written unless every input could be read: a fix run acts on all it was given.
+            if readErrors.isEmpty {
+                for entry in fixed where entry.outcome.changed {
+                    if case .failure(let f) = OutputFolder.replaceFile(entry.path, with: entry.outcome.bytes) {
+                        Output.err("error: \(f.message)\n")
+                        status = 2
+                    }
+                }
+            }
+            Output.err(report)
+            Output.out(Reporters.render(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict)))
+        }
+
+        Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty)
+        let verb = diff ? "would fix" : (readErrors.isEmpty ? "fixed" : "nothing written; would fix")
+        var line = appliedCount == 0
+            ? "nothing to fix; "
+            : "\(verb) \(count(appliedCount, "finding")) in \(count(changedFiles, "file")); "
+        let summary = ReportSummary(files, notices: notices)
+        line += summary.line(strict: strict)
+        if !unsafe {
+            let available = files.reduce(0) { $0 + $1.diagnostics.count { $0.fix?.safety == .unsafe } }
+            if available > 0 { line += "; \(count(available, "unsafe fix", "unsafe fixes")) available with --unsafe-fixes" }
+        }
+        Output.err(line + "\n")
+
+        if !readErrors.isEmpty { return 2 }
+        if status != 0 { return status }
+        return summary.failed(strict: strict) ? 1 : 0
+    }
+
+    static func count(_ n: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(n) \(n == 1 ? one : many ?? one + "s")"
+    }
+}
