@@ -10,12 +10,13 @@ import PackagePlugin
 /// keep the first commit ever built. The command rewrites the file only when its bytes change, so
 /// an unchanged commit recompiles nothing. Outside a git checkout of this package (a source
 /// tarball, a package folder inside another repository, no git installed) the commit is nil and the
-/// version is printed alone.
+/// version is printed alone. The file extends Sources/policyc/CLI/BuildInfo.swift, whose default
+/// (nil) stands where SwiftPM builds policyc without running this plugin.
 @main
 struct BuildInfoPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let package = context.package.directoryURL
-        let file = context.pluginWorkDirectoryURL.appendingPathComponent("BuildInfo.swift")
+        let file = context.pluginWorkDirectoryURL.appendingPathComponent("BuildCommit.swift")
         let inputs = Self.gitDirectory(of: package).map { git in
             ["HEAD", "logs/HEAD"].map { git.appendingPathComponent($0) }
         } ?? []
@@ -53,7 +54,7 @@ struct BuildInfoPlugin: BuildToolPlugin {
             *) value="\"$commit\"" ;;
         esac
         printf '%s\n' "// Written by Plugins/BuildInfoPlugin at build time: git rev-parse --short=7 HEAD." \
-            "enum BuildInfo {" "    static let commit: String? = $value" "}" > "$2.new"
+            "extension BuildInfo {" "    static var commit: String? { $value }" "}" > "$2.new"
         if cmp -s "$2.new" "$2"; then rm -f "$2.new"; else mv -f "$2.new" "$2"; fi
         """#
 }
