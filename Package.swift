@@ -18,9 +18,12 @@ let package = Package(
         // All logic: load → decode + check → generate, pure and in memory.
         .target(name: "PolicyKit", dependencies: ["CYaml"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
-        .executableTarget(name: "policyc", dependencies: ["PolicyKit"]),
+        // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
+        .executableTarget(name: "policyc", dependencies: ["PolicyKit"], plugins: ["BuildInfoPlugin"]),
         // Build-tool plugin: generates a target's policy code at build time (Examples/SwiftConsumer).
         .plugin(name: "PolicycPlugin", capability: .buildTool(), dependencies: ["policyc"]),
+        // Records `git rev-parse --short=7 HEAD` before every build (not a product: policyc's own).
+        .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         // Fixtures are read from disk by path, not bundled.
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"], exclude: ["Fixtures"]),
         .testTarget(name: "policycTests", dependencies: ["policyc"]),

@@ -116,12 +116,13 @@ def main():
     ap.add_argument("--measure", required=True)
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--check-jsonschema", dest="cjs", help="path of check-jsonschema; omitted: not timed")
+    ap.add_argument("--release-policyc", dest="release", help="the release binary (Scripts/release); omitted: not timed")
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--jsonschema-runs", type=int, default=3)
     ap.add_argument("--results", default=os.path.join(WORK, "results.json"))
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     a = ap.parse_args()
-    for name in ("policyc", "floor", "measure", "corpus", "cjs", "results"):
+    for name in ("policyc", "floor", "measure", "corpus", "cjs", "release", "results"):
         if getattr(a, name):
             setattr(a, name, os.path.abspath(getattr(a, name)))
     os.chdir(ROOT)
@@ -188,6 +189,12 @@ def main():
         "floor-big-profiles": Bench("floor, 1 MiB (5k profiles)", [floor, C("big", "profiles.yaml")]),
         "floor-big-description": Bench("floor, 1 MiB (description)", [floor, C("big", "description.yaml")]),
     }
+    if a.release:
+        # The one-file policyc of dist/ (static Swift runtime and libyaml) beside the normal build.
+        benches["release-version"] = Bench("release binary: policyc --version", [a.release, "--version"])
+        benches["release-lint-2000"] = Bench("release binary: policyc lint, 2000 files", [a.release, "lint", C("clean-2000")])
+    else:
+        notes.append("release binary SKIPPED (--no-release)")
     if generate_ok:
         benches["generate-2000"] = Bench("policyc generate --out NEW-TMP, 2000 files", gen_cmd)
         # The everyday case in a build: nothing changed, nothing is written.
@@ -274,6 +281,17 @@ def main():
         if fmt == "text" and lines == 0:
             problems.append("the findings corpus gave no findings: the thread comparison means nothing")
 
+    # -- the release binary gives the same findings as the normal build ---------------------------------
+    if a.release:
+        for fmt in ("text", "json"):
+            outs = []
+            for binary in (policyc, a.release):
+                path = os.path.join(WORK, f"release-{fmt}-{'release' if binary == a.release else 'normal'}.out")
+                s = spawn([binary, "lint", "--format", fmt, C("findings-2000")], stdout_path=path)
+                outs.append((s.rc, open(path, "rb").read()))
+            if outs[0] != outs[1]:
+                problems.append(f"lint --format {fmt} of findings-2000 differs between the release binary and the normal build")
+
     # -- the language server: didChange to publishDiagnostics, by a scripted client (lsp_client.py) -------
     lsp = None
     if spawn([policyc, "help", "lsp"]).rc != 0:
@@ -326,6 +344,8 @@ def main():
         ("lint-1MiB / floor-1MiB (5k profiles)", pair("lint-big-profiles", "floor-big-profiles"), "<=", 3.0),
         ("lint-1MiB / floor-1MiB (description)", pair("lint-big-description", "floor-big-description"), "<=", 3.0),
         ("generate-2000 / lint-2000", pair("generate-2000", "lint-2000"), "<=", 3.0),
+        ("release --version / --version", pair("release-version", "version"), "<=", 1.0),
+        ("release lint-2000 / lint-2000", pair("release-lint-2000", "lint-2000"), "<=", 1.0),
     ]
     print()
     print("ratios of medians decide; ratios of minimums (less disturbed by other load) are shown beside them")

@@ -109,6 +109,8 @@ enum Git {
         close(errPipe[1])
         guard spawned == 0 else {
             close(outPipe[0]); close(errPipe[0])
+            // The usual cause on a machine with only the policyc binary: say what is missing.
+            if spawned == ENOENT { return .failure(Failure(message: "git was not found on PATH; diff --base needs git")) }
             return .failure(Failure(message: "cannot run git: \(String(cString: strerror(spawned)))"))
         }
 

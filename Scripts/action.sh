@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# The shell steps of the GitHub Action (action.yml), kept here so that they run and are tested
+# outside GitHub (Scripts/action-test). Usage: Scripts/action.sh install|check
+#
+# Reads only environment variables: action.yml maps every input to a POLICYC_ACTION_* variable,
+# and GitHub sets GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STEP_SUMMARY, GITHUB_EVENT_NAME, GITHUB_BASE_REF,
+# GITHUB_REPOSITORY, RUNNER_OS and RUNNER_TEMP.
+#
+# install  puts policyc on the runner: POLICYC_ACTION_BINARY as is; or built from POLICYC_ACTION_PATH
+#          with the runner's Swift (POLICYC_ACTION_BUILD_FROM_SOURCE=true); or the release tarball of
+#          POLICYC_ACTION_VERSION (default: the action's tag, POLICYC_ACTION_REF) from
+#          POLICYC_ACTION_RELEASE_URL (default: the GitHub release of POLICYC_ACTION_REPOSITORY; a
+#          folder or file:// URL also works), its checksum verified against the release's SHA256SUMS.
+#          Outputs: policyc (the path), version.
+# check    runs lint --format github, generate --check and, on pull requests, diff --base with the
+#          markdown report in the job summary and, with POLICYC_ACTION_COMMENT=true, as a comment.
+#          Outputs: lint-status, generate-status, review-status, review-file. Exits 1 when a check
+#          failed (2 when policyc could not read its input), after running all of them.
+set -euo pipefail
+
+fail() { printf '::error title=policyc action::%s\n' "$*"; printf 'policyc action: %s\n' "$*" >&2; exit 1; }
+output() { printf '%s=%s\n' "$1" "$2" >> "${GITHUB_OUTPUT:-/dev/null}"; }
+is_true() { [[ ${1:-} == true ]]; }
+
+# Copies $1 (a URL, file:// URL or local path) to the file $2.
+fetch() {
+    case "$1" in
+        http://*|https://*) curl --fail --silent --show-error --location --retry 3 --output "$2" "$1" ;;
+        file://*) cp "${1#file://}" "$2" ;;
+        *) cp "$1" "$2" ;;
+    esac
+}
+
+install() {
+    local policyc
+    if [[ -n ${POLICYC_ACTION_BINARY:-} ]]; then
+        [[ -x $POLICYC_ACTION_BINARY ]] || fail "binary: '$POLICYC_ACTION_BINARY' is not an executable file"
+        policyc=$(cd "$(dirname "$POLICYC_ACTION_BINARY")" && pwd)/$(basename "$POLICYC_ACTION_BINARY")
+    elif is_true "${POLICYC_ACTION_BUILD_FROM_SOURCE:-false}"; then
+        local source=${POLICYC_ACTION_PATH:?}
+        command -v swift >/dev/null || fail "build-from-source needs Swift 6 on the runner (e.g. swift-actions/setup-swift)"
+        if ! pkg-config --exists yaml-0.1 2>/dev/null; then
+            echo "installing libyaml-dev" >&2
+            local sudo=; [[ $(id -u) == 0 ]] || sudo=sudo
+            $sudo apt-get update -qq && $sudo apt-get install -y -qq libyaml-dev >/dev/null ||
+                fail "build-from-source needs libyaml-dev, and apt-get could not install it"
+        fi
+        echo "::group::swift build -c release --product policyc (in $source)"
+        swift build -c release --product policyc --package-path "$source" >&2
+        echo "::endgroup::"
+        policyc=$(swift build -c release --product policyc --package-path "$source" --show-bin-path)/policyc
+    else
+        local tag=${POLICYC_ACTION_VERSION:-${POLICYC_ACTION_REF:-}}
+        [[ -n $tag ]] || fail "no release to download: the action is used from a path (uses: ./); set version, binary or build-from-source: true"
+        local version=${tag#v}
+        [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]*)?$ ]] ||
+            fail "'$tag' is not a release tag: pin one (uses: OWNER/policyc@v0.2.0), or set version, binary or build-from-source: true"
+        [[ ${RUNNER_OS:-Linux} == Linux ]] || fail "releases are Linux binaries; on ${RUNNER_OS} use build-from-source: true"
+        local arch
+        case "$(uname -m)" in
+            x86_64|amd64) arch=x86_64 ;;
+            aarch64|arm64) arch=aarch64 ;;
+            *) fail "no release for the architecture $(uname -m); use build-from-source: true" ;;
+        esac
+        local asset="policyc-$version-linux-$arch.tar.gz"
+        local url=${POLICYC_ACTION_RELEASE_URL:-https://github.com/${POLICYC_ACTION_REPOSITORY:?}/releases/download/$tag}
+        url=${url%/}
+        local dir
+        dir=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/policyc-$version.XXXXXX")
+        fetch "$url/SHA256SUMS" "$dir/SHA256SUMS" || fail "cannot download $url/SHA256SUMS"
+        fetch "$url/$asset" "$dir/$asset" || fail "cannot download $url/$asset"
+        # Exactly the line of this file; a missing line is a failure, not a skipped check.
+        local line
+        line=$(grep -E "^[0-9a-f]{64}  $asset\$" "$dir/SHA256SUMS") || fail "SHA256SUMS from $url has no line for $asset"
+        (cd "$dir" && printf '%s\n' "$line" | sha256sum --check --status) ||
+            fail "$asset does not match its SHA256SUMS line: refusing to run it"
+        tar -xzf "$dir/$asset" -C "$dir" policyc
+        policyc="$dir/policyc"
+        echo "$asset: checksum verified ($url)" >&2
+    fi
+    local version
+    version=$("$policyc" --version) || fail "$policyc does not run"
+    echo "policyc $version at $policyc" >&2
+    output policyc "$policyc"
+    output version "$version"
+    dirname "$policyc" >> "${GITHUB_PATH:-/dev/null}"
+}
+
+check() {
+    local policyc=${POLICYC_ACTION_POLICYC:?the install step gave no policyc}
+    local paths=() generate=() summary=${GITHUB_STEP_SUMMARY:-/dev/null}
+    # Paths split on white space, never globbed.
+    set -f
+    # shellcheck disable=SC2206
+    paths=(${POLICYC_ACTION_PATHS:-})
+    set +f
+    [[ -z ${POLICYC_ACTION_OUT:-} ]] || generate+=(--out "$POLICYC_ACTION_OUT")
+    [[ -z ${POLICYC_ACTION_KOTLIN_PACKAGE:-} ]] || generate+=(--kotlin-package "$POLICYC_ACTION_KOTLIN_PACKAGE")
+
+    local lint_status=0 generate_status= review_status= review_file= worst=0
+    echo "::group::policyc lint --format github"
+    "$policyc" lint --format github "${paths[@]}" || lint_status=$?
+    echo "::endgroup::"
+    output lint-status "$lint_status"
+    worst=$((lint_status > worst ? lint_status : worst))
+
+    if is_true "${POLICYC_ACTION_GENERATE_CHECK:-true}"; then
+        generate_status=0
+        echo "::group::policyc generate --check"
+        "$policyc" generate --check "${generate[@]}" "${paths[@]}" || generate_status=$?
+        echo "::endgroup::"
+        worst=$((generate_status > worst ? generate_status : worst))
+        if ((generate_status == 1)); then
+            echo "::error title=policyc generate --check::the generated code is not what policyc generate makes from the policies; run policyc generate and commit the result"
+        fi
+    fi
+    output generate-status "$generate_status"
+
+    {
+        echo "### policyc $("$policyc" --version)"
+        echo
+        echo "| check | result |"
+        echo "|---|---|"
+        echo "| \`lint\` | $(verdict "$lint_status") |"
+        [[ -z $generate_status ]] || echo "| \`generate --check\` | $(verdict "$generate_status") |"
+    } >> "$summary"
+
+    case "${GITHUB_EVENT_NAME:-}" in pull_request|pull_request_target) ;; *) POLICYC_ACTION_REVIEW=false ;; esac
+    if is_true "${POLICYC_ACTION_REVIEW:-true}"; then
+        local base=${POLICYC_ACTION_BASE:-${POLICYC_ACTION_PR_BASE_SHA:-}}
+        if [[ -z $base && -n ${GITHUB_BASE_REF:-} ]]; then
+            base=$GITHUB_BASE_REF
+            git rev-parse --verify --quiet "origin/$base^{commit}" >/dev/null && base="origin/$base"
+        fi
+        [[ -n $base ]] || fail "a pull request without a base: set the base input"
+        # A shallow checkout (actions/checkout's default) lacks the base commit: fetch just it.
+        if ! git rev-parse --verify --quiet "$base^{commit}" >/dev/null; then
+            git fetch --quiet --no-tags --depth=1 origin "$base" 2>/dev/null ||
+                echo "::warning title=policyc review::cannot fetch the base $base; use actions/checkout with fetch-depth: 0"
+        fi
+        review_file="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/policyc-review.md"
+        review_status=0
+        echo "::group::policyc diff --base $base --format markdown"
+        "$policyc" diff --base "$base" --format markdown "${paths[@]}" > "$review_file" || review_status=$?
+        cat "$review_file"
+        echo "::endgroup::"
+        worst=$((review_status > worst ? review_status : worst))
+        {
+            echo "| \`diff --base\` | $(verdict "$review_status") |"
+            echo
+            cat "$review_file"
+        } >> "$summary"
+        if is_true "${POLICYC_ACTION_COMMENT:-false}"; then comment "$review_file"; fi
+    fi
+    output review-status "$review_status"
+    output review-file "$review_file"
+    exit "$worst"
+}
+
+verdict() {
+    case "$1" in 0) echo "passed" ;; 1) echo "**failed**" ;; *) echo "**error** (exit $1)" ;; esac
+}
+
+# Posts the review on the pull request, or updates the one posted before (found by its marker).
+comment() {
+    local file="$1" marker='<!-- policyc review -->' body id
+    local pr=${POLICYC_ACTION_PR_NUMBER:-}
+    if [[ -z $pr ]] || ! command -v gh >/dev/null; then
+        echo "::warning title=policyc review::no comment posted (needs gh and a pull request number)"
+        return 0
+    fi
+    body="$(dirname "$file")/policyc-comment.md"
+    { echo "$marker"; cat "$file"; } > "$body"
+    id=$(gh api "repos/$GITHUB_REPOSITORY/issues/$pr/comments" --paginate \
+        --jq ".[] | select(.body | startswith(\"$marker\")) | .id" 2>/dev/null | tail -n 1) || id=
+    if [[ -n $id ]]; then
+        gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$body" >/dev/null
+    else
+        gh pr comment "$pr" --repo "$GITHUB_REPOSITORY" --body-file "$body" >/dev/null
+    fi || echo "::warning title=policyc review::could not post the comment (a pull request from a fork has a read-only token)"
+}
+
+case "${1:-}" in
+    install) install ;;
+    check) check ;;
+    *) echo "usage: Scripts/action.sh install|check" >&2; exit 2 ;;
+esac
