@@ -153,9 +153,3 @@ public enum CatalogReport {
     }
 }
 
-fileprivate extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}

@@ -1,0 +1,43 @@
+/// Substring search on the UTF-8 bytes, for all of policyc. The standard library's own versions
+/// (`contains(_:)`, `firstRange(of:)` with a string) live in `_StringProcessing`, whose static
+/// archive pulls the whole regex engine (~1 MB) into the one-file binary; and they compare
+/// Characters (canonical equivalence), while policy text compares exactly, by its bytes.
+extension StringProtocol {
+    /// Whether `other` occurs in the text, byte for byte. Non-generic, so it is chosen over the
+    /// standard library's generic one.
+    public func contains(_ other: String) -> Bool {
+        firstRange(of: other) != nil
+    }
+
+    /// Where `other` first occurs, byte for byte (an empty `other` occurs at the start).
+    public func firstRange(of other: String) -> Range<Index>? {
+        let hay = utf8, needle = Array(other.utf8)
+        guard let first = needle.first else { return startIndex..<startIndex }
+        var i = hay.startIndex
+        while i != hay.endIndex {
+            if hay[i] == first {
+                var j = i, k = 0
+                while k < needle.count, j != hay.endIndex, hay[j] == needle[k] {
+                    hay.formIndex(after: &j)
+                    k += 1
+                }
+                if k == needle.count { return i..<j }
+            }
+            hay.formIndex(after: &i)
+        }
+        return nil
+    }
+
+    /// Every occurrence of `target` replaced with `replacement`, left to right.
+    public func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return String(self) }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.firstRange(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}
