@@ -213,9 +213,9 @@ object PlaybackPolicy {
         backoffDelayMs(attempt, retryAfterS, profile) { random.nextDouble() }
 
     /**
-     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget` on line 30). Safe to share between threads. `now` is the clock in milliseconds: by default a monotonic one (`System.nanoTime`), as setting the device clock back an hour must not stop retries for an hour.
+     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget` on line 30). Safe to share between threads. `now` is the clock in milliseconds: by default `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
      */
-    class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.nanoTime() / 1_000_000L }) {
+    class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { defaultNowMs() }) {
         private var sent: Long = 0L
         private var retries: Long = 0L
         private var since: Long = now()
@@ -248,6 +248,17 @@ object PlaybackPolicy {
                 retries = 0L
                 since = now()
             }
+        }
+
+        companion object {
+            private val wallBaseMs: Long = System.currentTimeMillis()
+            private val nanoBase: Long = System.nanoTime()
+
+            /**
+             * The default clock, in milliseconds since 1970: the wall clock read once, then advanced by a monotonic clock (`System.nanoTime`), so that setting the device clock back cannot move it.
+             */
+            @JvmStatic
+            fun defaultNowMs(): Long = wallBaseMs + (System.nanoTime() - nanoBase) / 1_000_000L
         }
     }
 }

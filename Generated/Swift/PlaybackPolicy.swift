@@ -126,11 +126,19 @@ nonisolated public enum PlaybackPolicy {
         private var retries = 0
         private var since: Int64
 
-        /// A budget whose first minute starts now; `now` is the clock in milliseconds. By default a monotonic one (uptime): setting the device clock back an hour must not stop retries for an hour.
-        public init(now: @escaping @Sendable () -> Int64 = { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) }) {
+        /// A budget whose first minute starts now; `now` is the clock in milliseconds (`defaultNowMs` by default: setting the device clock back an hour must not stop retries for an hour).
+        public init(now: @escaping @Sendable () -> Int64 = { RetryBudget.defaultNowMs() }) {
             self.now = now
             self.since = now()
         }
+
+        /// The default clock, in milliseconds since 1970: the wall clock read once, then advanced by a monotonic clock (uptime), so that setting the device clock back cannot move it.
+        public static func defaultNowMs() -> Int64 {
+            clockBase.wallMs + Int64(truncatingIfNeeded: (DispatchTime.now().uptimeNanoseconds &- clockBase.uptimeNs) / 1_000_000)
+        }
+
+        private static let clockBase = (wallMs: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)),
+                                        uptimeNs: DispatchTime.now().uptimeNanoseconds)
 
         /// Counts one request sent.
         public func noteRequest() {

@@ -180,11 +180,13 @@ export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryP
 // looks before it uses it.
 declare const performance: { now(): number } | undefined;
 
+const clockBase = { wallMs: Date.now(), monoMs: typeof performance !== "undefined" ? performance.now() : 0 };
+
 /**
- * The default clock of `RetryBudget`, in milliseconds: `performance.now()`, which is monotonic (setting the system clock does not move it, so a clock set back an hour cannot stop retries for an hour), or `Date.now()` where there is no `performance`.
+ * The default clock of `RetryBudget`, in milliseconds since 1970: the wall clock read once, then advanced by `performance.now()`, which is monotonic (setting the system clock does not move it, so a clock set back an hour cannot stop retries for an hour); `Date.now()` where there is no `performance`.
  */
 function monotonicNow(): number {
-    return typeof performance !== "undefined" ? performance.now() : Date.now();
+    return typeof performance !== "undefined" ? clockBase.wallMs + Math.floor(performance.now() - clockBase.monoMs) : Date.now();
 }
 
 /**

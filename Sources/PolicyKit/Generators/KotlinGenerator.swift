@@ -136,8 +136,8 @@ enum KotlinGenerator {
                 Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than \
                 `BUDGET_MIN_PER_MINUTE` a minute (`budget`
                 """, at.budgetRatio, """
-                ). Safe to share between threads. `now` is the clock in milliseconds: by default a monotonic one \
-                (`System.nanoTime`), as setting the device clock back an hour must not stop retries for an hour.
+                ). Safe to share between threads. `now` is the clock in milliseconds: by default \
+                `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
                 """)
             w.emit(Self.retryBudget)
         }
@@ -245,7 +245,7 @@ enum KotlinGenerator {
     }
 
     static let retryBudget = FixedLines(.kotlin, depth: 1) { w, _ in
-        w.block("class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { System.nanoTime() / 1_000_000L })") {
+        w.block("class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { defaultNowMs() })") {
             w.line("private var sent: Long = 0L")
             w.line("private var retries: Long = 0L")
             w.line("private var since: Long = now()")
@@ -274,6 +274,20 @@ enum KotlinGenerator {
                     w.line("retries = 0L")
                     w.line("since = now()")
                 }
+            }
+            w.line()
+            w.block("companion object") {
+                w.line("private val wallBaseMs: Long = System.currentTimeMillis()")
+                w.line("private val nanoBase: Long = System.nanoTime()")
+                w.line()
+                w.doc {
+                    w.docText("""
+                        The default clock, in milliseconds since 1970: the wall clock read once, then advanced by \
+                        a monotonic clock (`System.nanoTime`), so that setting the device clock back cannot move it.
+                        """)
+                }
+                w.line("@JvmStatic")
+                w.line("fun defaultNowMs(): Long = wallBaseMs + (System.nanoTime() - nanoBase) / 1_000_000L")
             }
         }
     }

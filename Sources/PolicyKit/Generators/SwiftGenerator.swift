@@ -197,14 +197,27 @@ enum SwiftGenerator {
             w.line()
             w.doc {
                 w.docText("""
-                    A budget whose first minute starts now; `now` is the clock in milliseconds. By default a \
-                    monotonic one (uptime): setting the device clock back an hour must not stop retries for an hour.
+                    A budget whose first minute starts now; `now` is the clock in milliseconds (`defaultNowMs` \
+                    by default: setting the device clock back an hour must not stop retries for an hour).
                     """)
             }
-            w.block("public init(now: @escaping @Sendable () -> Int64 = { Int64(DispatchTime.now().uptimeNanoseconds / 1_000_000) })") {
+            w.block("public init(now: @escaping @Sendable () -> Int64 = { RetryBudget.defaultNowMs() })") {
                 w.line("self.now = now")
                 w.line("self.since = now()")
             }
+            w.line()
+            w.doc {
+                w.docText("""
+                    The default clock, in milliseconds since 1970: the wall clock read once, then advanced by a \
+                    monotonic clock (uptime), so that setting the device clock back cannot move it.
+                    """)
+            }
+            w.block("public static func defaultNowMs() -> Int64") {
+                w.line("clockBase.wallMs + Int64(truncatingIfNeeded: (DispatchTime.now().uptimeNanoseconds &- clockBase.uptimeNs) / 1_000_000)")
+            }
+            w.line()
+            w.line("private static let clockBase = (wallMs: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)),")
+            w.line("                                uptimeNs: DispatchTime.now().uptimeNanoseconds)")
             w.line()
             w.doc("Counts one request sent.")
             w.block("public func noteRequest()") {

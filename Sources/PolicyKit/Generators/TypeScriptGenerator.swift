@@ -211,15 +211,18 @@ enum TypeScriptGenerator {
         w.line("// looks before it uses it.")
         w.line("declare const performance: { now(): number } | undefined;")
         w.line()
+        w.line("const clockBase = { wallMs: Date.now(), monoMs: typeof performance !== \"undefined\" ? performance.now() : 0 };")
+        w.line()
         w.doc {
             w.docText("""
-                The default clock of `RetryBudget`, in milliseconds: `performance.now()`, which is monotonic \
-                (setting the system clock does not move it, so a clock set back an hour cannot stop retries \
-                for an hour), or `Date.now()` where there is no `performance`.
+                The default clock of `RetryBudget`, in milliseconds since 1970: the wall clock read once, then \
+                advanced by `performance.now()`, which is monotonic (setting the system clock does not move it, \
+                so a clock set back an hour cannot stop retries for an hour); `Date.now()` where there is no \
+                `performance`.
                 """)
         }
         w.block("function monotonicNow(): number") {
-            w.line("return typeof performance !== \"undefined\" ? performance.now() : Date.now();")
+            w.line("return typeof performance !== \"undefined\" ? clockBase.wallMs + Math.floor(performance.now() - clockBase.monoMs) : Date.now();")
         }
     }
 

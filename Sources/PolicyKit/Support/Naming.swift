@@ -109,7 +109,7 @@ public enum Naming {
         "RETRYABLE_STATUSES", "NEVER_RETRY", "RETRY_AFTER_HONORED", "RETRY_AFTER_MAX_JITTER_MS", "BACKOFF_STRATEGY",
         "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE", "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "PREFETCH_RETRY_REFUSED",
         "TICKET_REUSE_KEY", "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs", "RetryBudget",
-        "performance", "monotonicNow",
+        "performance", "monotonicNow", "clockBase",
     ]
 
     /// JavaScript's reserved words, strict mode's (modules are strict) and TypeScript's own, with
