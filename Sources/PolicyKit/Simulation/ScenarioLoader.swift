@@ -72,13 +72,15 @@ struct ScenarioChecker {
                  "scenario name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
                  help: "a name looks like outage, peak-hour or surge3x")
         }
-        let duration = root["duration"].flatMap(\.duration)
+        var duration = root["duration"].flatMap(\.duration)
         if let d = duration {
             if d.value < 1000 || d.value > Scenario.Bounds.maxDurationMs {
                 limit(at: d.span, "'duration' is \(Format.duration(d.value)); a run lasts from 1s to 24h")
+                duration = nil
             } else if d.value % 1000 != 0 {
                 limit(at: d.span, "'duration' is \(Format.duration(d.value)), not a whole number of seconds",
                       help: "write \(Format.duration(d.value / 1000 * 1000))")
+                duration = nil
             }
         }
         let seed = root["seed"].flatMap(\.int)
@@ -117,9 +119,9 @@ struct ScenarioChecker {
             }
         }
 
-        guard let name, let duration, let clients, let rate, let capacity, let mode, let latency,
-              server?.failedKeys.contains("busy") != true, faultsComplete,
-              !diagnostics.contains(where: { $0.severity == .error })
+        guard !diagnostics.contains(where: { $0.severity == .error }),
+              let name, let duration, let clients, let rate, let capacity, let mode, let latency,
+              server?.failedKeys.contains("busy") != true, faultsComplete
         else { return nil }
         let scenario = Scenario(
             name: name.value, description: root["description"].flatMap(\.string)?.value, durationMs: duration.value,
@@ -132,7 +134,7 @@ struct ScenarioChecker {
         let expected = scenario.expectedCalls
         if expected > Scenario.Bounds.maxExpectedCalls {
             limit(at: rate.span,
-                  "the scenario starts about \(Int(expected)) calls; a run simulates at most \(Int(Scenario.Bounds.maxExpectedCalls))",
+                  "the scenario starts about \(Int(expected.rounded())) calls; a run simulates at most \(Int(Scenario.Bounds.maxExpectedCalls))",
                   help: "fewer clients, fewer calls per minute, or a shorter duration")
             return nil
         }

@@ -50,7 +50,8 @@ public struct SimulationSummary: Sendable, Hashable {
     public var failedPercent: Double?
     public var timeToTicketMs = Percentiles()
     /// Seconds after the last fault ends until the first second from which, for 10 seconds in a
-    /// row, successes are at least 95 % of the calls started; nil if that never happens in the run.
+    /// row, successes are at least 95 % of the calls started; nil if that never happens in the
+    /// run; 0 without faults.
     public var recoverySeconds: Int?
     /// Attempts the servers served after their client had given up on them.
     public var wastedAttempts = 0
@@ -125,8 +126,10 @@ struct TicketHistogram {
 }
 
 extension SimulationSummary {
-    /// Recovery as the summary defines it, from the series and the end of the last fault.
-    static func recovery(_ series: [SimulationSecond], lastFaultEndMs: Int) -> Int? {
+    /// Recovery as the summary defines it, from the series and the end of the last fault; 0
+    /// without faults (nothing to recover from).
+    static func recovery(_ series: [SimulationSecond], lastFaultEndMs: Int?) -> Int? {
+        guard let lastFaultEndMs else { return 0 }
         let end = (lastFaultEndMs + 999) / 1000
         let window = 10
         var run = 0

@@ -569,7 +569,7 @@ struct Engine {
             s.peakSecond = peakSecond
         }
         s.timeToTicketMs = .init(p50: histogram.percentile(50), p95: histogram.percentile(95), p99: histogram.percentile(99))
-        s.recoverySeconds = SimulationSummary.recovery(seriesList(), lastFaultEndMs: scenario.lastFaultEndMs)
+        s.recoverySeconds = SimulationSummary.recovery(seriesList(), lastFaultEndMs: scenario.faults.isEmpty ? nil : scenario.lastFaultEndMs)
         return s
     }
 }
