@@ -38,6 +38,7 @@ extension DiffReport {
                 out += "  \(printable(c.path)): \(c.beforeText) → \(c.afterText)\(c.breaking ? "  [breaking]" : "")\n"
                 out += "      \(c.effect)\n"
             }
+            out += OutageReview.text(p.outage)   // simulate (issue 14)
             if !p.diagnostics.isEmpty {
                 out += "  findings:\n"
                 for d in p.diagnostics { out += "    \(d.headline)\n" }
@@ -66,6 +67,7 @@ extension DiffReport {
                         + "\(Spoken.markdown(c.effect)) | \(c.breaking ? "**breaking**" : "no") |\n"
                 }
             }
+            out += OutageReview.markdown(p.outage)   // simulate (issue 14)
             if !p.diagnostics.isEmpty {
                 out += "\nFindings:\n\n"
                 for d in p.diagnostics {

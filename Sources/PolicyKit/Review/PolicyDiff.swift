@@ -47,17 +47,22 @@ public struct PolicyReview: Sendable {
     public var changes: [PolicyChange]
     /// Findings of the new side (none for a removed policy).
     public var diagnostics: [Diagnostic]
+    /// simulate (issue 14): the standard outage on both sides, per profile (`addOutageFigures`).
+    public var outage: [OutageComparison] = []
 
     public var isBreaking: Bool { changes.contains(where: \.breaking) }
 
     public var json: JSON {
-        .object([
+        var members: [String: JSON] = [
             "policy": policy.map(JSON.string) ?? .null,
             "file": .string(file),
             "status": .string(status.rawValue),
             "changes": .array(changes.map(\.json)),
             "diagnostics": .array(diagnostics.map(\.json)),
-        ])
+        ]
+        // simulate (issue 14): only when the retry behaviour changed.
+        if !outage.isEmpty { members["outage"] = .array(outage.map(\.json)) }
+        return .object(members)
     }
 }
 

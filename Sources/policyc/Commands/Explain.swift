@@ -17,7 +17,8 @@ enum Explain {
             between attempts, added up), worstCaseAttempts (attempts that start before the
             deadline when each runs to its timeout and each wait is at its longest) and
             worstCaseWaitMs (how long a viewer can wait before Retry shows). Per policy: what
-            the retry budget lets retries add to the load during an outage.
+            the retry budget lets retries add to the load during an outage. Each profile also gets
+            the figures of the standard outage, simulated ('policyc simulate --scenario outage').
 
             A file with errors is not explained: its findings go to standard error.
 
@@ -45,7 +46,8 @@ enum Explain {
             Output.err("error: \(error.message)\n")
         }
 
-        let explanation = Explanation(run.files.compactMap(\.policy))
+        var explanation = Explanation(run.files.compactMap(\.policy))
+        explanation.addOutageFigures()   // simulate (issue 14)
         switch args.value("--format") ?? "text" {
         case "json": Output.out(explanation.json.rendered())
         case "markdown": Output.out(explanation.markdown)
