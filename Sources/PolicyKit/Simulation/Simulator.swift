@@ -1,7 +1,8 @@
 /// `policyc simulate`: a fleet of clients that follow one profile of a policy exactly, against a
 /// server that sheds or queues, through a scenario's faults. Deterministic and event-driven: a
-/// binary heap of events, the simulation's own random streams, memory in proportion to the calls
-/// under way and the clients, never to all calls.
+/// heap of events (beside it, the next call and a FIFO of answers, which come due in the order they
+/// are made), the simulation's own random streams, memory in proportion to the calls under way and
+/// the clients, never to all calls.
 public enum Simulator {
     public struct Failure: Error, Sendable, Hashable {
         public var message: String
@@ -115,7 +116,10 @@ struct Engine {
     var serverBusy = false
     var outage = -1
     var surgeFactor = 1.0
-    var arrivalGeneration: UInt32 = 0
+    var nextArrival = Event(time: 0, kind: .arrival)
+    var answers = Slab<Event>(capacity: 1024)
+    var answerHead = 0
+    var answerCount = 0
 
     // Accounting.
     var second = 0
@@ -158,6 +162,7 @@ struct Engine {
         freeSlots.release()
         budgets.release()
         queue.release()
+        answers.release()
         series.release()
         finishing.release()
     }
@@ -177,15 +182,41 @@ struct Engine {
             }
         }
         scheduleArrival(after: 0)
-        while !heap.isEmpty {
-            let e = heap.top
+        while true {
+            // The earliest of the three lines of events; on a tie the heap, then answers.
+            var e: Event
+            let heapKey = heap.isEmpty ? UInt64.max : heap.top.key
+            if answerCount > 0, answers[answerHead].key < heapKey, answers[answerHead].key < nextArrival.key {
+                e = answers[answerHead]
+                // Answers come due in order: the call and the budget of answers a little ahead
+                // are asked for now, so they are in cache when their turn comes.
+                if answerCount > 16 {
+                    calls.prefetch(Int(answers[(answerHead + 16) % answers.capacity].slot))
+                }
+                if answerCount > 8 {
+                    let ahead = Int(answers[(answerHead + 8) % answers.capacity].slot)
+                    budgets.prefetch(Int(calls[ahead].client))
+                }
+                answerHead = (answerHead + 1) % answers.capacity
+                answerCount -= 1
+            } else if nextArrival.key < heapKey {
+                e = nextArrival
+                nextArrival.key = UInt64.max
+            } else if heapKey != UInt64.max {
+                e = heap.top
+                heap.removeTop()
+                // The next event's client budget, while this one is handled (a retry, a timeout).
+                if !heap.isEmpty, heap.top.kind == .retry || heap.top.kind == .giveUp {
+                    budgets.prefetch(Int(calls[Int(heap.top.slot)].client))
+                }
+            } else {
+                break
+            }
             let now = e.time
             if now >= endNs { break }
-            heap.removeTop()
             if now >= nextSecondNs { closeSeconds(upTo: now) }
             switch e.kind {
             case .arrival:
-                guard e.token == arrivalGeneration else { continue }
                 startCall(now, client: Int(e.slot))
                 scheduleArrival(after: now)
             case .retry:
@@ -234,15 +265,34 @@ struct Engine {
     // MARK: calls
 
     /// The next call: after an exponential wait at the current rate, by a client drawn uniformly
-    /// (carried in the event's slot). A surge change before then draws afresh (memoryless).
+    /// (carried in the event's slot). There is one next call at a time, kept beside the heap; a
+    /// surge change before it comes draws afresh (the wait is memoryless).
     mutating func scheduleArrival(after now: Int64) {
+        nextArrival.key = UInt64.max
         let rate = normalRate * surgeFactor
         guard rate > 0 else { return }
         let gap = arrivalsRandom.exponential() / rate * 1e9
         let client = UInt32(arrivalsRandom.below(clients))
         // Past the end no call starts.
         guard gap < Double(endNs - now) else { return }
-        heap.push(Event(time: now + Int64(gap), kind: .arrival, slot: client, token: arrivalGeneration))
+        nextArrival = Event(time: now + Int64(gap), kind: .arrival, slot: client)
+        budgets.prefetch(Int(client))
+    }
+
+    /// An answer `latency` from now. Every answer takes the same time and now never goes back, so
+    /// answers come due in the order they are made: a FIFO ring, not the heap, holds them.
+    @inline(__always)
+    mutating func pushAnswer(_ kind: Event.Kind, _ slot: Int, _ token: UInt32, at now: Int64) {
+        if answerCount == answers.capacity {
+            let grown = Slab<Event>(capacity: answers.capacity * 2)
+            for i in 0..<answerCount { (grown.base + i).initialize(to: answers[(answerHead + i) % answers.capacity]) }
+            answers.release()
+            answers = grown
+            answerHead = 0
+        }
+        answers[(answerHead + answerCount) % answers.capacity] =
+            Event(time: min(now + latencyNs, endNs), kind: kind, slot: UInt32(slot), token: token)
+        answerCount += 1
     }
 
     mutating func startCall(_ now: Int64, client: Int) {
@@ -302,7 +352,7 @@ struct Engine {
             // Every request is answered after the latency with the outage's status, or never.
             if faults[outage].status != nil, now + latencyNs < giveUp {
                 calls.base[slot].outage = Int32(outage)
-                push(now + latencyNs, .answerOutage, slot, c.token)
+                pushAnswer(.answerOutage, slot, c.token, at: now)
             } else {
                 push(giveUp, .giveUp, slot, c.token)
             }
@@ -507,7 +557,7 @@ struct Engine {
                 succeed(slot, at: now + latencyNs)
             } else {
                 // Served in time, but the answer arrives after the client stopped waiting.
-                push(now + latencyNs, .answerOK, slot, token)
+                pushAnswer(.answerOK, slot, token, at: now)
             }
         } else {
             totals.wastedAttempts += 1
@@ -538,7 +588,6 @@ struct Engine {
         tokens = min(tokens, capacityNow)
         if surge != surgeFactor {
             surgeFactor = surge
-            arrivalGeneration &+= 1
             scheduleArrival(after: now)
         }
         if scenario.mode == .queue && !serverBusy { startService(now) }
