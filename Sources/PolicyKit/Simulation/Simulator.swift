@@ -175,7 +175,7 @@ struct Engine {
         outage = initial.outage
         surgeFactor = initial.surge
         capacityNow = scenario.capacity * initial.brownout
-        tokens = capacityNow
+        tokens = bucketSize
         for f in faults {
             for t in [f.from, f.to] where t > 0 && t < endNs {
                 heap.push(Event(time: t, kind: .boundary))
@@ -509,14 +509,17 @@ struct Engine {
 
     // MARK: the server
 
-    /// Shed mode: the bucket fills at the capacity, up to one second of it.
+    /// Shed mode: the bucket fills at the capacity, up to one second of it (and at least one
+    /// token, so that a capacity under 1 a second still serves at its rate).
     @inline(__always)
     mutating func refill(_ now: Int64) {
         if now > tokensAt {
-            tokens = min(capacityNow, tokens + Double(now - tokensAt) * capacityNow / 1e9)
+            tokens = min(bucketSize, tokens + Double(now - tokensAt) * capacityNow / 1e9)
             tokensAt = now
         }
     }
+
+    var bucketSize: Double { capacityNow > 0 ? max(1, capacityNow) : 0 }
 
     mutating func enqueue(_ entry: UInt64) {
         if queueCount == queue.capacity {
@@ -544,7 +547,8 @@ struct Engine {
         queueHead = (queueHead + 1) % queue.capacity
         queueCount -= 1
         serverBusy = true
-        let serviceNs = max(1, Int64(1e9 / capacityNow))
+        // Held under 4·10^18 ns: a capacity of a request a century is as good as none.
+        let serviceNs = max(1, Int64(min(1e9 / capacityNow, 4e18)))
         heap.push(Event(time: min(now + serviceNs, endNs), kind: .serviceDone))
     }
 
@@ -585,7 +589,7 @@ struct Engine {
         outage = newOutage
         refill(now)
         capacityNow = scenario.capacity * brownout
-        tokens = min(tokens, capacityNow)
+        tokens = min(tokens, bucketSize)
         if surge != surgeFactor {
             surgeFactor = surge
             scheduleArrival(after: now)
