@@ -250,6 +250,40 @@ import Testing
         #expect(fine.summary.recoverySeconds.map { $0 <= 15 } == true, "\(String(describing: fine.summary.recoverySeconds))")
     }
 
+    // MARK: absurd values end in figures, never in a crash
+
+    @Test func absurdValuesStillGiveFigures() throws {
+        // A capacity of one request in 1000 s, in both modes.
+        for mode in ["shed", "queue"] {
+            let run = try Self.run(Self.policy(), Self.scenario("""
+                version: 1
+                scenario: trickle
+                duration: 20s
+                fleet: {clients: 10, callsPerMinute: 60}
+                server: {capacity: 0.001, mode: \(mode), latency: 0ms}
+                """))
+            #expect(run.summary.calls > 100 && run.summary.succeeded <= 1, "\(mode)")
+        }
+        // A deadline of 0: no attempt starts, every call fails at once.
+        let none = try Self.run(Self.policy(deadline: "0ms"), Self.scenario(Self.outageEverywhere(status: "503")))
+        #expect(none.summary.attempts == 0 && none.summary.failedBy.deadline == none.summary.calls)
+        // A million retries 1 ms apart with 1 ms timeouts against servers that never answer.
+        let storm = try Self.run(
+            Self.policy(maxRetries: 1_000_000, base: "1ms", cap: "1ms", timeout: "1ms", deadline: "1h", backoff: "constant",
+                        ratio: "100%", floor: 1_000_000),
+            Self.scenario("""
+                version: 1
+                scenario: storm
+                duration: 5s
+                fleet: {clients: 10, callsPerMinute: 6}
+                server: {capacity: 100, mode: shed, latency: 1ms}
+                faults:
+                  - {kind: outage, from: 0s, to: 5s, status: none}
+                """))
+        #expect(storm.summary.unfinished == storm.summary.calls)
+        #expect(storm.summary.attempts > 100 * storm.summary.calls)
+    }
+
     // MARK: determinism
 
     @Test func theSameInputsGiveTheSameBytesWhateverTheThreads() throws {
