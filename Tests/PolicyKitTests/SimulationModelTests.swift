@@ -250,6 +250,43 @@ import Testing
         #expect(fine.summary.recoverySeconds.map { $0 <= 15 } == true, "\(String(describing: fine.summary.recoverySeconds))")
     }
 
+    // MARK: the generated code's semantics, against the reference vectors
+
+    /// Every `budget` and `backoff` vector of shared/vectors/retry-reference.tsv, replayed on the
+    /// simulation's own budget (a client of a run, its clock starting at T0) and backoff.
+    @Test func theClientsFollowTheReferenceVectors() throws {
+        let policy = try GenSupport.canonical
+        let lines = try String(contentsOf: GenSupport.vectors, encoding: .utf8).split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
+        var budgets = 0, backoffs = 0
+        for f in lines where f.first == "budget" {
+            let t0 = try #require(Int64(f[1]))
+            let scenario = Scenario(name: "vectors", durationMs: Scenario.Bounds.maxDurationMs, clients: 1,
+                                    callsPerMinute: 0, capacity: 1)
+            let profile = try #require(policy.profiles.first)
+            var engine = Engine(rules: ClientRules(policy: policy, profile: profile), scenario: scenario, seed: 1)
+            defer { engine.release() }
+            var got = ""
+            for op in f[2].split(separator: ",") {
+                let t = try #require(Int64(op.dropLast()))
+                let now = (t - t0) * 1_000_000
+                if op.last == "r" { engine.noteRequest(0, now) } else { got += engine.tryRetry(0, now) ? "1" : "0" }
+            }
+            #expect(got == (f[3] == "-" ? "" : f[3]), "budget vector from \(t0): \(f[2].prefix(80))…")
+            budgets += 1
+        }
+        for f in lines where f.first == "backoff" {
+            let profile = try #require(policy.profiles.first { $0.name == f[1] })
+            let rules = ClientRules(policy: policy, profile: profile)
+            let retryAfterMs = f[3] == "-" ? 0 : try #require(Double(f[3])) * 1000
+            let got = rules.backoffMs(attempt: try #require(Int(f[2])), retryAfterMs: retryAfterMs, unit: try #require(Double(f[4])))
+            #expect(got == Double(f[5]), "\(f)")
+            backoffs += 1
+        }
+        #expect(budgets == 60 && backoffs > 0)
+    }
+
     // MARK: absurd values end in figures, never in a crash
 
     @Test func absurdValuesStillGiveFigures() throws {

@@ -59,15 +59,22 @@ struct ClientRules: Sendable {
     /// Draws from `random` once for the jittered strategies and Retry-After, never otherwise.
     @inline(__always)
     func backoffMs(attempt: Int, retryAfterMs: Int, random: inout RandomStream) -> Double {
+        let draws = (honorRetryAfter && retryAfterMs > 0) || strategy == .fullJitter || strategy == .equalJitter
+        return backoffMs(attempt: attempt, retryAfterMs: Double(retryAfterMs), unit: draws ? random.unit() : 0)
+    }
+
+    /// The same with the draw given (`unit` in [0, 1), what the generated code's `random()` returns).
+    @inline(__always)
+    func backoffMs(attempt: Int, retryAfterMs: Double, unit: Double) -> Double {
         if honorRetryAfter, retryAfterMs > 0 {
-            return Double(retryAfterMs) + random.unit() * maxJitterMs
+            return retryAfterMs + unit * maxJitterMs
         }
         // 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.
         let growth = Double(sign: .plus, exponent: attempt, significand: 1)
         let v = min(capMs, baseMs * growth)
         switch strategy {
-        case .fullJitter: return random.unit() * v
-        case .equalJitter: return v / 2 + random.unit() * (v / 2)
+        case .fullJitter: return unit * v
+        case .equalJitter: return v / 2 + unit * (v / 2)
         case .exponential: return v
         case .constant: return baseMs
         }
