@@ -15,8 +15,10 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // A cache prefetch for the simulation's hot loop (header only).
+        .systemLibrary(name: "CPrefetch"),
         // All logic: load → decode + check → generate, pure and in memory.
-        .target(name: "PolicyKit", dependencies: ["CYaml"]),
+        .target(name: "PolicyKit", dependencies: ["CYaml", "CPrefetch"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
         .executableTarget(name: "policyc", dependencies: ["PolicyKit"], plugins: ["BuildInfoPlugin"]),

@@ -109,6 +109,70 @@ def files_of(folder):
     return found
 
 
+SIMULATE_SCENARIO = """version: 1
+scenario: outage-10m
+description: Ten minutes at peak time (each client calls every two minutes, capacity a fifth over demand) with a 3-minute outage answering 503.
+duration: 10m
+seed: 1
+fleet: {{clients: {clients}, callsPerMinute: 0.5}}
+server: {{capacity: {capacity}, mode: shed, latency: 50ms, busy: {{status: 503, retryAfter: 1s}}}}
+faults:
+  - {{kind: outage, from: 2m, to: 5m, status: 503}}
+"""
+
+
+def simulate_section(policyc, runs, results, problems):
+    """`policyc simulate` of Policies/ over ten minutes at peak time with an outage, for 100 000 and
+    1 000 000 clients (capacity scaled alike, so the second is the first ten times over): attempts
+    simulated per CPU second (>= 2 million), peak RSS of the first (< 64 MiB), and CPU time of the
+    second / the first (<= 11: linear in clients). Returns how many targets were missed."""
+    if runs <= 0:
+        print("\nsimulate SKIPPED (--simulate-runs 0)")
+        return 0
+    sizes = [100_000, 1_000_000]
+    cases = []
+    for clients in sizes:
+        path = os.path.join(WORK, f"simulate-outage-10m-{clients}.yaml")
+        with open(path, "w") as f:
+            f.write(SIMULATE_SCENARIO.format(clients=clients, capacity=clients // 100))
+        out = os.path.join(WORK, f"simulate-{clients}.json")
+        cmd = [policyc, "simulate", "--format", "json", "--scenario", path, "Policies/playback.yaml"]
+        first = spawn(cmd, stdout_path=out)
+        if first.rc != 0:
+            problems.append(f"policyc simulate exited {first.rc} for {clients} clients: {first.stderr.strip()[:300]}")
+            return 0
+        summary = json.load(open(out))["runs"][0]["summary"]
+        bench = Bench(f"policyc simulate, 10-min outage, {clients} clients", cmd)
+        for _ in range(runs):
+            bench.run_once()
+        cases.append((clients, summary, bench))
+    print()
+    print(f"simulate: Policies/playback.yaml, 10 minutes at peak time with a 3-minute outage; {runs} runs each, medians")
+    print(f"{'clients':>9} {'calls':>9} {'attempts':>10} {'median':>10} {'cpu':>10} {'max RSS':>10} {'attempts per cpu s':>20}")
+    for clients, summary, b in cases:
+        rate = summary["attempts"] / b.cpu
+        print(f"{clients:>9} {summary['calls']:>9} {summary['attempts']:>10} {fmt_time(b.median):>10} {fmt_time(b.cpu):>10} "
+              f"{b.rss_mib:>6.1f} MiB {rate / 1e6:>16.2f} M")
+    (small_clients, small, small_b), (_, big, big_b) = cases
+    rate = small["attempts"] / small_b.cpu
+    ratio = big_b.cpu / small_b.cpu
+    work = big["attempts"] / small["attempts"]
+    targets = [
+        ("attempts per CPU second, 100 000 clients", rate / 1e6, ">=", 2.0, "M"),
+        ("peak RSS, 100 000 clients", small_b.rss_mib, "<", 64.0, "MiB"),
+        ("CPU time 1 000 000 / 100 000 clients", ratio, "<=", 11.0, "x"),
+    ]
+    missed = 0
+    results["simulate"] = {"runs": runs, "attempts_ratio": round(work, 3)}
+    for name, value, op, limit, unit in targets:
+        met = value >= limit if op == ">=" else value < limit if op == "<" else value <= limit
+        missed += not met
+        print(f"{name:<42} {value:>9.2f} {unit:<4} {op} {limit:g} {'met' if met else 'MISSED'}")
+        results["simulate"][name] = {"value": round(value, 3), "target": f"{op} {limit:g}", "met": met}
+    print(f"(1 000 000 clients make {work:.2f} times the attempts of 100 000)")
+    return missed
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--policyc", required=True)
@@ -121,6 +185,7 @@ def main():
     ap.add_argument("--jsonschema-runs", type=int, default=3)
     ap.add_argument("--results", default=os.path.join(WORK, "results.json"))
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--simulate-runs", type=int, default=3, help="timed runs of each `policyc simulate` (0: skip)")
     a = ap.parse_args()
     for name in ("policyc", "floor", "measure", "corpus", "cjs", "release", "results"):
         if getattr(a, name):
@@ -391,6 +456,8 @@ def main():
             print(f"  {label:<48} p50 {r['p50_ms']:>7.2f} ms  p95 {r['p95_ms']:>7.2f} ms  max {r['max_ms']:>7.2f} ms"
                   f"  {cpu}  ({r['runs']} changes)  {verdict}")
         results["lsp"] = lsp
+
+    missed += simulate_section(policyc, a.simulate_runs, results, problems)
 
     print()
     print("threads (findings-2000, POLICYC_THREADS=1 vs default): " + "; ".join(threads))

@@ -205,6 +205,10 @@ public enum Hover {
             return "an HTTP status code, 100 to 599."
         case .statusOrNetwork:
             return "\(p.code("network")) or an HTTP status code."
+        case .decimal(let lo, let hi):
+            return "a plain decimal number from \(JSON.number(lo)) to \(JSON.number(hi)) (\(p.code("0.5")), \(p.code("3")))."
+        case .statusOrNone:
+            return "an HTTP status code, or \(p.code("none")) for no answer at all."
         case .object(let fields):
             let required = fields.filter(\.required).map { p.code($0.key) }
             let optional = fields.filter { !$0.required }.map { p.code($0.key) }
@@ -279,6 +283,19 @@ public enum Hover {
             }
         case .string:
             prose.add("the text " + (prose.markdown ? Spoken.markdown(text) : "'\(printable(text))'"))
+        case .decimal:
+            switch Values.decimal(text) {
+            case .value(let v): prose.add("\(shown) = the number \(JSON.number(v))")
+            case .invalid(let message, let help, _): problem(message, help, &prose)
+            }
+        case .statusOrNone:
+            if text == "none" {
+                prose.add("\(shown): no answer at all (the client times out)")
+            } else if plain, case .value(let v) = Values.integer(text) {
+                prose.add("\(shown) = the HTTP status \(v)")
+            } else {
+                problem("'\(printable(text))' is neither none nor an HTTP status code", nil, &prose)
+            }
         case .object, .namedMap, .list:
             problem("\(shape.expectation) is expected here, not a single value", nil, &prose)
         }

@@ -39,15 +39,16 @@ public enum SchemaGenerator {
         return .object(root)
     }
 
-    /// The schema of an object with `fields`, at the dotted `path` (where limits attach).
-    static func object(_ fields: [Field], path: String) -> [String: JSON] {
+    /// The schema of an object with `fields`, at the dotted `path` (where `limits` attach: the
+    /// policy's by default; the simulation's scenarios have their own).
+    static func object(_ fields: [Field], path: String, limits: SchemaLimits = .policy) -> [String: JSON] {
         var properties: [String: JSON] = [:]
         for field in fields {
             let fieldPath = path.isEmpty ? field.key : path + "." + field.key
-            var s = shape(field.shape, path: fieldPath)
+            var s = shape(field.shape, path: fieldPath, limits: limits)
             s["title"] = .string(field.title)
             s["description"] = .string(field.help)
-            for (k, v) in Limits.of(fieldPath) { s[k] = v }
+            for (k, v) in limits.of(fieldPath) { s[k] = v }
             properties[field.key] = .object(s)
         }
         var out: [String: JSON] = [
@@ -57,11 +58,11 @@ public enum SchemaGenerator {
         ]
         let required = fields.filter(\.required).map { JSON.string($0.key) }
         if !required.isEmpty { out["required"] = .array(required) }
-        for (k, v) in Limits.ofObject(path) { out[k] = v }
+        for (k, v) in limits.ofObject(path) { out[k] = v }
         return out
     }
 
-    static func shape(_ shape: Shape, path: String) -> [String: JSON] {
+    static func shape(_ shape: Shape, path: String, limits: SchemaLimits = .policy) -> [String: JSON] {
         switch shape {
         case .integer(let min, let max):
             var s: [String: JSON] = ["type": .string("integer")]
@@ -83,10 +84,17 @@ public enum SchemaGenerator {
                 .object(["const": .string("network"), "description": .string("Network errors: no answer at all.")]),
                 .object(["type": .string("integer"), "minimum": .int(100), "maximum": .int(599), "description": .string("An HTTP status.")]),
             ])]
+        case .decimal(let min, let max):
+            return ["type": .string("number"), "minimum": .double(min), "maximum": .double(max)]
+        case .statusOrNone:
+            return ["anyOf": .array([
+                .object(["const": .string("none"), "description": .string("No answer at all: the client times out.")]),
+                .object(["type": .string("integer"), "minimum": .int(100), "maximum": .int(599), "description": .string("An HTTP status.")]),
+            ])]
         case .object(let fields):
-            return object(fields, path: path)
+            return object(fields, path: path, limits: limits)
         case .namedMap(let value, _):
-            var item = self.shape(value, path: path + ".*")
+            var item = self.shape(value, path: path + ".*", limits: limits)
             item["title"] = .string("Retry profile")
             item["description"] = .string("One profile: how hard to try for one kind of caller.")
             return [
@@ -96,11 +104,20 @@ public enum SchemaGenerator {
                 "additionalProperties": .object(item),
             ]
         case .list(let item, let unique):
-            var s: [String: JSON] = ["type": .string("array"), "items": .object(self.shape(item, path: path + "[]"))]
+            var s: [String: JSON] = ["type": .string("array"), "items": .object(self.shape(item, path: path + "[]", limits: limits))]
             if unique { s["uniqueItems"] = .bool(true) }
             return s
         }
     }
+}
+
+/// What a schema adds at a dotted path beyond the shape: the policy's limits (`Limits`), or
+/// another language's.
+struct SchemaLimits: Sendable {
+    var of: @Sendable (String) -> [String: JSON]
+    var ofObject: @Sendable (String) -> [String: JSON]
+
+    static let policy = SchemaLimits(of: Limits.of, ofObject: Limits.ofObject)
 }
 
 /// The limits of SPEC §2 that JSON Schema can state, by dotted path, each beside the rule id it

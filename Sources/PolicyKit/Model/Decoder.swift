@@ -11,6 +11,8 @@ public struct Decoded: Sendable, Hashable {
         case percent(Percent)
         /// `network` in `retryOn`.
         case network
+        /// A plain decimal number (`Shape.decimal`).
+        case decimal(Double)
         case list([Decoded])
         /// Keys in file order; only the entries whose values decoded.
         case object([DecodedEntry])
@@ -419,6 +421,40 @@ struct Decoder {
             return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither network nor an HTTP status code",
                         help: nearest.map { "did you mean '\($0)'?" } ?? "write network or a status code such as 503",
                         fix: nearest.flatMap { fixing(span, Values.Correction($0, .unsafe)) })
+        case .decimal(let lo, let hi):
+            guard style.isPlain else {
+                var help: String?
+                if case .value = Values.decimal(text) { help = "write \(printable(text)) without quotes" }
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation), found the quoted string \(shown)", help: help,
+                            fix: help == nil ? nil : unquoting(span, text))
+            }
+            switch Values.decimal(text) {
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            case .value(let v):
+                if v < lo { return fail(.typeMismatch, at: span, "\(key) is \(JSON.number(v)); it must be \(JSON.number(lo)) or more") }
+                if v > hi { return fail(.typeMismatch, at: span, "\(key) is \(JSON.number(v)); it must be at most \(JSON.number(hi))") }
+                return ok(.decimal(v))
+            }
+        case .statusOrNone:
+            // `none` is a word, as a choice is: a string.
+            if text == "none" { return ok(.string("none")) }
+            if style.isPlain, case .value = Values.integer(text) {
+                return decodeScalar(text, style, .status, key: key, span: span)
+            }
+            if !style.isPlain, let v = Int(text) {
+                return fail(.typeMismatch, at: span, "\(key) must be an HTTP status code or none, found the quoted string \(shown)",
+                            help: "write \(v) without quotes", fix: unquoting(span, String(v)))
+            }
+            if case .invalid(let message, let help, let correction) = Values.integer(text), text.first?.isASCIIDigit == true {
+                return fail(.typeMismatch, at: span, "\(key) must be an HTTP status code or none: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            }
+            let nearestNone = Suggest.nearest(text, in: ["none"])
+            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither none nor an HTTP status code",
+                        help: nearestNone.map { "did you mean '\($0)'?" } ?? "write none (no answer at all) or a status code such as 503",
+                        fix: nearestNone.flatMap { fixing(span, Values.Correction($0, .unsafe)) })
         case .object, .namedMap, .list:
             return mismatch(Node(.scalar(text, style), span: span), shape, key)
         }
@@ -532,6 +568,7 @@ extension Decoded.Value {
         case .duration(let v): return "d\(v)"
         case .percent(let p): return "p\(p.canonical)"
         case .network: return "n"
+        case .decimal(let v): return "x\(JSON.number(v))"
         case .list(let items): return "[" + items.map(\.value.identity).joined(separator: ",") + "]"
         case .object(let entries):
             let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted()
@@ -627,7 +664,7 @@ struct FirstSeen {
         case .string(let s): return allUTF8(s) { $0 < 0x80 }
         case .list(let items): return items.allSatisfy { isASCII($0.value) }
         case .object(let entries): return entries.allSatisfy { allUTF8($0.key) { $0 < 0x80 } && isASCII($0.value.value) }
-        case .integer, .boolean, .duration, .percent, .network: return true
+        case .integer, .boolean, .duration, .percent, .network, .decimal: return true
         }
     }
 
@@ -638,6 +675,7 @@ struct FirstSeen {
         case (.boolean(let x), .boolean(let y)): return x == y
         case (.percent(let x), .percent(let y)): return x.canonical == y.canonical
         case (.network, .network): return true
+        case (.decimal(let x), .decimal(let y)): return JSON.number(x) == JSON.number(y)
         // As the identities "s<count>:<text>" compare: same length in bytes, and equal strings.
         case (.string(let x), .string(let y)): return x.utf8.count == y.utf8.count && x == y
         default: return false
@@ -647,7 +685,7 @@ struct FirstSeen {
     /// Values whose identity is their case and payload (see `sameScalar`).
     static func isScalar(_ value: Decoded.Value) -> Bool {
         switch value {
-        case .integer, .string, .boolean, .duration, .percent, .network: return true
+        case .integer, .string, .boolean, .duration, .percent, .network, .decimal: return true
         case .list, .object: return false
         }
     }

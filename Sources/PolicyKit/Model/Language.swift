@@ -15,6 +15,11 @@ public indirect enum Shape: Sendable {
     case status
     /// `network` or an HTTP status code.
     case statusOrNetwork
+    /// A plain decimal number in `min...max` (`0.5`, `3`, `1.25`): the rates and factors of a
+    /// simulation scenario.
+    case decimal(min: Double, max: Double)
+    /// An HTTP status code, or `none` for no answer at all (a scenario's outage).
+    case statusOrNone
     case object([Field])
     /// A mapping from names to values of one shape, at least one entry (the retry profiles).
     case namedMap(Shape, what: String)
@@ -32,6 +37,8 @@ public indirect enum Shape: Sendable {
         case .choice(let options): return "one of " + options.joined(separator: ", ")
         case .status: return "an HTTP status code"
         case .statusOrNetwork: return "network or an HTTP status code"
+        case .decimal(let min, _): return min == 0 ? "a number of 0 or more" : "a number"
+        case .statusOrNone: return "an HTTP status code or none"
         case .object: return "a mapping"
         case .namedMap(_, let what): return "a mapping of \(what)"
         case .list: return "a list"

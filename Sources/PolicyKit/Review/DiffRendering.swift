@@ -69,6 +69,7 @@ extension DiffReport {
             for profile in p.profiles {
                 for line in profile.lines { out += "  \(printable(profile.name)) — \(line)\n" }
             }
+            out += OutageReview.text(p.outage)   // simulate (issue 14)
             for (title, findings) in [("new findings", p.newFindings), ("findings already there", p.oldFindings)]
             where !findings.isEmpty {
                 out += "  \(title):\n"
@@ -122,6 +123,7 @@ extension DiffReport {
                 out += "\n"
                 for (name, line) in lines { out += "- \(Spoken.code(name)) — \(Spoken.markdown(line))\n" }
             }
+            out += OutageReview.markdown(p.outage)   // simulate (issue 14)
             for (title, findings) in [("New findings", p.newFindings), ("Findings already there", p.oldFindings)]
             where !findings.isEmpty {
                 out += "\n\(title):\n\n"

@@ -6,6 +6,8 @@ public struct Explanation: Sendable {
     public struct ExplainedProfile: Sendable {
         public var profile: Policy.Profile
         public var figures: ProfileFigures
+        /// simulate (issue 14): the standard outage's figures (`addOutageFigures`).
+        public var outage: OutageFigures? = nil
     }
 
     public struct ExplainedPolicy: Sendable {
@@ -91,6 +93,7 @@ public struct Explanation: Sendable {
                 members["maxBackoffTotalMs"] = e.figures.maxBackoffTotalMs.json
                 members["worstCaseAttempts"] = .int(e.figures.worstCaseAttempts)
                 members["worstCaseWaitMs"] = .int(e.figures.worstCaseWaitMs)
+                if let o = e.outage { members["outage"] = o.json }   // simulate (issue 14)
                 profiles[e.profile.name] = .object(members)
             }
             out[p.policy.name] = .object([
@@ -124,6 +127,7 @@ public struct Explanation: Sendable {
             for e in p.profiles {
                 out += "  \(printable(e.profile.name)) (\(Explanation.kindWords(e.profile.kind)))\n"
                 for sentence in Explanation.sentences(e) { out += "    \(sentence)\n" }
+                if let o = e.outage { out += "    \(Explanation.outageSentence(o))\n" }   // simulate (issue 14)
             }
             out += "  retry budget: \(p.budget.sentence)\n"
         }
@@ -154,7 +158,7 @@ public struct Explanation: Sendable {
             out += "\n"
             for e in p.profiles {
                 out += "- **\(Spoken.markdown(e.profile.name))** (\(Explanation.kindWords(e.profile.kind))): "
-                    + Spoken.markdown(Explanation.sentences(e).joined(separator: " ")) + "\n"
+                    + Spoken.markdown((Explanation.sentences(e) + (e.outage.map { [Explanation.outageSentence($0)] } ?? [])).joined(separator: " ")) + "\n"
             }
             out += "- **Retry budget**: " + Spoken.markdown(p.budget.sentence) + "\n"
         }

@@ -94,6 +94,8 @@ public struct PolicyReview: Sendable {
     public var likelyRename: LikelyRename?
     /// The profiles that changed or are new, in the new policy's order.
     public var profiles: [ProfileReview] = []
+    /// simulate (issue 14): the standard outage on both sides, per profile (`addOutageFigures`).
+    public var outage: [OutageComparison] = []
 
     public var diagnostics: [Diagnostic] { findings.map(\.diagnostic) }
     public var isBreaking: Bool { changes.contains(where: \.breaking) }
@@ -103,7 +105,7 @@ public struct PolicyReview: Sendable {
     public var json: JSON {
         var profiles: [String: JSON] = [:]
         for p in self.profiles where profiles[p.name] == nil { profiles[p.name] = p.json }
-        return .object([
+        var members: [String: JSON] = [
             "policy": policy.map(JSON.string) ?? .null,
             "file": .string(file),
             "oldFile": oldFile.map(JSON.string) ?? .null,
@@ -113,7 +115,10 @@ public struct PolicyReview: Sendable {
             "diagnostics": .array(findings.map(\.json)),
             "likelyRename": likelyRename?.json ?? .null,
             "profiles": .object(profiles),
-        ])
+        ]
+        // simulate (issue 14): only when the retry behaviour changed.
+        if !outage.isEmpty { members["outage"] = .array(outage.map(\.json)) }
+        return .object(members)
     }
 }
 

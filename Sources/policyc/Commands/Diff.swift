@@ -24,7 +24,9 @@ enum Diff {
         discussion: """
             Policies are matched by name and profiles by name; values are compared as parsed, so
             8s -> 8000ms, reordered keys and new comments are no change. Files added or deleted
-            since GIT_REF count. Findings of the new side are part of the review.
+            since GIT_REF count. Findings of the new side are part of the review. When the retry
+            behaviour of a policy changed, the standard outage is simulated on both sides
+            ('policyc simulate --scenario outage') and each profile gets a line of its figures.
 
             EXIT STATUS:
               0  no errors in the new policies, and nothing breaking (or --allow-breaking)
@@ -62,7 +64,8 @@ enum Diff {
             (old, new) = s
         }
 
-        let report = DiffReport(old: old, new: new)
+        var report = DiffReport(old: old, new: new)
+        report.addOutageFigures(old: old, new: new)   // simulate (issue 14)
         let allowBreaking = args.flag("--allow-breaking")
         switch args.value("--format") ?? "text" {
         case "json":

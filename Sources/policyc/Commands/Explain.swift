@@ -18,7 +18,8 @@ enum Explain {
             between attempts, added up), worstCaseAttempts (attempts that start before the
             deadline when each runs to its timeout and each wait is at its longest) and
             worstCaseWaitMs (how long a viewer can wait before Retry shows). Per policy: what
-            the retry budget lets retries add to the load during an outage.
+            the retry budget lets retries add to the load during an outage. Each profile also gets
+            the figures of the standard outage, simulated ('policyc simulate --scenario outage').
 
             A policy that breaks limits of the guide is explained as written, its findings
             listed with it, so that a reviewer sees what it would do (generate still refuses
@@ -39,7 +40,7 @@ enum Explain {
         guard let project = Project.load(args),
               let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
         let run = Workspace.check(paths)
-        let explanation = Explanation(files: run.files)
+        var explanation = Explanation(files: run.files)
         let format = args.value("--format") ?? "text"
         // Text shows the findings of an explained policy with it; a machine or comment format
         // still tells the terminal why the exit status is 1.
@@ -56,6 +57,7 @@ enum Explain {
             Output.err("error: \(error.message)\n")
         }
 
+        explanation.addOutageFigures()   // simulate (issue 14)
         switch format {
         case "json": Output.out(explanation.json.rendered())
         case "markdown": Output.out(explanation.markdown)

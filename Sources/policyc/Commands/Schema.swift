@@ -4,9 +4,11 @@ enum Schema {
     static let spec = CommandSpec(
         name: "schema",
         abstract: "Prints the JSON Schema of the policy language.",
-        usage: "policyc schema [--project]",
+        usage: "policyc schema [--project | --scenario]",
         options: [
             OptionSpec(name: "--project", valueName: nil, help: "Print the JSON Schema of the project file (policyc.yaml) instead."),
+            OptionSpec(name: "--scenario", valueName: nil,
+                       help: "Print the JSON Schema of simulation scenario files (policyc simulate) instead."),
         ],
         discussion: """
             The schema (JSON Schema draft 2020-12) is what editors use for completion and hover help;
@@ -22,7 +24,10 @@ enum Schema {
         if let extra = args.positionals.first {
             return CommandLine.usageError("unexpected argument '\(printable(extra))'", command: spec)
         }
-        Output.out(args.flag("--project") ? ProjectConfig.schemaText : SchemaGenerator.text)
+        if args.flag("--project"), args.flag("--scenario") {
+            return CommandLine.usageError("'--project' and '--scenario' ask for two schemas; give one", command: spec)
+        }
+        Output.out(args.flag("--project") ? ProjectConfig.schemaText : args.flag("--scenario") ? ScenarioSchema.text : SchemaGenerator.text)
         return 0
     }
 }

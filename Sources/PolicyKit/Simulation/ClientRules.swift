@@ -1,0 +1,82 @@
+/// What every client of a run does, from one profile of a policy: exactly the generated code's
+/// `isRetryable`, `backoffMs` and `RetryBudget`, as numbers the engine reads without lookups.
+struct ClientRules: Sendable {
+    enum Strategy: Sendable {
+        case fullJitter, equalJitter, exponential, constant
+    }
+
+    var maxRetries: Int
+    var baseMs: Double
+    var capMs: Double
+    var timeoutNs: Int64
+    var deadlineNs: Int64
+    var strategy: Strategy
+    var honorRetryAfter: Bool
+    var maxJitterMs: Double
+    var budgetRatio: Double
+    var budgetFloor: Double
+    var retryNetwork: Bool
+    /// isRetryable(status:errorCode: nil) for every status 0 ... 599. The simulated answers carry no
+    /// error code, so a `neverRetry` pair (which always names one) never matches them.
+    var retryable: [Bool]
+
+    init(policy: Policy, profile: Policy.Profile) {
+        maxRetries = max(0, profile.maxRetries)
+        baseMs = Double(profile.baseMs)
+        capMs = Double(profile.capMs)
+        timeoutNs = ClientRules.nanoseconds(ms: profile.timeoutMs)
+        deadlineNs = ClientRules.nanoseconds(ms: profile.deadlineMs)
+        switch policy.backoff {
+        case "equal-jitter": strategy = .equalJitter
+        case "exponential": strategy = .exponential
+        case "constant": strategy = .constant
+        default: strategy = .fullJitter
+        }
+        honorRetryAfter = policy.retryAfterHonor
+        maxJitterMs = Double(policy.retryAfterMaxJitterMs)
+        budgetRatio = policy.budgetRatio.ratio
+        budgetFloor = Double(policy.budgetMinPerMinute)
+        retryNetwork = policy.retryOnNetwork
+        let statuses = Set(policy.retryStatuses)
+        // As the generated isRetryable with no error code: no neverRetry pair matches, so the
+        // statuses of retryOn decide.
+        retryable = (0..<600).map { statuses.contains($0) }
+    }
+
+    /// Milliseconds as nanoseconds, held under 10^12 ms (31 years: longer than any run, so as good
+    /// as forever) to stay far from Int64's end.
+    static func nanoseconds(ms: Int) -> Int64 {
+        Int64(min(max(0, ms), 1_000_000_000_000)) * 1_000_000
+    }
+
+    @inline(__always)
+    func isRetryable(status: Int) -> Bool {
+        status >= 0 && status < 600 ? retryable[status] : false
+    }
+
+    /// The wait before retry number `attempt` (0-based), in milliseconds: a positive Retry-After plus
+    /// up to maxJitter when honored, else the strategy under the cap with v = min(cap, base·2^attempt).
+    /// Draws from `random` once for the jittered strategies and Retry-After, never otherwise.
+    @inline(__always)
+    func backoffMs(attempt: Int, retryAfterMs: Int, random: inout RandomStream) -> Double {
+        let draws = (honorRetryAfter && retryAfterMs > 0) || strategy == .fullJitter || strategy == .equalJitter
+        return backoffMs(attempt: attempt, retryAfterMs: Double(retryAfterMs), unit: draws ? random.unit() : 0)
+    }
+
+    /// The same with the draw given (`unit` in [0, 1), what the generated code's `random()` returns).
+    @inline(__always)
+    func backoffMs(attempt: Int, retryAfterMs: Double, unit: Double) -> Double {
+        if honorRetryAfter, retryAfterMs > 0 {
+            return retryAfterMs + unit * maxJitterMs
+        }
+        // 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.
+        let growth = Double(sign: .plus, exponent: attempt, significand: 1)
+        let v = min(capMs, baseMs * growth)
+        switch strategy {
+        case .fullJitter: return unit * v
+        case .equalJitter: return v / 2 + unit * (v / 2)
+        case .exponential: return v
+        case .constant: return baseMs
+        }
+    }
+}

@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import PolicyKit
+
+enum Simulate {
+    static let formats = ["text", "markdown", "json", "csv", "svg"]
+
+    static let spec = CommandSpec(
+        name: "simulate",
+        abstract: "Simulates a fleet of clients following each policy through an outage, a surge or a brownout.",
+        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--config FILE] [PATH ...]",
+        arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
+        options: [
+            OptionSpec(name: "--scenario", valueName: "NAME|FILE",
+                       help: "A built-in scenario (\(Scenario.builtinNames.joined(separator: ", "))) or a scenario file; "
+                           + "may be given several times.", defaultValue: "outage", repeatable: true),
+            OptionSpec(name: "--profile", valueName: "NAME",
+                       help: "The profile every call uses (default: the scenario's, else the first interactive profile)."),
+            OptionSpec(name: "--seed", valueName: "N",
+                       help: "Seeds the random draws instead of the scenario's seed (an integer of 0 or more)."),
+            OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
+                       help: "How the results are printed (csv is the per-second series).", defaultValue: "text"),
+            OptionSpec(name: "--chart", valueName: "FILE",
+                       help: "Also write the SVG chart of every run to FILE."),
+            Project.option,
+        ],
+        discussion: """
+            Every client starts calls as a Poisson process and follows the profile exactly as the
+            generated code does: isRetryable, the backoff strategy or Retry-After plus jitter, the
+            timeout, the deadline and its own retry budget. The server sheds or queues at its
+            capacity; faults are outages, surges and brownouts in windows of time. Per policy and
+            scenario: calls, attempts, retries, successes, failures by reason, amplification,
+            peak load, viewers who saw Retry, time to a ticket (p50/p95/p99), recovery after the
+            last fault and wasted attempts; json and csv add the per-second series.
+
+            Built-in scenarios, at peak time (100000 devices, 833 calls a second, capacity 1000 a
+            second, shedding with 503 and Retry-After 1s):
+              outage    a 30s outage answering 503 without Retry-After (the one diff and explain use)
+              surge     three times the calls for 60s
+              brownout  half the capacity for 60s
+            The scenario file format is in Docs/simulate.md; 'policyc schema --scenario' prints its
+            JSON Schema. The same policy, scenario and seed give the same bytes on every machine.
+
+            A policy that breaks the guide's limits is still simulated (its findings go to standard
+            error); one with any other error is not.
+
+            EXIT STATUS:
+              0  every policy simulated under every scenario
+              1  a policy or scenario file has errors, or a run could not be made
+              2  usage error, an error in the project file, or unreadable input
+            """,
+        run: run)
+
+    static func run(_ args: ParsedArguments) -> Int32 {
+        if args.positionals.contains("-") {
+            return CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
+        }
+        var seed: UInt64?
+        if let text = args.value("--seed") {
+            guard case .value(let n) = Values.integer(text), n >= 0 else {
+                return CommandLine.usageError("'\(printable(text))' is not a seed; give an integer of 0 or more (up to \(Values.maxMagnitude))",
+                                              command: spec)
+            }
+            seed = UInt64(n)
+        }
+        let format = args.value("--format") ?? "text"
+        if let chart = args.value("--chart"), chart.isEmpty || chart == "-" {
+            return CommandLine.usageError("--chart needs a file name", command: spec)
+        }
+
+        // Scenarios: built-in names and files.
+        var failed = false
+        var scenarios: [Scenario] = []
+        for value in args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario") {
+            switch scenario(value) {
+            case .usage(let message):
+                return CommandLine.usageError(message, command: spec)
+            case .unreadable(let message):
+                Output.err("error: \(message)\n")
+                return 2
+            case .invalid(let file):
+                Output.err(file.findingsText(color: Output.useColor(fd: 2)))
+                failed = true
+            case .loaded(let s):
+                scenarios.append(s)
+            }
+        }
+
+        // Policies: limit findings are shown and do not stop a run; other errors do.
+        guard let project = Project.load(args),
+              let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
+        let checked = Workspace.check(paths)
+        for error in checked.readErrors { Output.err("error: \(error.message)\n") }
+        Output.err(Reporters.text(checked.files, color: Output.useColor(fd: 2)))
+        var policies: [Policy] = []
+        for file in checked.files {
+            if let policy = file.simulatable {
+                policies.append(policy)
+            } else {
+                failed = true
+                Output.err("\(printable(file.path)): not simulated: the file has errors other than the guide's limits\n")
+            }
+        }
+
+        // Every policy under every scenario, in parallel; results in that order whatever the threads.
+        let jobs = policies.flatMap { p in scenarios.map { (p, $0) } }
+        let profile = args.value("--profile"), fixedSeed = seed
+        var results = [Result<SimulationRun, Simulator.Failure>?](repeating: nil, count: jobs.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            let work = { @Sendable (i: Int) in
+                slots[i] = Simulator.run(policy: jobs[i].0, scenario: jobs[i].1, profile: profile, seed: fixedSeed)
+            }
+            if jobs.count < 2 || Workspace.threadsFromEnvironment == 1 {
+                for i in jobs.indices { work(i) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: jobs.count, execute: work)
+            }
+        }
+        var runs: [SimulationRun] = []
+        for (i, result) in results.enumerated() {
+            switch result! {
+            case .success(let run): runs.append(run)
+            case .failure(let failure):
+                failed = true
+                Output.err("error: \(printable(jobs[i].0.file)), scenario \(printable(jobs[i].1.name)): \(failure.message)\n")
+            }
+        }
+
+        let report = SimulationReport(runs)
+        if let chart = args.value("--chart") {
+            if let message = write(SimulationChart.svg(runs), to: chart) {
+                Output.err("error: \(message)\n")
+                return 2
+            }
+        }
+        switch format {
+        case "json": Output.out(report.json.rendered())
+        case "csv": Output.out(report.csv)
+        case "svg": Output.out(SimulationChart.svg(runs))
+        case "markdown": Output.out(report.markdown)
+        default: Output.out(report.text)
+        }
+        if !checked.readErrors.isEmpty { return 2 }
+        return failed ? 1 : 0
+    }
+
+    enum Loaded {
+        case loaded(Scenario)
+        case invalid(ScenarioFile)
+        case unreadable(String)
+        case usage(String)
+    }
+
+    /// A value of --scenario: a built-in name, else a file (a value with a '/' or a YAML extension
+    /// is always a file).
+    static func scenario(_ value: String) -> Loaded {
+        let looksLikeFile = value.contains("/") || Files.isPolicyFile(value)
+        if !looksLikeFile, let s = Scenario.builtin(value) { return .loaded(s) }
+        guard looksLikeFile || Files.exists(value) else {
+            let hint = Suggest.nearest(value, in: Scenario.builtinNames).map { "; did you mean '\($0)'?" }
+                ?? "; the built-in scenarios are \(Scenario.builtinNames.joined(separator: ", ")), or give a scenario file"
+            return .usage("unknown scenario '\(printable(value))'\(hint)")
+        }
+        switch Files.read(value) {
+        case .failure(let error): return .unreadable(error.message)
+        case .success(let bytes):
+            let file = ScenarioLoader.load(bytes, path: value)
+            if let s = file.scenario {
+                if !file.diagnostics.isEmpty { Output.err(file.findingsText(color: Output.useColor(fd: 2))) }
+                return .loaded(s)
+            }
+            return .invalid(file)
+        }
+    }
+
+    /// Writes `text` to `path` through a temporary file beside it and a rename: the chart is whole
+    /// or not there, never half written. Nil, or what went wrong.
+    static func write(_ text: String, to path: String) -> String? {
+        let temp = path + ".policyc-tmp-\(getpid())"
+        unlink(temp)
+        if case .failure(let f) = OutputFolder.writeNew(temp, Array(text.utf8), flush: false) { return f.message }
+        guard rename(temp, path) == 0 else {
+            let message = "cannot write '\(printable(path))': \(Files.describeErrno())"
+            unlink(temp)
+            return message
+        }
+        return nil
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import Testing
+
+/// `policyc simulate` as a user runs it, and the outage figures it adds to `diff` and `explain`.
+@Suite struct SimulateTests {
+    typealias CLI = CLITests
+
+    /// A folder with the canonical policy at Policies/playback.yaml and `files` beside it.
+    static func workspace(_ files: [String: String] = [:]) throws -> URL {
+        let dir = try CLI.scratch()
+        try CLI.write(CLI.canonical, to: "Policies/playback.yaml", in: dir)
+        for (name, text) in files { try CLI.write(text, to: name, in: dir) }
+        return dir
+    }
+
+    static let smallScenario = """
+        version: 1
+        scenario: small
+        duration: 40s
+        fleet: {clients: 2000, callsPerMinute: 3}
+        server: {capacity: 120, mode: shed, latency: 50ms}
+        faults:
+          - {kind: outage, from: 10s, to: 20s, status: 503}
+
+        """
+
+    // MARK: help and usage
+
+    @Test func helpListsEveryOptionAndTheExitStatus() throws {
+        let help = try CLI.policyc(["simulate", "--help"])
+        #expect(help.status == 0)
+        for part in ["OVERVIEW: ", "\nUSAGE: policyc simulate ", "\nARGUMENTS:\n", "\nOPTIONS:\n", "EXIT STATUS:",
+                     "--scenario NAME|FILE", "--profile NAME", "--seed N", "--format FORMAT", "--chart FILE",
+                     "(values: text, markdown, json, csv, svg)", "outage", "surge", "brownout"] {
+            #expect(help.out.contains(part), "no '\(part)' in:\n\(help.out)")
+        }
+        let usage = help.out.split(separator: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
+        for option in ["--scenario", "--profile", "--seed", "--format", "--chart"] { #expect(usage.contains(option)) }
+        #expect(try CLI.policyc(["--help"]).out.contains("simulate"))
+        #expect(try CLI.policyc(["schema", "--help"]).out.contains("--scenario"))
+    }
+
+    @Test(arguments: [
+        (["simulate", "--scenario", "outgae"], "error: unknown scenario 'outgae'; did you mean 'outage'?"),
+        (["simulate", "--scenario", "peak"], "error: unknown scenario 'peak'; the built-in scenarios are outage, surge, brownout, or give a scenario file"),
+        (["simulate", "--seed", "-1"], "error: '-1' is not a seed"),
+        (["simulate", "--seed", "1e3"], "error: '1e3' is not a seed"),
+        (["simulate", "--format", "png"], "error: unknown format 'png' for '--format'; expected one of text, markdown, json, csv, svg"),
+        (["simulate", "--profile", "a", "--profile", "b"], "error: option '--profile' is given twice"),
+        (["simulate", "-"], "error: standard input ('-') is accepted by 'lint' only"),
+    ] as [([String], String)])
+    func usageErrorsExitTwo(arguments: [String], message: String) throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(arguments, in: dir)
+        #expect(outcome.status == 2, "\(outcome)")
+        #expect(outcome.err.hasPrefix(message), "\(outcome)")
+        #expect(outcome.err.contains("See 'policyc simulate --help'."))
+        #expect(outcome.out.isEmpty)
+    }
+
+    // MARK: runs
+
+    @Test func theStandardOutageOnTheRepositorysPolicy() throws {
+        let outcome = try CLI.policyc(["simulate"], in: CLI.packageRoot)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.err.isEmpty)
+        #expect(outcome.out.hasPrefix("playback · interactive · outage (seed 1)\n"))
+        for part in ["  load ", "▃", "█", "peak ", "viewers who saw Retry", "time to a ticket: p50 / p95 / p99 50 ms",
+                     "recovery: 0 s after the last fault ended (90 s)"] {
+            #expect(outcome.out.contains(part), "no '\(part)' in:\n\(outcome.out)")
+        }
+    }
+
+    @Test func jsonHasTheDocumentedShape() throws {
+        let dir = try Self.workspace(["small.yaml": Self.smallScenario])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--format", "json", "--scenario", "small.yaml", "--scenario", "outage"], in: dir)
+        #expect(outcome.status == 0, "\(outcome)")
+        let object = try CLI.json(outcome.out)
+        #expect(Array(object.keys) == ["runs"])
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        #expect(runs.count == 2)
+        let run = runs[0]
+        #expect(Set(run.keys) == ["policy", "profile", "scenario", "seed", "summary", "series"])
+        #expect(run["policy"] as? String == "playback" && run["profile"] as? String == "interactive")
+        #expect(run["scenario"] as? String == "small" && run["seed"] as? Int == 1)
+        #expect(runs[1]["scenario"] as? String == "outage")
+        let summary = try #require(run["summary"] as? [String: Any])
+        #expect(Set(summary.keys) == ["calls", "attempts", "retries", "succeeded", "failed", "unfinished", "failedBy",
+                                      "amplification", "peakLoad", "failedPercent", "timeToTicketMs", "recoverySeconds",
+                                      "wastedAttempts"])
+        func keys(_ value: Any?) -> Set<String> { Set((value as? [String: Any])?.keys.map { $0 } ?? []) }
+        #expect(keys(summary["failedBy"]) == ["notRetryable", "retriesUsed", "budget", "deadline"])
+        #expect(keys(summary["timeToTicketMs"]) == ["p50", "p95", "p99"])
+        let calls = try #require(summary["calls"] as? Int), failed = try #require(summary["failed"] as? Int)
+        let succeeded = try #require(summary["succeeded"] as? Int), unfinished = try #require(summary["unfinished"] as? Int)
+        #expect(calls == succeeded + failed + unfinished)
+        let series = try #require(run["series"] as? [[String: Int]])
+        #expect(series.count == 40)
+        #expect(series.map { $0["second"] } == (0..<40).map { $0 })
+        #expect(Set(series[0].keys) == ["second", "calls", "attempts", "retries", "succeeded", "busy", "timeouts", "inFlight"])
+        #expect(series.reduce(0) { $0 + ($1["calls"] ?? 0) } == calls)
+        #expect(series.reduce(0) { $0 + ($1["attempts"] ?? 0) } == summary["attempts"] as? Int)
+    }
+
+    @Test func repeatRunsAreByteIdenticalWithAnyThreads() throws {
+        let dir = try Self.workspace(["small.yaml": Self.smallScenario])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let arguments = ["simulate", "--format", "json", "--scenario", "small.yaml", "--scenario", "surge", "--scenario", "small.yaml"]
+        let first = try CLI.policyc(arguments, in: dir)
+        let again = try CLI.policyc(arguments, in: dir)
+        let alone = try CLI.policyc(arguments, in: dir, environment: ["POLICYC_THREADS": "1"])
+        #expect(first.status == 0 && !first.out.isEmpty)
+        #expect(first.out == again.out && first.out == alone.out)
+        let seeded = try CLI.policyc(["simulate", "--format", "json", "--scenario", "small.yaml", "--seed", "9"], in: dir)
+        #expect(seeded.status == 0)
+        #expect(seeded.out.contains("\"seed\": 9") && seeded.out != first.out)
+    }
+
+    @Test func csvIsTheSeriesOfEveryRun() throws {
+        let dir = try Self.workspace(["small.yaml": Self.smallScenario])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--format", "csv", "--scenario", "small.yaml", "--profile", "background"], in: dir)
+        #expect(outcome.status == 0, "\(outcome)")
+        let lines = outcome.out.split(separator: "\n")
+        #expect(lines.first == "policy,profile,scenario,seed,second,calls,attempts,retries,succeeded,busy,timeouts,inFlight")
+        #expect(lines.count == 41)
+        #expect(lines[1].hasPrefix("playback,background,small,1,0,"))
+    }
+
+    @Test func markdownIsATableForAPullRequest() throws {
+        let outcome = try CLI.policyc(["simulate", "--format", "markdown", "--scenario", "brownout"], in: CLI.packageRoot)
+        #expect(outcome.status == 0)
+        #expect(outcome.out.hasPrefix("| Policy | Profile | Scenario | Calls |"))
+        #expect(outcome.out.contains("| `playback` | `interactive` | `brownout` (seed 1) |"))
+    }
+
+    // MARK: what stops a run and what does not
+
+    @Test func limitFindingsAreShownAndDoNotStopARun() throws {
+        let broken = CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 6 ")
+            .replacingOccurrences(of: "ratio: 10%", with: "ratio: 50%")
+        let dir = try Self.workspace(["Policies/playback.yaml": broken, "small.yaml": Self.smallScenario])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--scenario", "small.yaml"], in: dir)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.err.contains("[interactive-retries-max]") && outcome.err.contains("[retry-budget-max]"))
+        #expect(outcome.out.hasPrefix("playback · interactive · small (seed 1)"))
+    }
+
+    @Test func otherErrorsStopTheirPolicy() throws {
+        let unknownKey = CLI.canonical.replacingOccurrences(of: "  budget:\n", with: "  budgte:\n")
+        let dir = try Self.workspace(["Policies/other.yaml": unknownKey.replacingOccurrences(of: "policy: playback", with: "policy: other"),
+                                      "small.yaml": Self.smallScenario])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--scenario", "small.yaml"], in: dir)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.err.contains("Policies/other.yaml:29:3: error: unknown key 'budgte' in 'retry' [unknown-key]"))
+        #expect(outcome.err.contains("Policies/other.yaml: not simulated"))
+        // The good policy still ran.
+        #expect(outcome.out.hasPrefix("playback · interactive · small (seed 1)"))
+    }
+
+    @Test func aScenarioFileWithErrorsIsReportedLikeAPolicy() throws {
+        let bad = Self.smallScenario.replacingOccurrences(of: "callsPerMinute: 3", with: "callsPerMinte: 3")
+        let dir = try Self.workspace(["bad.yaml": bad])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--scenario", "bad.yaml"], in: dir)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.err.contains("bad.yaml:4:24: error: unknown key 'callsPerMinte' in 'fleet' [unknown-key]\n"))
+        #expect(outcome.err.contains("  help: did you mean 'callsPerMinute'?\n"))
+        #expect(outcome.out.isEmpty)
+        let missing = try CLI.policyc(["simulate", "--scenario", "nowhere.yaml"], in: dir)
+        #expect(missing.status == 2 && missing.err.hasPrefix("error: cannot read 'nowhere.yaml'"), "\(missing)")
+    }
+
+    @Test func anUnknownProfileIsAnErrorOfItsRun() throws {
+        let outcome = try CLI.policyc(["simulate", "--profile", "fast"], in: CLI.packageRoot)
+        #expect(outcome.status == 1)
+        #expect(outcome.err.contains("policy 'playback' has no profile 'fast'; its profiles are 'interactive' and 'background'"))
+    }
+
+    @Test func theScenarioSchemaIsPrinted() throws {
+        let outcome = try CLI.policyc(["schema", "--scenario"])
+        #expect(outcome.status == 0)
+        let schema = try CLI.json(outcome.out)
+        #expect(schema["$id"] as? String == "urn:policyc:schema:scenario:1")
+        #expect(try CLI.policyc(["schema"]).out != outcome.out)
+    }
+
+    // MARK: the chart, rendered
+
+    static func which(_ tool: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+        }
+    }
+
+    static let rsvgReady = which("rsvg-convert") && which("python3")
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Reads a PNG with the standard library only (zlib, struct): its size, and how many pixels of
+    /// the plot area are near each colour of the chart.
+    static let pngProbe = #"""
+        import struct, sys, zlib
+        data = open(sys.argv[1], "rb").read()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+        pos, idat = 8, b""
+        while pos < len(data):
+            n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+            body = data[pos + 8:pos + 8 + n]
+            if kind == b"IHDR":
+                w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            elif kind == b"IDAT":
+                idat += body
+            pos += 12 + n
+        print("size", w, h, depth, ctype)
+        bpp = {6: 4, 2: 3}[ctype]
+        raw, stride = zlib.decompress(idat), w * bpp
+        rows, prev, i = [], bytearray(stride), 0
+        for y in range(h):
+            f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+            i += 1 + stride
+            for x in range(stride):
+                a = line[x - bpp] if x >= bpp else 0
+                b, c = prev[x], (prev[x - bpp] if x >= bpp else 0)
+                if f == 1: line[x] = (line[x] + a) & 255
+                elif f == 2: line[x] = (line[x] + b) & 255
+                elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+                elif f == 4:
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            rows.append(line)
+            prev = line
+        def near(rgb, tol=40):
+            count = 0
+            for y in range(70, 335):
+                row = rows[y]
+                for x in range(80, 780):
+                    p = row[x * bpp:x * bpp + 3]
+                    if all(abs(p[k] - rgb[k]) <= tol for k in range(3)): count += 1
+            return count
+        print("blue", near((0x4e, 0x79, 0xa7)))
+        print("orange", near((0xf2, 0x8e, 0x2b)))
+        print("white", near((255, 255, 255), 2))
+        print("outage", near((0xfb, 0xe6, 0xe6), 12))
+        """#
+
+    @Test(.enabled(if: rsvgReady || isCI, "rsvg-convert (librsvg2-bin) and python3 are not installed (required when CI=true)"))
+    func theChartRendersAsARealPicture() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--format", "svg", "--chart", "chart.svg"], in: dir)
+        #expect(outcome.status == 0, "\(outcome)")
+        let written = try String(contentsOf: dir.appendingPathComponent("chart.svg"), encoding: .utf8)
+        #expect(written == outcome.out)
+        #expect(written.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"400\""))
+        for banned in ["<script", "href", "@import", "url(", "<foreignObject"] { #expect(!written.contains(banned)) }
+        for part in ["playback · interactive · outage (seed 1)", "time (s)", "requests per second", "first attempts",
+                     "retries", "successes", "capacity", "outage, 503"] {
+            #expect(written.contains(part), "no '\(part)' in the chart")
+        }
+
+        let png = dir.appendingPathComponent("chart.png")
+        let render = Process()
+        render.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        render.arguments = ["rsvg-convert", "--format", "png", "--output", png.path, dir.appendingPathComponent("chart.svg").path]
+        try render.run()
+        render.waitUntilExit()
+        #expect(render.terminationStatus == 0)
+        let probeScript = dir.appendingPathComponent("probe.py")
+        try Self.pngProbe.write(to: probeScript, atomically: true, encoding: .utf8)
+        let probe = Process()
+        let out = Pipe()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", probeScript.path, png.path]
+        probe.standardOutput = out
+        try probe.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        #expect(probe.terminationStatus == 0)
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { counts[String(parts[0])] = Int(parts[1]) }
+        }
+        #expect(text.hasPrefix("size 800 400 8"), "\(text)")
+        // The plot area is 700 × 265 = 185 500 pixels: first attempts fill the bottom across the
+        // whole run, retries the outage's 30 s, its shading the rest of those 30 s, white above.
+        #expect((counts["blue"] ?? 0) > 25_000, "\(text)")
+        #expect((counts["orange"] ?? 0) > 5_000, "\(text)")
+        #expect((counts["outage"] ?? 0) > 2_000, "\(text)")
+        #expect((counts["white"] ?? 0) > 50_000, "\(text)")
+    }
+
+    // MARK: in review
+
+    @Test func diffAddsTheOutageLineWhenRetryBehaviourChanges() throws {
+        let fewer = CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 1 ")
+        let prefetch = CLI.canonical.replacingOccurrences(of: "ahead: 2", with: "ahead: 1")
+        let dir = try Self.workspace(["new/playback.yaml": fewer, "other/playback.yaml": prefetch])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = try CLI.policyc(["diff", "Policies", "new"], in: dir)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.out.contains("  outage (simulated with 'policyc simulate --scenario outage': 100000 devices"))
+        #expect(text.out.contains("    interactive: in a 30 s outage: peak load 4.3× → 2.1× of normal; viewers who see Retry "))
+        #expect(text.out.contains("    background: in a 30 s outage: peak load 6.1× of normal (unchanged); calls that fail "))
+        let markdown = try CLI.policyc(["diff", "Policies", "new", "--format", "markdown"], in: dir)
+        #expect(markdown.out.contains("- `interactive`: in a 30 s outage: peak load 4.3× → 2.1× of normal;"))
+        let json = try CLI.policyc(["diff", "Policies", "new", "--format", "json"], in: dir)
+        let review = try #require((try CLI.json(json.out)["policies"] as? [[String: Any]])?.first)
+        let outage = try #require(review["outage"] as? [[String: Any]])
+        #expect(outage.map { $0["profile"] as? String } == ["interactive", "background"])
+        #expect((outage[0]["before"] as? [String: Any])?["peakLoad"] as? Double == 4.26)
+        #expect((outage[0]["effect"] as? String)?.hasPrefix("in a 30 s outage: peak load 4.3× → 2.1× of normal") == true)
+        // A change that leaves retries alone runs nothing.
+        let other = try CLI.policyc(["diff", "Policies", "other"], in: dir)
+        #expect(other.status == 0 && !other.out.contains("in a 30 s outage"), "\(other)")
+        #expect(try CLI.policyc(["diff", "Policies", "other", "--format", "json"], in: dir).out.contains("\"outage\"") == false)
+    }
+
+    @Test func explainGivesTheFiguresForOneSide() throws {
+        let text = try CLI.policyc(["explain"], in: CLI.packageRoot)
+        #expect(text.status == 0)
+        #expect(text.out.contains("    Simulated in a 30 s outage: peak load 4.3× of normal; viewers who see Retry "))
+        #expect(text.out.contains("(policyc simulate --scenario outage).\n"))
+        let json = try CLI.policyc(["explain", "--format", "json"], in: CLI.packageRoot)
+        let profile = try #require(((try CLI.json(json.out)["policies"] as? [String: Any])?["playback"] as? [String: Any])?["profiles"] as? [String: Any])
+        let outage = try #require((profile["interactive"] as? [String: Any])?["outage"] as? [String: Any])
+        #expect(outage["peakLoad"] as? Double == 4.26 && outage["recoverySeconds"] as? Int == 0)
+    }
+}
