@@ -77,6 +77,16 @@ import Testing
         #expect(d.help == "write 2")
     }
 
+    /// Counts stop at 2^31 - 1: the generated Kotlin reads them as `Int`, and a larger one would
+    /// make code that does not compile.
+    @Test(arguments: [("maxRetries: 5", "maxRetries: 2147483648", 16, 19), ("minPerMinute: 10", "minPerMinute: 9999999999", 31, 19),
+                      ("ahead: 2", "ahead: 2147483648", 34, 10)])
+    func countsFitAnInt32(old: String, new: String, line: Int, column: Int) throws {
+        let d = try only(check(old, new), .typeMismatch, at: line, column)
+        #expect(d.message.hasSuffix("; it must be at most 2147483647"), "\(d.message)")
+        #expect(check(old, String(new.prefix { $0 != ":" }) + ": 2147483647").diagnostics.allSatisfy { $0.rule != RuleID.typeMismatch.rawValue })
+    }
+
     @Test func statusesAreHTTPCodes() throws {
         var d = try only(check("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, 429, 500, 502, 503, 600]"),
                          .typeMismatch, at: 21, 42)
