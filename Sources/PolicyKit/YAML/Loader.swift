@@ -65,8 +65,9 @@ private struct Frame {
     /// on one stack for all frames cost a copy out of it and a removal from it per collection.
     var entries: [Entry] = []
     var items: [Node] = []
-    /// The keys of the entries by name, made only once a mapping is large (see `firstSpan`).
-    var seen: [String: Span] = [:]
+    /// The keys of the entries by name, made only once a mapping is large (see `firstSpan`); by
+    /// bytes, as every key comparison (see `sameText`).
+    var seen: [ExactText: Span] = [:]
     var pendingKey: String?
     var pendingKeySpan = Span(.start)
     var skipValue = false
@@ -268,8 +269,7 @@ private struct EventReader {
     mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int) {
         stack[top].pendingKeySpan = span
         stack[top].pendingKey = key
-        // By length first: no other text is canonically equivalent to "<<".
-        if key.utf8.count == 2 && key == "<<" && style == .plain {
+        if style == .plain && sameText(key, "<<") {
             reportOnce("merge", at: span.start,
                        "merge keys ('<<') are not supported in policy files; write each key out")
             stack[top].skipValue = true
@@ -291,20 +291,21 @@ private struct EventReader {
     /// Where `key` first stands in this mapping, if it does. A policy's mappings hold a few keys:
     /// scanning them beats hashing; a large mapping gets a dictionary, kept up to date from then on.
     /// Every key taken becomes an entry when its value arrives, before the next key, so the
-    /// entries are exactly the keys seen.
+    /// entries are exactly the keys seen. Keys are the same when their bytes are: `K` and the
+    /// Kelvin sign, or a composed and a decomposed letter, are two keys to every other reader.
     mutating func firstSpan(of key: String, frame top: Int) -> Span? {
         let count = stack[top].entries.count
         if count < 16 {
-            for i in 0..<count where stack[top].entries[i].key == key { return stack[top].entries[i].keySpan }
+            for i in 0..<count where sameText(stack[top].entries[i].key, key) { return stack[top].entries[i].keySpan }
             return nil
         }
         var indexed = stack[top].seen.count
         while indexed < count {
             let e = stack[top].entries[indexed]
-            stack[top].seen[e.key] = e.keySpan
+            stack[top].seen[ExactText(e.key)] = e.keySpan
             indexed += 1
         }
-        return stack[top].seen[key]
+        return stack[top].seen[ExactText(key)]
     }
 
     mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
