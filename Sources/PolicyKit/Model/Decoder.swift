@@ -26,7 +26,7 @@ public struct Decoded: Sendable, Hashable {
 
     public subscript(key: String) -> Decoded? {
         guard case .object(let entries) = value else { return nil }
-        return entries.first { $0.key == key }?.value
+        return entries.first { sameText($0.key, key) }?.value
     }
 }
 
@@ -125,7 +125,8 @@ struct Decoder {
         for j in entries.indices {
             let key = entries[j].key
             var index = -1
-            for i in fields.indices where fields[i].key == key {
+            // By bytes (see `sameText`): a key is the language's only when it is spelt as it is.
+            for i in fields.indices where sameText(fields[i].key, key) {
                 index = i
                 break
             }
@@ -152,7 +153,7 @@ struct Decoder {
             }
         }
         for i in fields.indices where fields[i].required {
-            let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { $0.key == fields[i].key })
+            let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { sameText($0.key, fields[i].key) })
             guard !isWritten, !meant.contains(fields[i].key) else { continue }
             let field = fields[i]
             fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(field.title.prefix(1).lowercased() + field.title.dropFirst()))",
@@ -214,12 +215,12 @@ struct Decoder {
                 return fail(.typeMismatch, at: span, "\(key) must be a percent: \(printable(message))", help: help)
             }
         case .choice(let options):
-            if options.contains(text) { return ok(.string(text)) }
+            if options.contains(where: { sameText($0, text) }) { return ok(.string(text)) }
             let help = Suggest.nearest(text, in: options).map { "did you mean '\($0)'?" }
                 ?? "write one of \(Suggest.orList(options))"
             return fail(.typeMismatch, at: span, "\(key) is \(shown), which is not one of \(Suggest.orList(options))", help: help)
         case .statusOrNetwork:
-            if text == "network" { return ok(.network) }
+            if sameText(text, "network") { return ok(.network) }
             if style.isPlain, case .value = Values.integer(text) {
                 return decodeScalar(text, style, .status, key: key, span: span)
             }
@@ -266,7 +267,8 @@ struct Decoder {
 
 extension Decoded.Value {
     /// What "no repeats" compares: the same status, word or pair wherever and in whatever key order
-    /// it was written. Strings are length-prefixed, so no two values share an identity.
+    /// it was written. Strings are length-prefixed, so no two values share an identity; identities
+    /// compare by bytes (`ExactText`), as the texts in them do.
     var identity: String {
         switch self {
         case .integer(let v): return "i\(v)"
@@ -277,12 +279,11 @@ extension Decoded.Value {
         case .network: return "n"
         case .list(let items): return "[" + items.map(\.value.identity).joined(separator: ",") + "]"
         case .object(let entries):
-            let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted()
+            let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted(by: utf8Precedes)
             return "{" + keyed.joined(separator: ",") + "}"
         }
     }
 }
-
 
 /// How a value is named in messages ("'timeout'", "an item of 'retryOn'"), written out only when a
 /// message is made: making the names of every value up front cost more than decoding most values.
@@ -309,9 +310,12 @@ enum Label: CustomStringConvertible {
 /// Where a list's items were first seen, by identity: a short list is scanned (most lists hold a
 /// few items, and hashing their identities cost more), a long one is hashed so it stays linear.
 /// The scan compares values without writing their identities out (see `sameIdentity`).
+///
+/// Text is the same only when its bytes are (see `sameText`): the codes "\u{958}" and
+/// "\u{915}\u{93C}" are two items, as they are to the server and the generated code.
 struct FirstSeen {
     /// The identities of `earlier[0..<indexed]`, made once a list is long.
-    private var many: [String: Span] = [:]
+    private var many: [ExactText: Span] = [:]
     private var indexed = 0
     static let scanned = 16
 
@@ -324,36 +328,27 @@ struct FirstSeen {
             return nil
         }
         while indexed < earlier.count {
-            many[earlier[indexed].value.identity] = earlier[indexed].span
+            many[ExactText(earlier[indexed].value.identity)] = earlier[indexed].span
             indexed += 1
         }
-        return many[value.identity]
+        return many[ExactText(value.identity)]
     }
 
-    /// Whether two values have one `identity`, without writing it out where that is certain:
-    /// scalars by case and payload, lists and objects part by part while all their text is ASCII.
-    /// Other text compares as Swift compares Strings (canonically equivalent is equal), and that
-    /// can join across the parts of an identity: there the identities themselves are compared.
+    /// Whether two values have one `identity`, without writing it out: scalars by case and
+    /// payload, lists item by item, objects as the same entries in any order. (Text compares by
+    /// bytes, so no equality can join across the parts of an identity.)
     static func sameIdentity(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
-        if isScalar(a) || isScalar(b) { return sameScalar(a, b) }
-        guard isASCII(a), isASCII(b) else { return a.identity == b.identity }
-        return sameASCIIStructure(a, b)
-    }
-
-    /// `sameIdentity` for values whose text is all ASCII: their identities are ASCII too, and equal
-    /// exactly when they are the same bytes.
-    static func sameASCIIStructure(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
         switch (a, b) {
         case (.list(let x), .list(let y)):
             guard x.count == y.count else { return false }
-            for i in x.indices where !sameASCIIStructure(x[i].value, y[i].value) { return false }
+            for i in x.indices where !sameIdentity(x[i].value, y[i].value) { return false }
             return true
         case (.object(let x), .object(let y)):
             // The identity sorts the entries, so their order does not count: the same entries, each
             // met as often in one object as in the other.
             guard x.count == y.count else { return false }
             func same(_ e: DecodedEntry, _ f: DecodedEntry) -> Bool {
-                e.key == f.key && sameASCIIStructure(e.value.value, f.value.value)
+                sameText(e.key, f.key) && sameIdentity(e.value.value, f.value.value)
             }
             for e in x where x.count(where: { same($0, e) }) != y.count(where: { same($0, e) }) { return false }
             return true
@@ -364,16 +359,6 @@ struct FirstSeen {
         }
     }
 
-    /// Whether all the text of `value` (strings, keys) is ASCII.
-    static func isASCII(_ value: Decoded.Value) -> Bool {
-        switch value {
-        case .string(let s): return allUTF8(s) { $0 < 0x80 }
-        case .list(let items): return items.allSatisfy { isASCII($0.value) }
-        case .object(let entries): return entries.allSatisfy { allUTF8($0.key) { $0 < 0x80 } && isASCII($0.value.value) }
-        case .integer, .boolean, .duration, .percent, .network: return true
-        }
-    }
-
     /// Whether two scalars have one identity, without writing it out.
     static func sameScalar(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
         switch (a, b) {
@@ -381,17 +366,9 @@ struct FirstSeen {
         case (.boolean(let x), .boolean(let y)): return x == y
         case (.percent(let x), .percent(let y)): return x.canonical == y.canonical
         case (.network, .network): return true
-        // As the identities "s<count>:<text>" compare: same length in bytes, and equal strings.
-        case (.string(let x), .string(let y)): return x.utf8.count == y.utf8.count && x == y
+        // As the identities "s<count>:<text>" compare: the same bytes.
+        case (.string(let x), .string(let y)): return sameText(x, y)
         default: return false
-        }
-    }
-
-    /// Values whose identity is their case and payload (see `sameScalar`).
-    static func isScalar(_ value: Decoded.Value) -> Bool {
-        switch value {
-        case .integer, .string, .boolean, .duration, .percent, .network: return true
-        case .list, .object: return false
         }
     }
 }
