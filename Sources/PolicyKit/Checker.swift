@@ -118,16 +118,16 @@ public enum Checker {
     /// Checks that need every file of a run: two files may not define one policy name, nor two
     /// names that become one generated type. Files are taken in the order given (sorted paths).
     public static func checkAcrossFiles(_ files: inout [CheckedFile]) {
-        var seen: [String: (file: String, name: Located<String>)] = [:]
+        var seen: [ExactText: (file: String, name: Located<String>)] = [:]
         seen.reserveCapacity(files.count)
         for i in files.indices {
             guard let name = files[i].doc?.policy, Values.isName(name.value) else { continue }
             let type = Naming.typeName(policy: name.value)
-            guard let first = seen[type] else {
-                seen[type] = (files[i].path, name)
+            guard let first = seen[ExactText(type)] else {
+                seen[ExactText(type)] = (files[i].path, name)
                 continue
             }
-            let message = first.name.value == name.value
+            let message = sameText(first.name.value, name.value)
                 ? "policy '\(name.value)' is also defined in \(first.file); each policy name belongs to one file"
                 : "policy '\(name.value)' becomes the type \(type), as policy '\(first.name.value)' in \(first.file) does"
             files[i].diagnostics.append(Diagnostic(
