@@ -86,11 +86,12 @@ public struct DiffReport: Sendable {
         var newUsed = [Bool](repeating: false, count: new.count)
         func name(_ input: ReviewInput) -> String? { input.file.doc?.policy?.value }
 
-        // By name first; a name defined twice (a name-collision error) pairs once.
-        var oldByName: [String: Int] = [:]
-        for (i, o) in old.enumerated() { if let n = name(o), oldByName[n] == nil { oldByName[n] = i } }
+        // By name first; a name defined twice (a name-collision error) pairs once. Names match by
+        // bytes (see `sameText`), as they do in lint.
+        var oldByName: [ExactText: Int] = [:]
+        for (i, o) in old.enumerated() { if let n = name(o).map(ExactText.init), oldByName[n] == nil { oldByName[n] = i } }
         for (j, n) in new.enumerated() {
-            guard let key = name(n), let i = oldByName[key], !oldUsed[i] else { continue }
+            guard let key = name(n), let i = oldByName[ExactText(key)], !oldUsed[i] else { continue }
             oldUsed[i] = true
             newUsed[j] = true
             pairs.append((old[i], n))
@@ -108,7 +109,7 @@ public struct DiffReport: Sendable {
         // An old file without a name generated nothing, so nothing of it can be removed.
         for (i, o) in old.enumerated() where !oldUsed[i] && name(o) != nil { pairs.append((o, nil)) }
 
-        let newTypes = Set(new.compactMap { name($0).map(Naming.typeName(policy:)) })
+        let newTypes = Set(new.compactMap { name($0).map { ExactText(Naming.typeName(policy: $0)) } })
         policies = pairs.map { DiffReport.review(old: $0.old, new: $0.new, newTypes: newTypes) }
         policies.sort { a, b in
             let (x, y) = (a.policy ?? "", b.policy ?? "")
@@ -117,13 +118,13 @@ public struct DiffReport: Sendable {
         }
     }
 
-    static func review(old: ReviewInput?, new: ReviewInput?, newTypes: Set<String>) -> PolicyReview {
+    static func review(old: ReviewInput?, new: ReviewInput?, newTypes: Set<ExactText>) -> PolicyReview {
         let diagnostics = new?.file.diagnostics ?? []
         switch (old, new) {
         case (let o?, nil):
             let name = o.file.doc?.policy?.value ?? ""
             let type = Naming.typeName(policy: name)
-            let breaking = !newTypes.contains(type)
+            let breaking = !newTypes.contains(ExactText(type))
             return PolicyReview(
                 policy: name, file: o.file.path, status: .removed,
                 changes: [PolicyChange(
@@ -204,6 +205,16 @@ enum CanonicalValue {
 struct NeverRetryKey: Hashable, Comparable {
     var status: Int?
     var code: String?
+
+    /// Codes by bytes (see `sameText`): "\u{958}" and "\u{915}\u{93C}" are two exceptions.
+    static func == (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
+        a.status == b.status && a.code.map(ExactText.init) == b.code.map(ExactText.init)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(code.map(ExactText.init))
+    }
 
     static func < (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
         if a.status != b.status { return (a.status ?? Int.min) < (b.status ?? Int.min) }
