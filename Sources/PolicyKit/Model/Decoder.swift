@@ -98,7 +98,7 @@ struct Decoder {
                 }
                 if unique, let first = firsts.repeatOf(v.value, among: out) {
                     fail(.typeMismatch, at: v.span,
-                         "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                         "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
                          help: "remove the repeated item")
                     continue
                 }
@@ -216,8 +216,10 @@ struct Decoder {
             }
         case .choice(let options):
             if options.contains(where: { sameText($0, text) }) { return ok(.string(text)) }
-            let help = Suggest.nearest(text, in: options).map { "did you mean '\($0)'?" }
-                ?? "write one of \(Suggest.orList(options))"
+            // Made only for a finding that is kept (see `fail`): a suggestion costs a comparison per option.
+            var help: String? {
+                Suggest.nearest(text, in: options).map { "did you mean '\($0)'?" } ?? "write one of \(Suggest.orList(options))"
+            }
             return fail(.typeMismatch, at: span, "\(key) is \(shown), which is not one of \(Suggest.orList(options))", help: help)
         case .statusOrNetwork:
             if sameText(text, "network") { return ok(.network) }
@@ -231,8 +233,9 @@ struct Decoder {
             if case .invalid(let message, let help) = Values.integer(text), text.first?.isASCIIDigit == true {
                 return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(printable(message))", help: help)
             }
-            let help = Suggest.nearest(text, in: ["network"]).map { "did you mean '\($0)'?" }
-                ?? "write network or a status code such as 503"
+            var help: String? {
+                Suggest.nearest(text, in: ["network"]).map { "did you mean '\($0)'?" } ?? "write network or a status code such as 503"
+            }
             return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither network nor an HTTP status code", help: help)
         case .object, .namedMap, .list:
             return mismatch(Node(.scalar(text, style), span: span), shape, key)
@@ -240,10 +243,10 @@ struct Decoder {
     }
 
     mutating func mismatch(_ node: Node, _ shape: Shape, _ key: Label) -> Decoded? {
-        fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(describe(node))")
+        fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(Self.describe(node))")
     }
 
-    func describe(_ node: Node) -> String {
+    static func describe(_ node: Node) -> String {
         switch node.kind {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
@@ -254,13 +257,16 @@ struct Decoder {
         }
     }
 
+    /// The message and help are made only when the finding is kept: past the cap a file of tens
+    /// of thousands of mistakes would otherwise build every sentence to throw it away.
     @discardableResult
-    mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil) -> Decoded? {
+    mutating func fail(_ rule: RuleID, at span: Span, _ message: @autoclosure () -> String,
+                       help: @autoclosure () -> String? = nil) -> Decoded? {
         guard diagnostics.count < room else {
             suppressed += 1
             return nil
         }
-        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message, help: help))
+        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message(), help: help()))
         return nil
     }
 }
@@ -314,8 +320,10 @@ enum Label: CustomStringConvertible {
 /// Text is the same only when its bytes are (see `sameText`): the codes "\u{958}" and
 /// "\u{915}\u{93C}" are two items, as they are to the server and the generated code.
 struct FirstSeen {
-    /// The identities of `earlier[0..<indexed]`, made once a list is long.
-    private var many: [ExactText: Span] = [:]
+    /// The identities of `earlier[0..<indexed]`, made once a list is long: the values themselves,
+    /// hashed and compared as their identities would be (writing each identity out cost a string
+    /// per item, and a list of 30 000 exceptions held all of them).
+    private var many: [Identity: Span] = [:]
     private var indexed = 0
     static let scanned = 16
 
@@ -327,11 +335,60 @@ struct FirstSeen {
             for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
             return nil
         }
+        if indexed == 0 { many.reserveCapacity(Self.scanned * 4) }
         while indexed < earlier.count {
-            many[ExactText(earlier[indexed].value.identity)] = earlier[indexed].span
+            many[Identity(value: earlier[indexed].value)] = earlier[indexed].span
             indexed += 1
         }
-        return many[ExactText(value.identity)]
+        return many[Identity(value: value)]
+    }
+
+    /// A value as a key by its identity: equal exactly when `sameIdentity` says so.
+    struct Identity: Hashable {
+        var value: Decoded.Value
+
+        static func == (a: Identity, b: Identity) -> Bool { FirstSeen.sameIdentity(a.value, b.value) }
+
+        func hash(into hasher: inout Hasher) { FirstSeen.hashIdentity(value, into: &hasher) }
+    }
+
+    /// Hashes what `identity` writes out: the case and payload, items in order, an object's
+    /// entries in any order (their hashes summed), text by its bytes.
+    static func hashIdentity(_ value: Decoded.Value, into hasher: inout Hasher) {
+        switch value {
+        case .integer(let v):
+            hasher.combine(0 as UInt8)
+            hasher.combine(v)
+        case .string(let v):
+            hasher.combine(1 as UInt8)
+            hasher.combine(ExactText(v))
+        case .boolean(let v):
+            hasher.combine(2 as UInt8)
+            hasher.combine(v)
+        case .duration(let v):
+            hasher.combine(3 as UInt8)
+            hasher.combine(v)
+        case .percent(let p):
+            hasher.combine(4 as UInt8)
+            hasher.combine(ExactText(p.canonical))
+        case .network:
+            hasher.combine(5 as UInt8)
+        case .list(let items):
+            hasher.combine(6 as UInt8)
+            hasher.combine(items.count)
+            for i in items.indices { hashIdentity(items[i].value, into: &hasher) }
+        case .object(let entries):
+            hasher.combine(7 as UInt8)
+            hasher.combine(entries.count)
+            var sum = 0
+            for i in entries.indices {
+                var one = Hasher()
+                one.combine(ExactText(entries[i].key))
+                hashIdentity(entries[i].value.value, into: &one)
+                sum &+= one.finalize()
+            }
+            hasher.combine(sum)
+        }
     }
 
     /// Whether two values have one `identity`, without writing it out: scalars by case and
