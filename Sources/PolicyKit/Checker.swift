@@ -53,14 +53,17 @@ public struct CheckedFile: Sendable {
 /// The pipeline's first two stages for one file, and the checks that span files.
 public enum Checker {
     public static func check(_ bytes: [UInt8], path: String) -> CheckedFile {
-        let loaded = Loader.load(bytes)
+        var loaded = Loader.load(bytes)
         var diagnostics = loaded.diagnostics
         var suppressed = loaded.suppressed
         var doc: PolicyDoc?
         if loaded.decodable {
             var decoder = Decoder()
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
-            let decoded = PolicyDoc(decoder.decodeRoot(loaded.root))
+            // Each stage's tree is let go as soon as the next is made: the node tree before the
+            // document is read from the decoded values, so a large file never holds all three.
+            var tree = decoder.decodeRoot(loaded.root.take())
+            let decoded = PolicyDoc(tree.take())
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
                 // Another version may mean other keys: saying more would only be noise.
