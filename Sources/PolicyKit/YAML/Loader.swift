@@ -21,6 +21,12 @@ public enum Loader {
     /// Findings kept per file: a real policy has a few dozen at most, and a file of a hundred
     /// thousand repeated keys must not cost a hundred thousand findings in memory and output.
     public static let maxFindings = 1000
+    /// Collections nested deeper than this are kept without their contents (their kind and span
+    /// only). The language reads nothing below depth 5 (root, `retry`, `profiles`, a profile, a
+    /// value), and a nest of tens of thousands of `[[[…]]]` to depth 32 held an array per level:
+    /// 50 MB for a 1 MiB file. Duplicate keys are still found at every depth: a mapping's keys are
+    /// compared while it is open, and only its finished contents are let go.
+    public static let keptDepth = 8
 
     public static func load(_ bytes: [UInt8]) -> LoadResult {
         if bytes.count > maxBytes {
@@ -206,6 +212,9 @@ private struct EventReader {
             let node: Node
             if frame.discard {
                 node = Node(.reported, span: span)
+            } else if stack.count >= Loader.keptDepth {
+                // Below what any reader of the tree looks at: the collection without its contents.
+                node = Node(frame.isMapping ? .mapping([]) : .sequence([]), span: span)
             } else {
                 node = Node(frame.isMapping ? .mapping(frame.entries) : .sequence(frame.items), span: span)
             }
@@ -300,9 +309,11 @@ private struct EventReader {
             return nil
         }
         var indexed = stack[top].seen.count
+        if indexed == 0 { stack[top].seen.reserveCapacity(64) }
         while indexed < count {
-            let e = stack[top].entries[indexed]
-            stack[top].seen[ExactText(e.key)] = e.keySpan
+            // The key and its span only: copying the entry retained its whole value.
+            let key = stack[top].entries[indexed].key, span = stack[top].entries[indexed].keySpan
+            stack[top].seen[ExactText(key)] = span
             indexed += 1
         }
         return stack[top].seen[ExactText(key)]
