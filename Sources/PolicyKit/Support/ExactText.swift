@@ -44,12 +44,12 @@ public struct ExactText: Hashable, Sendable, CustomStringConvertible {
     public static func == (a: ExactText, b: ExactText) -> Bool { sameText(a.text, b.text) }
 
     public func hash(into hasher: inout Hasher) {
+        // The length first (a variable-length value must not hash as its prefix would), then the bytes.
+        hasher.combine(text.utf8.count)
         let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil {
             // The same bytes the same way, so equal texts hash alike however they are stored.
             Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
         }
-        // The length ends the bytes, as Hashable asks of a variable-length value.
-        hasher.combine(text.utf8.count)
     }
 }

@@ -4,7 +4,14 @@
 struct FirstByKey<Value> {
     private var few: [(key: String, value: Value)] = []
     private var many: [ExactText: Value] = [:]
+    /// How many keys to make room for once they are hashed: growing a table of tens of thousands
+    /// held the old and the new one at once (the peak memory of a file of 50 000 profiles).
+    private var expecting = 0
     static var scanned: Int { 16 }
+
+    init(expecting count: Int = 0) {
+        expecting = count
+    }
 
     subscript(key: String) -> Value? {
         guard few.count < Self.scanned else { return many[ExactText(key)] }
@@ -15,13 +22,19 @@ struct FirstByKey<Value> {
     /// Stores `value` under `key`, unless a value is stored there already.
     mutating func keepFirst(_ key: String, _ value: Value) {
         guard few.count < Self.scanned else {
-            if many[ExactText(key)] == nil { many[ExactText(key)] = value }
+            // One lookup: the default is stored only when the slot is empty (`keep` changes nothing).
+            keep(&many[ExactText(key), default: value])
             return
         }
         if self[key] != nil { return }
         few.append((key, value))
         if few.count == Self.scanned {
+            many.reserveCapacity(max(expecting, 2 * Self.scanned))
             for entry in few { many[ExactText(entry.key)] = entry.value }
         }
     }
 }
+
+/// Touches its argument: through `Dictionary`'s `default:` subscript, an insert-if-absent in one lookup.
+@inline(__always)
+private func keep<T>(_ value: inout T) {}
