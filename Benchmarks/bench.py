@@ -260,6 +260,11 @@ def main():
         benches["release-lint-2000"] = Bench("release binary: policyc lint, 2000 files", [a.release, "lint", C("clean-2000")])
     else:
         notes.append("release binary SKIPPED (--no-release)")
+    # The 1 MiB shapes (corpus.py SHAPES): lint, and libyaml's parse of the same file, in the same rounds.
+    shape_names = sorted(f[:-5] for f in os.listdir(C("shapes")) if f.endswith(".yaml")) if os.path.isdir(C("shapes")) else []
+    for name in shape_names:
+        benches[f"lint-shape-{name}"] = Bench(f"policyc lint, 1 MiB shape: {name}", [policyc, "lint", C("shapes", f"{name}.yaml")], ok=(0, 1))
+        benches[f"floor-shape-{name}"] = Bench(f"floor, 1 MiB shape: {name}", [floor, C("shapes", f"{name}.yaml")])
     if generate_ok:
         benches["generate-2000"] = Bench("policyc generate --out NEW-TMP, 2000 files", gen_cmd)
         # The everyday case in a build: nothing changed, nothing is written.
@@ -458,6 +463,24 @@ def main():
         results["lsp"] = lsp
 
     missed += simulate_section(policyc, a.simulate_runs, results, problems)
+    # Every 1 MiB shape: within 3x of libyaml's parse of it, in at most 32 MiB.
+    if shape_names:
+        print()
+        print(f"{'1 MiB shape':<24} {'lint':>10} {'floor':>10} {'medians':>8} {'minimums':>9} {'<= 3':>6} {'peak RSS':>10} {'<= 32 MiB':>10}")
+        worst = None
+        for name in shape_names:
+            value, of_min = pair(f"lint-shape-{name}", f"floor-shape-{name}")
+            lint_b = benches[f"lint-shape-{name}"]
+            shape_rss = lint_b.rss_mib
+            ratio_met, rss_met = value <= 3.0, shape_rss <= 32.0
+            missed += (not ratio_met) + (not rss_met)
+            worst = value if worst is None or value > worst else worst
+            print(f"{name:<24} {fmt_time(lint_b.median):>10} {fmt_time(benches[f'floor-shape-{name}'].median):>10} "
+                  f"{value:>8.2f} {of_min:>9.2f} {'met' if ratio_met else 'MISSED':>6} {shape_rss:>6.1f} MiB {'met' if rss_met else 'MISSED':>10}")
+            results["ratios"][f"lint / floor, 1 MiB shape {name}"] = {"value": round(value, 3), "of_minimums": round(of_min, 3),
+                                                                    "target": "<= 3", "met": ratio_met}
+            results["ratios"][f"peak RSS, 1 MiB shape {name} (MiB)"] = {"value": round(shape_rss, 1), "target": "<= 32", "met": rss_met}
+        print(f"{'worst shape ratio':<24} {worst:>30.2f}")
 
     print()
     print("threads (findings-2000, POLICYC_THREADS=1 vs default): " + "; ".join(threads))

@@ -10,6 +10,11 @@ Layout under OUT_DIR:
                      (for the 1-thread versus many-threads comparison)
     big/profiles.yaml     a valid policy just under 1 MiB: thousands of commented profiles
     big/description.yaml  a valid policy just under 1 MiB: mostly one literal-block description
+    shapes/*.yaml    one file just under 1 MiB for each shape an attacker or a generator would
+                     make (see SHAPES): ~7 500 full profiles, 60 000 empty profiles, a long
+                     description, long retryOn and neverRetry lists, thousands of unknown keys at
+                     one level, nesting to the depth limit, one long flow collection, thousands of
+                     duplicate keys, thousands of anchors and aliases
 
 Every clean policy keeps to every limit of SPEC section 2 (the rules are mostly not written yet
 on the benchmark's branch, so validity is by construction; the benchmark reports any finding on
@@ -252,6 +257,117 @@ def big_description(rng):
     return head + "\n" + "description: |\n" + "".join(desc) + rest
 
 
+def fill(head, item, tail="", limit=MAX_BYTES - 64):
+    """head + item(0) + item(1) + ... + tail, as many items as fit under `limit` bytes."""
+    size = len(head.encode()) + len(tail.encode())
+    parts, i = [head], 0
+    while True:
+        piece = item(i)
+        if size + len(piece.encode()) > limit:
+            break
+        parts.append(piece)
+        size += len(piece.encode())
+        i += 1
+    parts.append(tail)
+    return "".join(parts), i
+
+
+def canonical_parts():
+    """The canonical policy around its profiles: (before the profiles' entries, after them)."""
+    text = policy(random.Random(SEED + 13), 0)
+    lines = text.split("\n")
+    start = lines.index("  profiles:") + 1
+    end = start
+    while end < len(lines) and lines[end].startswith("    "):
+        end += 1
+    return "\n".join(lines[:start]) + "\n", "\n".join(lines[end:])
+
+
+def shape_profiles_full(rng):
+    """~7 500 full profiles, block style, no comments: valid, every value checked by every rule."""
+    head, tail = canonical_parts()
+    def item(i):
+        kind = "interactive" if i % 2 == 0 else "background"
+        return (f"    p{i}:\n      kind: {kind}\n      maxRetries: {i % 4}\n      base: 500ms\n"
+                f"      cap: 8s\n      timeout: {5 + i % 3}s\n      deadline: 15s\n")
+    return fill(head, item, tail)
+
+
+def shape_profiles_empty(rng):
+    """60 000 profiles without a value (`p1:`): a finding each up to the cap, one node each."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}:\n", tail)
+
+
+def shape_retry_on(rng):
+    """A block retryOn list of 100 000 statuses (repeats past the first few)."""
+    head, tail = canonical_parts()
+    body = tail.replace("  retryOn:", "  retryOnOld:", 1)
+    return fill(head + "    one:\n      kind: interactive\n      maxRetries: 3\n      base: 500ms\n"
+                "      cap: 8s\n      timeout: 8s\n      deadline: 15s\n  retryOn:\n",
+                lambda i: f"    - {[429, 503, 500, 502][i % 4] if i < 4 else 100 + i % 500}\n", body)
+
+
+def shape_never_retry(rng):
+    """A neverRetry list of ~30 000 distinct {status, code} pairs: valid, all compared."""
+    text = policy(random.Random(SEED + 17), 0)
+    lines = [l for l in text.split("\n") if not l.startswith("  neverRetry") and not l.startswith("    - status")
+             and not l.startswith("      code")]
+    text = "\n".join(lines)
+    head, rest = text.split("\nretry:\n", 1)
+    return fill(head + "\nretry:\n  neverRetry:\n    - {status: 503, code: not_ready}\n",
+                lambda i: f"    - {{status: {400 + i % 200}, code: c{i}}}\n", rest)
+
+
+def shape_unknown_keys(rng):
+    """Tens of thousands of unknown keys at the top level, each with a did-you-mean to make."""
+    head, tail = canonical_parts()
+    return fill(head + "    one:\n      kind: background\n      maxRetries: 1\n      base: 1s\n"
+                "      cap: 30s\n      timeout: 15s\n      deadline: 60s\n" + tail, lambda i: f"unknownKey{i}: {i}\n")
+
+
+def shape_deep(rng):
+    """Mappings nested to depth 32 (the limit), thousands of times over, under unknown keys."""
+    def item(i):
+        out = [f"deep{i}:"]
+        for level in range(1, 31):
+            out.append("  " * level + f"k{level}:")
+        out.append("  " * 31 + f"leaf: {i}")
+        return "\n".join(out) + "\n"
+    return fill("version: 1\npolicy: deep\n", item)
+
+
+def shape_flow(rng):
+    """One flow list on one line: retryOn: [429, 503, 100, 101, ...] — a single ~1 MiB line."""
+    head, tail = canonical_parts()
+    text, n = fill("version: 1\npolicy: flow\nretry:\n  retryOn: [429, 503",
+                   lambda i: f", {100 + i % 500}", "]\n")
+    return text, n
+
+
+def shape_duplicate_keys(rng):
+    """One mapping that repeats a key tens of thousands of times."""
+    return fill("version: 1\npolicy: dup\nprefetch:\n  ahead: 1\n", lambda i: "  ahead: 2\n")
+
+
+def shape_aliases(rng):
+    """Tens of thousands of anchors and aliases (never expanded; one finding for them all)."""
+    return fill("version: 1\npolicy: alias\nlist:\n", lambda i: f"  - &a{i} x\n  - *a{i}\n")
+
+
+SHAPES = {
+    "profiles-full": shape_profiles_full,
+    "profiles-empty": shape_profiles_empty,
+    "retry-on": shape_retry_on,
+    "never-retry": shape_never_retry,
+    "unknown-keys": shape_unknown_keys,
+    "deep": shape_deep,
+    "flow": shape_flow,
+    "duplicate-keys": shape_duplicate_keys,
+    "aliases": shape_aliases,
+}
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as f:
@@ -276,7 +392,14 @@ def generate(out):
     big, profiles = big_profiles(random.Random(SEED + 2))
     write(os.path.join(out, "big", "profiles.yaml"), big)
     write(os.path.join(out, "big", "description.yaml"), big_description(random.Random(SEED + 3)))
-    return {"broken": len(broken), "kinds": kinds, "big_profiles": profiles}
+    shapes = {}
+    for i, (name, make) in enumerate(SHAPES.items()):
+        text, count = make(random.Random(SEED + 100 + i))
+        assert len(text.encode()) <= MAX_BYTES, name
+        write(os.path.join(out, "shapes", f"{name}.yaml"), text)
+        shapes[name] = count
+    write(os.path.join(out, "shapes", "description.yaml"), big_description(random.Random(SEED + 3)))
+    return {"broken": len(broken), "kinds": kinds, "big_profiles": profiles, "shapes": shapes}
 
 
 if __name__ == "__main__":
@@ -284,4 +407,5 @@ if __name__ == "__main__":
         sys.exit(__doc__)
     info = generate(sys.argv[1])
     print(f"corpus: {info['big_profiles']} profiles in big/profiles.yaml; "
-          f"{info['broken']} broken files in findings-2000 ({', '.join(f'{k} {v}' for k, v in sorted(info['kinds'].items()))})")
+          f"{info['broken']} broken files in findings-2000 ({', '.join(f'{k} {v}' for k, v in sorted(info['kinds'].items()))}); "
+          f"1 MiB shapes: {', '.join(f'{k} ({v} items)' for k, v in info['shapes'].items())}")

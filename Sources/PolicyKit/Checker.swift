@@ -53,7 +53,7 @@ public struct CheckedFile: Sendable {
 /// The pipeline's first two stages for one file, and the checks that span files.
 public enum Checker {
     public static func check(_ bytes: [UInt8], path: String) -> CheckedFile {
-        let loaded = Loader.load(bytes)
+        var loaded = Loader.load(bytes)
         var diagnostics = loaded.diagnostics
         var suppressed = loaded.suppressed
         var doc: PolicyDoc?
@@ -61,7 +61,15 @@ public enum Checker {
             var decoder = Decoder()
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
             decoder.source = bytes
-            let decoded = PolicyDoc(decoder.decodeRoot(loaded.root))
+            var root = loaded.root.take()
+            var tree = decoder.decodeRoot(root)
+            decoder.releaseTree()
+            // Each tree is let go as soon as it is no longer needed, so a large file never holds
+            // all three: the decoded one once the document is read from it, the node tree before
+            // that when the findings already fill the file's report (the rules' fixes are written
+            // from it, and past the cap no fix is made).
+            if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings { root = nil }
+            let decoded = PolicyDoc(tree.take())
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
                 // Another version may mean other keys: saying more would only be noise.
@@ -73,7 +81,7 @@ public enum Checker {
                 // and closures) and a collector per rule cost more than most checks.
                 var findings = Findings()
                 findings.source = bytes
-                findings.root = loaded.root
+                findings.root = root
                 for i in Catalog.rules.indices {
                     guard let check = Catalog.rules[i].check else { continue }
                     findings.rule = (Catalog.rules[i].id, Catalog.rules[i].severity)
@@ -121,16 +129,16 @@ public enum Checker {
     /// Checks that need every file of a run: two files may not define one policy name, nor two
     /// names that become one generated type. Files are taken in the order given (sorted paths).
     public static func checkAcrossFiles(_ files: inout [CheckedFile]) {
-        var seen: [String: (file: String, name: Located<String>)] = [:]
+        var seen: [ExactText: (file: String, name: Located<String>)] = [:]
         seen.reserveCapacity(files.count)
         for i in files.indices {
             guard let name = files[i].doc?.policy, Values.isName(name.value) else { continue }
             let type = Naming.typeName(policy: name.value)
-            guard let first = seen[type] else {
-                seen[type] = (files[i].path, name)
+            guard let first = seen[ExactText(type)] else {
+                seen[ExactText(type)] = (files[i].path, name)
                 continue
             }
-            let message = first.name.value == name.value
+            let message = sameText(first.name.value, name.value)
                 ? "policy '\(name.value)' is also defined in \(first.file); each policy name belongs to one file"
                 : "policy '\(name.value)' becomes the type \(type), as policy '\(first.name.value)' in \(first.file) does"
             files[i].diagnostics.append(Diagnostic(

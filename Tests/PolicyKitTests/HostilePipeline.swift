@@ -90,15 +90,17 @@ enum HostilePipeline {
         return h
     }
 
-    /// What is wrong with the run on `bytes`; empty when every invariant holds.
-    /// `thorough` makes every product for every input (the tests); else one input in eight.
-    static func violations(_ bytes: [UInt8], thorough: Bool = true) -> [String] {
-        let depth: Depth = thorough || hash(bytes) % 8 == 0 ? .full : .core
-        let first = products(bytes, depth: depth)
-        var problems: [String] = []
-        let file = first.file
-        let lines = SourceText(bytes)
+    /// The load + decode + check stage alone (the second fuzz target): what is wrong with the
+    /// findings of `bytes`, and no trap on the way. Many times cheaper than `violations`.
+    static func checkViolations(_ bytes: [UInt8]) -> [String] {
+        findingViolations(Checker.check(bytes, path: path), in: bytes)
+    }
 
+    /// The invariants of a checked file's findings: positions inside the input, report order,
+    /// catalog rules, the cap, and a complete policy exactly when there is no error.
+    static func findingViolations(_ file: CheckedFile, in bytes: [UInt8]) -> [String] {
+        var problems: [String] = []
+        let lines = SourceText(bytes)
         // Positions: inside the input, in report order, each rule from the catalog.
         func checkSpan(_ span: Span, _ what: String) {
             for (mark, end) in [(span.start, "start"), (span.end, "end")] where !lines.contains(mark) {
@@ -127,6 +129,16 @@ enum HostilePipeline {
         if file.policyAsWritten != nil, file.diagnostics.contains(where: { $0.severity == .error && !$0.isLimitFinding }) {
             problems.append("explained as written despite an error that is not a limit")
         }
+        return problems
+    }
+
+    /// What is wrong with the run on `bytes`; empty when every invariant holds.
+    /// `thorough` makes every product for every input (the tests); else one input in eight.
+    static func violations(_ bytes: [UInt8], thorough: Bool = true) -> [String] {
+        let depth: Depth = thorough || hash(bytes) % 8 == 0 ? .full : .core
+        let first = products(bytes, depth: depth)
+        let file = first.file
+        var problems = findingViolations(file, in: bytes)
 
         // Echoed input cannot reach a terminal or a CI log as anything but visible text.
         for (name, text) in first.outputs {

@@ -17,10 +17,26 @@ import PolicyKit
 
     static let crashes = files(in: "Tests/PolicyKitTests/Fixtures/Crashes")
     static let seeds = files(in: "Fuzz/corpus/hostile")
+    /// The fuzzers' corpus, minimised (`-merge=1`; see Fuzz/README.md): every input that reached
+    /// new code in millions of runs.
+    static let kept = files(in: "Fuzz/corpus/kept")
+    static let shards = 8
 
     @Test func thereAreFixturesToReplay() {
         #expect(!Self.crashes.isEmpty)
         #expect(Self.seeds.count >= 40)
+    }
+
+    /// Every kept input through the same pipeline and invariants as the fuzzer's (the full set of
+    /// products for one input in eight, as there), in shards so they run side by side.
+    @Test(arguments: 0..<shards)
+    func replayTheKeptCorpus(_ shard: Int) throws {
+        #expect(Self.kept.count >= 500, "Fuzz/corpus/kept holds \(Self.kept.count) inputs")
+        for (i, url) in Self.kept.enumerated() where i % Self.shards == shard {
+            let bytes = [UInt8](try Data(contentsOf: url))
+            let problems = HostilePipeline.violations(bytes, thorough: false)
+            #expect(problems.isEmpty, "\(url.lastPathComponent):\n\(problems.joined(separator: "\n"))")
+        }
     }
 
     @Test(arguments: crashes + seeds)

@@ -19,6 +19,10 @@ import Testing
     /// `policyc` beside the test bundle (the products folder SwiftPM built both into).
     static let binary: URL? = {
         var candidates: [URL] = []
+        // Another build of policyc (a ThreadSanitizer build in CI, a release build): POLICYC_BINARY.
+        if let given = ProcessInfo.processInfo.environment["POLICYC_BINARY"], !given.isEmpty {
+            return URL(fileURLWithPath: given)
+        }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("policyc"))
         }

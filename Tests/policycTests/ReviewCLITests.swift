@@ -215,7 +215,8 @@ struct ReviewCLITests {
         let playback = try canonical()
         try write(playback, to: "Policies/playback.yaml", in: dir)
         try write(playback.replacingOccurrences(of: "policy: playback", with: "policy: huge")
-                    .replacingOccurrences(of: "maxRetries: 5", with: "maxRetries: 9007199254740991"),
+                    .replacingOccurrences(of: "maxRetries: 5", with: "maxRetries: 2147483647")
+                    .replacingOccurrences(of: "cap: 30s", with: "cap: 9007199254740991ms"),
                   to: "Policies/huge.yaml", in: dir)
 
         var r = try policycRun(["explain", "--format", "json"], in: dir)
@@ -228,9 +229,10 @@ struct ReviewCLITests {
         #expect(interactive["worstCaseAttempts"] as? Int == 2)
         #expect(interactive["worstCaseWaitMs"] as? Int == 15000)
         #expect((all["playback"] as? [String: Any])?["file"] as? String == "Policies/playback.yaml")
-        // 1+2+4+8+16 s, then (2^53 − 1 − 5)·30 s: past 64 bits, printed exactly.
-        #expect(r.stdout.contains(#""maxBackoffTotalMs": 270215977642229611000,"#))
-        #expect(r.stdout.contains(#""attemptsMax": 9007199254740992,"#))
+        // 1 s · (2^44 − 1) for the first 44 retries, then (2^31 − 1 − 44) · (2^53 − 1) ms at the cap:
+        // past 64 bits, printed exactly.
+        #expect(r.stdout.contains(#""maxBackoffTotalMs": 19342812726102284228885573,"#))
+        #expect(r.stdout.contains(#""attemptsMax": 2147483648,"#))
 
         r = try policycRun(["explain"], in: dir)
         #expect(r.status == 0)

@@ -28,7 +28,7 @@ public struct Decoded: Sendable, Hashable {
 
     public subscript(key: String) -> Decoded? {
         guard case .object(let entries) = value else { return nil }
-        return entries.first { $0.key == key }?.value
+        return entries.first { sameText($0.key, key) }?.value
     }
 }
 
@@ -77,6 +77,13 @@ struct Decoder {
             return nil
         }
         return decode(root, as: .object(Language.root), key: .plain("the policy"), owner: .plain("the policy"), keySpan: nil)
+    }
+
+    /// Lets go of the node tree and the editor once decoding is done: the caller decides how long
+    /// a large file's tree lives.
+    mutating func releaseTree() {
+        root = nil
+        madeEditor = nil
     }
 
     /// The file's editor, made on first use: only a finding with a fix needs it.
@@ -138,7 +145,7 @@ struct Decoder {
                 }
                 if unique, let first = firsts.repeatOf(v.value, among: out) {
                     fail(.typeMismatch, at: v.span,
-                         "\(describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                         "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
                          help: "remove the repeated item")
                     continue
                 }
@@ -166,7 +173,8 @@ struct Decoder {
         for j in entries.indices {
             let key = entries[j].key
             var index = -1
-            for i in fields.indices where fields[i].key == key {
+            // By bytes (see `sameText`): a key is the language's only when it is spelt as it is.
+            for i in fields.indices where sameText(fields[i].key, key) {
                 index = i
                 break
             }
@@ -197,7 +205,7 @@ struct Decoder {
             }
         }
         for i in fields.indices where fields[i].required {
-            let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { $0.key == fields[i].key })
+            let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { sameText($0.key, fields[i].key) })
             guard !isWritten, !meant.contains(fields[i].key) else { continue }
             if !misplaced.isEmpty, misplaced.contains((path + [fields[i].key]).joined(separator: "/")) { continue }
             guard diagnostics.count < room else {
@@ -402,10 +410,10 @@ struct Decoder {
                             fix: fixing(span, correction))
             }
         case .choice(let options):
-            if options.contains(text) { return ok(.string(text)) }
+            if options.contains(where: { sameText($0, text) }) { return ok(.string(text)) }
             return badChoice(text, options, key: key, span: span)
         case .statusOrNetwork:
-            if text == "network" { return ok(.network) }
+            if sameText(text, "network") { return ok(.network) }
             if style.isPlain, case .value = Values.integer(text) {
                 return decodeScalar(text, style, .status, key: key, span: span)
             }
@@ -439,7 +447,7 @@ struct Decoder {
             }
         case .statusOrNone:
             // `none` is a word, as a choice is: a string.
-            if text == "none" { return ok(.string("none")) }
+            if sameText(text, "none") { return ok(.string("none")) }
             if style.isPlain, case .value = Values.integer(text) {
                 return decodeScalar(text, style, .status, key: key, span: span)
             }
@@ -461,7 +469,7 @@ struct Decoder {
     }
 
     mutating func mismatch(_ node: Node, _ shape: Shape, _ key: Label) -> Decoded? {
-        fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(describe(node))")
+        fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(Self.describe(node))")
     }
 
     /// A value not among the choices. Help and fix offer only values that the guide's rules accept
@@ -493,7 +501,7 @@ struct Decoder {
     /// item and none repeats.
     mutating func notAList(_ node: Node, _ itemShape: Shape, unique: Bool, _ key: Label) -> Decoded? {
         guard diagnostics.count < room else { return fail(.typeMismatch, at: node.span, "") }
-        let message = "\(key) must be a list, found \(describe(node))"
+        let message = "\(key) must be a list, found \(Self.describe(node))"
         guard case .scalar(let text, let style) = node.kind, style != .literal, style != .folded else {
             return fail(.typeMismatch, at: node.span, message)
         }
@@ -535,7 +543,7 @@ struct Decoder {
         return ms
     }
 
-    func describe(_ node: Node) -> String {
+    static func describe(_ node: Node) -> String {
         switch node.kind {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
@@ -546,20 +554,24 @@ struct Decoder {
         }
     }
 
+    /// The message and help are made only when the finding is kept: past the cap a file of tens
+    /// of thousands of mistakes would otherwise build every sentence to throw it away.
     @discardableResult
-    mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil, fix: Fix? = nil) -> Decoded? {
+    mutating func fail(_ rule: RuleID, at span: Span, _ message: @autoclosure () -> String,
+                       help: @autoclosure () -> String? = nil, fix: Fix? = nil) -> Decoded? {
         guard diagnostics.count < room else {
             suppressed += 1
             return nil
         }
-        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message, help: help, fix: fix))
+        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message(), help: help(), fix: fix))
         return nil
     }
 }
 
 extension Decoded.Value {
     /// What "no repeats" compares: the same status, word or pair wherever and in whatever key order
-    /// it was written. Strings are length-prefixed, so no two values share an identity.
+    /// it was written. Strings are length-prefixed, so no two values share an identity; identities
+    /// compare by bytes (`ExactText`), as the texts in them do.
     var identity: String {
         switch self {
         case .integer(let v): return "i\(v)"
@@ -571,12 +583,11 @@ extension Decoded.Value {
         case .decimal(let v): return "x\(JSON.number(v))"
         case .list(let items): return "[" + items.map(\.value.identity).joined(separator: ",") + "]"
         case .object(let entries):
-            let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted()
+            let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted(by: utf8Precedes)
             return "{" + keyed.joined(separator: ",") + "}"
         }
     }
 }
-
 
 /// How a value is named in messages ("'timeout'", "an item of 'retryOn'"), written out only when a
 /// message is made: making the names of every value up front cost more than decoding most values.
@@ -603,9 +614,14 @@ enum Label: CustomStringConvertible {
 /// Where a list's items were first seen, by identity: a short list is scanned (most lists hold a
 /// few items, and hashing their identities cost more), a long one is hashed so it stays linear.
 /// The scan compares values without writing their identities out (see `sameIdentity`).
+///
+/// Text is the same only when its bytes are (see `sameText`): the codes "\u{958}" and
+/// "\u{915}\u{93C}" are two items, as they are to the server and the generated code.
 struct FirstSeen {
-    /// The identities of `earlier[0..<indexed]`, made once a list is long.
-    private var many: [String: Span] = [:]
+    /// The identities of `earlier[0..<indexed]`, made once a list is long: the values themselves,
+    /// hashed and compared as their identities would be (writing each identity out cost a string
+    /// per item, and a list of 30 000 exceptions held all of them).
+    private var many: [Identity: Span] = [:]
     private var indexed = 0
     static let scanned = 16
 
@@ -617,37 +633,81 @@ struct FirstSeen {
             for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
             return nil
         }
+        if indexed == 0 { many.reserveCapacity(Self.scanned * 4) }
         while indexed < earlier.count {
-            many[earlier[indexed].value.identity] = earlier[indexed].span
+            many[Identity(value: earlier[indexed].value)] = earlier[indexed].span
             indexed += 1
         }
-        return many[value.identity]
+        return many[Identity(value: value)]
     }
 
-    /// Whether two values have one `identity`, without writing it out where that is certain:
-    /// scalars by case and payload, lists and objects part by part while all their text is ASCII.
-    /// Other text compares as Swift compares Strings (canonically equivalent is equal), and that
-    /// can join across the parts of an identity: there the identities themselves are compared.
+    /// A value as a key by its identity: equal exactly when `sameIdentity` says so.
+    struct Identity: Hashable {
+        var value: Decoded.Value
+
+        static func == (a: Identity, b: Identity) -> Bool { FirstSeen.sameIdentity(a.value, b.value) }
+
+        func hash(into hasher: inout Hasher) { FirstSeen.hashIdentity(value, into: &hasher) }
+    }
+
+    /// Hashes what `identity` writes out: the case and payload, items in order, an object's
+    /// entries in any order (their hashes summed), text by its bytes.
+    static func hashIdentity(_ value: Decoded.Value, into hasher: inout Hasher) {
+        switch value {
+        case .integer(let v):
+            hasher.combine(0 as UInt8)
+            hasher.combine(v)
+        case .string(let v):
+            hasher.combine(1 as UInt8)
+            hasher.combine(ExactText(v))
+        case .boolean(let v):
+            hasher.combine(2 as UInt8)
+            hasher.combine(v)
+        case .duration(let v):
+            hasher.combine(3 as UInt8)
+            hasher.combine(v)
+        case .percent(let p):
+            hasher.combine(4 as UInt8)
+            hasher.combine(ExactText(p.canonical))
+        case .network:
+            hasher.combine(5 as UInt8)
+        case .decimal(let v):
+            hasher.combine(8 as UInt8)
+            // 0.0 and -0.0 are one value, as `==` says.
+            hasher.combine(v == 0 ? 0 : v)
+        case .list(let items):
+            hasher.combine(6 as UInt8)
+            hasher.combine(items.count)
+            for i in items.indices { hashIdentity(items[i].value, into: &hasher) }
+        case .object(let entries):
+            hasher.combine(7 as UInt8)
+            hasher.combine(entries.count)
+            var sum = 0
+            for i in entries.indices {
+                var one = Hasher()
+                one.combine(ExactText(entries[i].key))
+                hashIdentity(entries[i].value.value, into: &one)
+                sum &+= one.finalize()
+            }
+            hasher.combine(sum)
+        }
+    }
+
+    /// Whether two values have one `identity`, without writing it out: scalars by case and
+    /// payload, lists item by item, objects as the same entries in any order. (Text compares by
+    /// bytes, so no equality can join across the parts of an identity.)
     static func sameIdentity(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
-        if isScalar(a) || isScalar(b) { return sameScalar(a, b) }
-        guard isASCII(a), isASCII(b) else { return a.identity == b.identity }
-        return sameASCIIStructure(a, b)
-    }
-
-    /// `sameIdentity` for values whose text is all ASCII: their identities are ASCII too, and equal
-    /// exactly when they are the same bytes.
-    static func sameASCIIStructure(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
         switch (a, b) {
         case (.list(let x), .list(let y)):
             guard x.count == y.count else { return false }
-            for i in x.indices where !sameASCIIStructure(x[i].value, y[i].value) { return false }
+            for i in x.indices where !sameIdentity(x[i].value, y[i].value) { return false }
             return true
         case (.object(let x), .object(let y)):
             // The identity sorts the entries, so their order does not count: the same entries, each
             // met as often in one object as in the other.
             guard x.count == y.count else { return false }
             func same(_ e: DecodedEntry, _ f: DecodedEntry) -> Bool {
-                e.key == f.key && sameASCIIStructure(e.value.value, f.value.value)
+                sameText(e.key, f.key) && sameIdentity(e.value.value, f.value.value)
             }
             for e in x where x.count(where: { same($0, e) }) != y.count(where: { same($0, e) }) { return false }
             return true
@@ -658,16 +718,6 @@ struct FirstSeen {
         }
     }
 
-    /// Whether all the text of `value` (strings, keys) is ASCII.
-    static func isASCII(_ value: Decoded.Value) -> Bool {
-        switch value {
-        case .string(let s): return allUTF8(s) { $0 < 0x80 }
-        case .list(let items): return items.allSatisfy { isASCII($0.value) }
-        case .object(let entries): return entries.allSatisfy { allUTF8($0.key) { $0 < 0x80 } && isASCII($0.value.value) }
-        case .integer, .boolean, .duration, .percent, .network, .decimal: return true
-        }
-    }
-
     /// Whether two scalars have one identity, without writing it out.
     static func sameScalar(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
         switch (a, b) {
@@ -675,18 +725,10 @@ struct FirstSeen {
         case (.boolean(let x), .boolean(let y)): return x == y
         case (.percent(let x), .percent(let y)): return x.canonical == y.canonical
         case (.network, .network): return true
-        case (.decimal(let x), .decimal(let y)): return JSON.number(x) == JSON.number(y)
-        // As the identities "s<count>:<text>" compare: same length in bytes, and equal strings.
-        case (.string(let x), .string(let y)): return x.utf8.count == y.utf8.count && x == y
+        case (.decimal(let x), .decimal(let y)): return x == y
+        // As the identities "s<count>:<text>" compare: the same bytes.
+        case (.string(let x), .string(let y)): return sameText(x, y)
         default: return false
-        }
-    }
-
-    /// Values whose identity is their case and payload (see `sameScalar`).
-    static func isScalar(_ value: Decoded.Value) -> Bool {
-        switch value {
-        case .integer, .string, .boolean, .duration, .percent, .network, .decimal: return true
-        case .list, .object: return false
         }
     }
 }

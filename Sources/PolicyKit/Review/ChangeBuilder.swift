@@ -4,12 +4,12 @@ struct ChangeBuilder {
     let old: PolicyDoc
     let new: PolicyDoc
     /// The generated types of every policy of the new side (a removed type is breaking).
-    let newTypes: Set<String>
+    let newTypes: Set<ExactText>
     var changes: [PolicyChange] = []
     /// The profiles that changed or are new, with what their changes do together.
     var profiles: [ProfileReview] = []
 
-    init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<String>) {
+    init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<ExactText>) {
         self.old = old
         self.new = new
         self.newTypes = newTypes
@@ -112,7 +112,7 @@ struct ChangeBuilder {
         let before = CanonicalValue.string(old.policy), after = CanonicalValue.string(new.policy)
         guard before != after else { return }
         let oldType = old.policy.map { Naming.typeName(policy: $0.value) }
-        let breaking = oldType.map { !newTypes.contains($0) } ?? false
+        let breaking = oldType.map { !newTypes.contains(ExactText($0)) } ?? false
         let effect: String
         switch (old.policy, new.policy) {
         case (let o?, nil):
@@ -163,23 +163,24 @@ struct ChangeBuilder {
     var typeName: String { printable(Naming.typeName(policy: new.policy?.value ?? old.policy?.value ?? "")) }
 
     mutating func compareProfiles() {
-        func byName(_ profiles: [PolicyDoc.Profile]) -> [String: PolicyDoc.Profile] {
-            var out: [String: PolicyDoc.Profile] = [:]
-            for p in profiles where out[p.name.value] == nil { out[p.name.value] = p }
+        // Profiles and their constants match by bytes (see `sameText`), as they do in lint.
+        func byName(_ profiles: [PolicyDoc.Profile]) -> [ExactText: PolicyDoc.Profile] {
+            var out: [ExactText: PolicyDoc.Profile] = [:]
+            for p in profiles where out[ExactText(p.name.value)] == nil { out[ExactText(p.name.value)] = p }
             return out
         }
         let oldProfiles = byName(old.profiles), newProfiles = byName(new.profiles)
-        let newSwift = Set(new.profiles.map { Naming.swiftProfile($0.name.value) })
-        let newKotlin = Set(new.profiles.map { Naming.kotlinProfile($0.name.value) })
-        var seen: Set<String> = []
-        let added = new.profiles.filter { oldProfiles[$0.name.value] == nil }
+        let newSwift = Set(new.profiles.map { ExactText(Naming.swiftProfile($0.name.value)) })
+        let newKotlin = Set(new.profiles.map { ExactText(Naming.kotlinProfile($0.name.value)) })
+        var seen: Set<ExactText> = []
+        let added = new.profiles.filter { oldProfiles[ExactText($0.name.value)] == nil }
 
-        for o in old.profiles where seen.insert(o.name.value).inserted {
+        for o in old.profiles where seen.insert(ExactText(o.name.value)).inserted {
             let name = o.name.value
             let path = "retry.profiles.\(name)"
-            guard let n = newProfiles[name] else {
+            guard let n = newProfiles[ExactText(name)] else {
                 let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
-                let breaking = !newSwift.contains(swift) || !newKotlin.contains(kotlin)
+                let breaking = !newSwift.contains(ExactText(swift)) || !newKotlin.contains(ExactText(kotlin))
                 var effect = breaking
                     ? "removes \(typeName).\(printable(swift)) (Kotlin \(typeName).\(printable(kotlin))): apps that use it no longer compile"
                     : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(printable(swift)) (Kotlin \(printable(kotlin))) stays"
@@ -191,7 +192,7 @@ struct ChangeBuilder {
             }
             compareProfile(path: path, o, n)
         }
-        for n in added where seen.insert(n.name.value).inserted {
+        for n in added where seen.insert(ExactText(n.name.value)).inserted {
             let name = n.name.value
             var effect = "new profile: apps get \(typeName).\(printable(Naming.swiftProfile(name))) (Kotlin \(typeName).\(printable(Naming.kotlinProfile(name))))"
             if let f = ProfileFigures(n) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }

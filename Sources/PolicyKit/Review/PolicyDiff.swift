@@ -152,11 +152,12 @@ public struct DiffReport: Sendable {
         var newUsed = [Bool](repeating: false, count: new.count)
         func name(_ input: ReviewInput) -> String? { input.file.doc?.policy?.value }
 
-        // By name first; a name defined twice (a name-collision error) pairs once.
-        var oldByName: [String: Int] = [:]
-        for (i, o) in old.enumerated() { if let n = name(o), oldByName[n] == nil { oldByName[n] = i } }
+        // By name first; a name defined twice (a name-collision error) pairs once. Names match by
+        // bytes (see `sameText`), as they do in lint.
+        var oldByName: [ExactText: Int] = [:]
+        for (i, o) in old.enumerated() { if let n = name(o).map(ExactText.init), oldByName[n] == nil { oldByName[n] = i } }
         for (j, n) in new.enumerated() {
-            guard let key = name(n), let i = oldByName[key], !oldUsed[i] else { continue }
+            guard let key = name(n), let i = oldByName[ExactText(key)], !oldUsed[i] else { continue }
             oldUsed[i] = true
             newUsed[j] = true
             pairs.append((old[i], n))
@@ -192,7 +193,7 @@ public struct DiffReport: Sendable {
             twins[r] = n
         }
 
-        let newTypes = Set(new.compactMap { name($0).map(Naming.typeName(policy:)) })
+        let newTypes = Set(new.compactMap { name($0).map { ExactText(Naming.typeName(policy: $0)) } })
         policies = pairs.indices.map { DiffReport.review(old: pairs[$0].old, new: pairs[$0].new, twin: twins[$0], newTypes: newTypes) }
         policies.sort { a, b in
             let (x, y) = (a.policy ?? "", b.policy ?? "")
@@ -203,12 +204,12 @@ public struct DiffReport: Sendable {
 
     /// One policy's review. `twin` is the other side of a likely rename: the added policy for a
     /// removed one, the removed policy for an added one.
-    static func review(old: ReviewInput?, new: ReviewInput?, twin: ReviewInput?, newTypes: Set<String>) -> PolicyReview {
+    static func review(old: ReviewInput?, new: ReviewInput?, twin: ReviewInput?, newTypes: Set<ExactText>) -> PolicyReview {
         switch (old, new) {
         case (let o?, nil):
             let name = o.file.doc?.policy?.value ?? ""
             let type = Naming.typeName(policy: name)
-            let breaking = !newTypes.contains(type)
+            let breaking = !newTypes.contains(ExactText(type))
             var effect = breaking
                 ? "removes the type \(printable(type)): apps that use it no longer compile"
                 : "policy '\(printable(name))' is gone, but another policy still generates \(printable(type))"
@@ -336,6 +337,16 @@ enum CanonicalValue {
 struct NeverRetryKey: Hashable, Comparable {
     var status: Int?
     var code: String?
+
+    /// Codes by bytes (see `sameText`): "\u{958}" and "\u{915}\u{93C}" are two exceptions.
+    static func == (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
+        a.status == b.status && a.code.map(ExactText.init) == b.code.map(ExactText.init)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(status)
+        hasher.combine(code.map(ExactText.init))
+    }
 
     static func < (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
         if a.status != b.status { return (a.status ?? Int.min) < (b.status ?? Int.min) }

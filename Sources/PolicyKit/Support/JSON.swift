@@ -95,3 +95,40 @@ public indirect enum JSON: Sendable, Hashable {
         return out
     }
 }
+
+extension JSON {
+    /// As JSON readers compare: strings and keys by their bytes (see `sameText`), not by Swift's
+    /// canonical equivalence — `diff` decides "changed" with this.
+    public static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.int(let x), .int(let y)): return x == y
+        case (.double(let x), .double(let y)): return x == y
+        case (.bigInt(let x), .bigInt(let y)): return sameText(x, y)
+        case (.string(let x), .string(let y)): return sameText(x, y)
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)):
+            guard x.count == y.count else { return false }
+            for (key, value) in x {
+                // A lookup finds a canonically equivalent key too: the key found must be the same bytes.
+                guard let i = y.index(forKey: key), sameText(y[i].key, key), y[i].value == value else { return false }
+            }
+            return true
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .int(let i): hasher.combine(i)
+        case .double(let d): hasher.combine(d)
+        case .bigInt(let s), .string(let s): hasher.combine(ExactText(s))
+        case .array(let items): hasher.combine(items)
+        // Entries in any order: their count (equal objects have equal counts).
+        case .object(let members): hasher.combine(members.count)
+        }
+    }
+}

@@ -161,7 +161,10 @@ enum ASCIIName {
         var name = name
         return name.withUTF8 { b -> String? in
             for c in b where !(isLower(c) || isUpper(c) || isDigit(c) || c == 0x2D) { return nil }
-            return String(unsafeUninitializedCapacity: 2 * b.count + 1) { out in
+            // Made in a scratch buffer, then copied: a String made with room for the longest
+            // result is a heap string even when the name fits the 15 bytes of a small one, and a
+            // rule that keeps 50 000 profile constants kept 64 bytes of heap for each.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * b.count + 1) { out -> String in
                 var n = 0
                 var partStart = true  // at the first byte of a part (parts lie between dashes)
                 var anyPart = false
@@ -197,7 +200,7 @@ enum ASCIIName {
                     partStart = false
                     anyPart = true
                 }
-                return n
+                return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
             }
         }
     }

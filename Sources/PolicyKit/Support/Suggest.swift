@@ -11,9 +11,11 @@ public enum Suggest {
         // A third of the longer word: `maxRetry` → `maxRetries` (3 edits) is a typo, `cap` → `kind` is not.
         let limit = max(2, max(w.count, candidate.count) / 3)
         if d <= limit { return candidate }
-        // A key written with other separators or case: max_retries → maxRetries.
+        // A key written with other separators or case: max_retries → maxRetries. The word is
+        // squashed once (a file of a thousand unknown keys asks this a thousand times).
         let squash = { (s: String) in s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " } }
-        return candidates.first { squash($0) == squash(word) }
+        let squashed = squash(word)
+        return candidates.first { squash($0) == squashed }
     }
 
     /// The candidate that `word` is built on or part of, for a word too far from every candidate
@@ -51,21 +53,26 @@ public enum Suggest {
     static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
-        var previous2 = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], previous2[j - 2] + 1)
+        // Three rows in one buffer, reused row by row (three arrays a call cost more than the sums).
+        let width = b.count + 1
+        var rows = [Int](repeating: 0, count: 3 * width)
+        return rows.withUnsafeMutableBufferPointer { r -> Int in
+            var previous2 = 0, previous = width, current = 2 * width
+            for j in 0...b.count { r[previous + j] = j }
+            for i in 1...a.count {
+                r[current] = i
+                for j in 1...b.count {
+                    let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                    var v = min(r[previous + j] + 1, r[current + j - 1] + 1, r[previous + j - 1] + cost)
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                        v = min(v, r[previous2 + j - 2] + 1)
+                    }
+                    r[current + j] = v
                 }
+                (previous2, previous, current) = (previous, current, previous2)
             }
-            (previous2, previous, current) = (previous, current, previous2)
+            return r[previous + b.count]
         }
-        return previous[b.count]
     }
 
     /// `a, b or c`.

@@ -21,6 +21,12 @@ public enum Loader {
     /// Findings kept per file: a real policy has a few dozen at most, and a file of a hundred
     /// thousand repeated keys must not cost a hundred thousand findings in memory and output.
     public static let maxFindings = 1000
+    /// Collections nested deeper than this are kept without their contents (their kind and span
+    /// only). The language reads nothing below depth 5 (root, `retry`, `profiles`, a profile, a
+    /// value), and a nest of tens of thousands of `[[[…]]]` to depth 32 held an array per level:
+    /// 50 MB for a 1 MiB file. Duplicate keys are still found at every depth: a mapping's keys are
+    /// compared while it is open, and only its finished contents are let go.
+    public static let keptDepth = 8
 
     public static func load(_ bytes: [UInt8]) -> LoadResult {
         if bytes.count > maxBytes {
@@ -65,8 +71,9 @@ private struct Frame {
     /// on one stack for all frames cost a copy out of it and a removal from it per collection.
     var entries: [Entry] = []
     var items: [Node] = []
-    /// The keys of the entries by name, made only once a mapping is large (see `firstSpan`).
-    var seen: [String: Span] = [:]
+    /// The keys of the entries by name, made only once a mapping is large (see `firstSpan`); by
+    /// bytes, as every key comparison (see `sameText`).
+    var seen: [ExactText: Span] = [:]
     var pendingKey: String?
     var pendingKeySpan = Span(.start)
     var skipValue = false
@@ -205,6 +212,9 @@ private struct EventReader {
             let node: Node
             if frame.discard {
                 node = Node(.reported, span: span)
+            } else if stack.count >= Loader.keptDepth {
+                // Below what any reader of the tree looks at: the collection without its contents.
+                node = Node(frame.isMapping ? .mapping([]) : .sequence([]), span: span)
             } else {
                 node = Node(frame.isMapping ? .mapping(frame.entries) : .sequence(frame.items), span: span)
             }
@@ -268,8 +278,7 @@ private struct EventReader {
     mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int) {
         stack[top].pendingKeySpan = span
         stack[top].pendingKey = key
-        // By length first: no other text is canonically equivalent to "<<".
-        if key.utf8.count == 2 && key == "<<" && style == .plain {
+        if style == .plain && sameText(key, "<<") {
             reportOnce("merge", at: span.start,
                        "merge keys ('<<') are not supported in policy files; write each key out")
             stack[top].skipValue = true
@@ -291,20 +300,23 @@ private struct EventReader {
     /// Where `key` first stands in this mapping, if it does. A policy's mappings hold a few keys:
     /// scanning them beats hashing; a large mapping gets a dictionary, kept up to date from then on.
     /// Every key taken becomes an entry when its value arrives, before the next key, so the
-    /// entries are exactly the keys seen.
+    /// entries are exactly the keys seen. Keys are the same when their bytes are: `K` and the
+    /// Kelvin sign, or a composed and a decomposed letter, are two keys to every other reader.
     mutating func firstSpan(of key: String, frame top: Int) -> Span? {
         let count = stack[top].entries.count
         if count < 16 {
-            for i in 0..<count where stack[top].entries[i].key == key { return stack[top].entries[i].keySpan }
+            for i in 0..<count where sameText(stack[top].entries[i].key, key) { return stack[top].entries[i].keySpan }
             return nil
         }
         var indexed = stack[top].seen.count
+        if indexed == 0 { stack[top].seen.reserveCapacity(64) }
         while indexed < count {
-            let e = stack[top].entries[indexed]
-            stack[top].seen[e.key] = e.keySpan
+            // The key and its span only: copying the entry retained its whole value.
+            let key = stack[top].entries[indexed].key, span = stack[top].entries[indexed].keySpan
+            stack[top].seen[ExactText(key)] = span
             indexed += 1
         }
-        return stack[top].seen[key]
+        return stack[top].seen[ExactText(key)]
     }
 
     mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {

@@ -170,9 +170,13 @@ enum OutputFolder {
         // Per group: how many temporaries exist (to remove them on failure), and the first failure.
         var outcomes = [(written: Int, failure: Failure?)](repeating: (0, nil), count: jobs.count)
         let entries = plan.entries
+        // POLICYC_THREADS governs this too: with 1, one folder after the other on this thread;
+        // with n, n tasks, task t taking folders t, t + n, ...
+        let threads = Workspace.threadsFromEnvironment
+        let tasks = threads.map { min($0, jobs.count) } ?? jobs.count
         outcomes.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { g in
+            let writeGroup = { @Sendable (g: Int) in
                 for (i, job) in jobs[g].enumerated() {
                     let entry = entries[job.entry]
                     // Flushed to disk only when it replaces a file: a crash then must not leave a good
@@ -186,6 +190,13 @@ enum OutputFolder {
                         return
                     }
                     slots[g].written = i + 1
+                }
+            }
+            if tasks <= 1 {
+                for g in jobs.indices { writeGroup(g) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: tasks) { t in
+                    for g in stride(from: t, to: jobs.count, by: tasks) { writeGroup(g) }
                 }
             }
         }

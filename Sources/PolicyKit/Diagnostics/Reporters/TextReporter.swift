@@ -20,15 +20,14 @@ extension Reporters {
     /// policies but are read the same way (the project file).
     public static func text(_ diagnostics: [Diagnostic], source bytes: [UInt8], color: Bool = false) -> String {
         var out = ""
-        let source = SourceLines(bytes)
+        var source = SourceLines(bytes)
         for var d in diagnostics.sorted(by: Diagnostic.inReportOrder) {
             // A file name is echoed input too: a newline or an escape in it must not reach
             // the terminal.
             d.file = printable(d.file)
             out += headline(d, color: color) + "\n"
-            if let line = source.line(d.line) {
-                let endColumn = d.span.end.line == d.line ? d.span.end.column : nil
-                let excerpt = Excerpt(line: line, column: d.column, endColumn: endColumn)
+            let endColumn = d.span.end.line == d.line ? d.span.end.column : nil
+            if let excerpt = source.excerpt(line: d.line, column: d.column, endColumn: endColumn) {
                 out += excerpt.text + "\n"
                 out += (color ? ANSI.caret + excerpt.caret + ANSI.reset : excerpt.caret) + "\n"
             }
@@ -76,37 +75,93 @@ extension Reporters {
     /// A file's lines, split where libyaml counts a new line (LF, CR, CRLF, NEL, LS, PS) so that a
     /// diagnostic's line number finds the line it means. A leading BOM is not part of line 1.
     struct SourceLines {
-        private var lines: [Substring.UnicodeScalarView] = []
+        /// The text (invalid UTF-8 repaired, as before), and where each line's bytes start and end.
+        private let text: String
+        private var bounds: [(start: UInt32, end: UInt32)] = []
 
+        /// On the bytes: walking the text scalar by scalar cost about 170 instructions a byte, more
+        /// than libyaml's whole parse. In UTF-8, NEL is C2 85 and LS/PS are E2 80 A8/A9, and those
+        /// lead bytes never occur inside another character, so a byte match is a character match.
         init(_ bytes: [UInt8]) {
+            text = bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
             guard !bytes.isEmpty else { return }
-            let text = String(decoding: bytes, as: UTF8.self)
-            var scalars = Substring(text).unicodeScalars
-            if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
-            var start = scalars.startIndex
-            var i = start
-            while i < scalars.endIndex {
-                let s = scalars[i]
-                switch s {
-                case "\n", "\u{85}", "\u{2028}", "\u{2029}":
-                    lines.append(scalars[start..<i])
-                    i = scalars.index(after: i)
-                    start = i
-                case "\r":
-                    lines.append(scalars[start..<i])
-                    i = scalars.index(after: i)
-                    if i < scalars.endIndex, scalars[i] == "\n" { i = scalars.index(after: i) }
-                    start = i
-                default:
-                    i = scalars.index(after: i)
+            var found: [(UInt32, UInt32)] = []
+            var copy = text
+            copy.withUTF8 { u in
+                let n = u.count
+                var start = u.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+                var i = start
+                while i < n {
+                    let b = u[i]
+                    if b == 0x0A {
+                        found.append((UInt32(start), UInt32(i)))
+                        i += 1
+                        start = i
+                    } else if b == 0x0D {
+                        found.append((UInt32(start), UInt32(i)))
+                        i += 1
+                        if i < n, u[i] == 0x0A { i += 1 }
+                        start = i
+                    } else if b == 0xC2, i + 1 < n, u[i + 1] == 0x85 {
+                        found.append((UInt32(start), UInt32(i)))
+                        i += 2
+                        start = i
+                    } else if b == 0xE2, i + 2 < n, u[i + 1] == 0x80, u[i + 2] == 0xA8 || u[i + 2] == 0xA9 {
+                        found.append((UInt32(start), UInt32(i)))
+                        i += 3
+                        start = i
+                    } else {
+                        i += 1
+                    }
                 }
+                if start < n { found.append((UInt32(start), UInt32(n))) }
             }
-            if start < scalars.endIndex { lines.append(scalars[start...]) }
+            bounds = found
         }
 
         /// Line `n` (1-based), or nil when the file has no such line (a finding at the very end).
         func line(_ n: Int) -> Substring.UnicodeScalarView? {
-            n >= 1 && n <= lines.count ? lines[n - 1] : nil
+            guard n >= 1 && n <= bounds.count else { return nil }
+            let utf8 = text.utf8
+            let from = utf8.index(utf8.startIndex, offsetBy: Int(bounds[n - 1].start))
+            let to = utf8.index(from, offsetBy: Int(bounds[n - 1].end - bounds[n - 1].start))
+            return text[from..<to].unicodeScalars
+        }
+
+        /// Of each long line asked for: its length in scalars, and where every `step`th scalar is.
+        private var long: [Int: (count: Int, marks: [String.Index])] = [:]
+        private static let step = 256
+
+        /// The excerpt of line `n` for a finding at `column`, as `Excerpt(line:column:endColumn:)`
+        /// makes it. A long line (a 1 MiB flow list, say) is walked once for all its findings, not
+        /// copied whole for each: a thousand findings on one line cost a thousand copies of it.
+        mutating func excerpt(line n: Int, column: Int, endColumn: Int?) -> Excerpt? {
+            guard let line = line(n) else { return nil }
+            // Bytes bound scalars: a line of few bytes is cheap to copy whole.
+            guard Substring(line).utf8.count > 4 * Excerpt.window else {
+                return Excerpt(line: line, column: column, endColumn: endColumn)
+            }
+            if long[n] == nil {
+                var count = 0, marks: [String.Index] = []
+                var i = line.startIndex
+                while i < line.endIndex {
+                    if count % Self.step == 0 { marks.append(i) }
+                    count += 1
+                    i = line.index(after: i)
+                }
+                long[n] = (count, marks)
+            }
+            let (count, marks) = long[n]!
+            let (at, lower, upper) = Excerpt.bounds(count: count, column: column)
+            var i = marks.isEmpty ? line.startIndex : marks[lower / Self.step]
+            for _ in 0..<(lower % Self.step) { i = line.index(after: i) }
+            var window: [Unicode.Scalar] = []
+            window.reserveCapacity(upper - lower)
+            while window.count < upper - lower {
+                window.append(line[i])
+                i = line.index(after: i)
+            }
+            return Excerpt(window: window, lower: lower, count: count, at: at, endColumn: endColumn)
         }
     }
 
@@ -123,12 +178,24 @@ extension Reporters {
 
         init(line: Substring.UnicodeScalarView, column: Int, endColumn: Int?) {
             let scalars = Array(line)
-            let at = max(0, min(column - 1, scalars.count))
-            var lower = 0, upper = scalars.count
-            if scalars.count > Excerpt.window {
-                lower = max(0, min(at - Excerpt.window / 3, scalars.count - Excerpt.window))
-                upper = min(scalars.count, lower + Excerpt.window)
+            let (at, lower, upper) = Excerpt.bounds(count: scalars.count, column: column)
+            self.init(window: Array(scalars[lower..<upper]), lower: lower, count: scalars.count, at: at, endColumn: endColumn)
+        }
+
+        /// The caret's scalar offset and the window shown, of a line of `count` scalars.
+        static func bounds(count: Int, column: Int) -> (at: Int, lower: Int, upper: Int) {
+            let at = max(0, min(column - 1, count))
+            var lower = 0, upper = count
+            if count > Excerpt.window {
+                lower = max(0, min(at - Excerpt.window / 3, count - Excerpt.window))
+                upper = min(count, lower + Excerpt.window)
             }
+            return (at, lower, upper)
+        }
+
+        /// From the scalars `lower..<upper` of a line of `count` scalars (`window`).
+        init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?) {
+            let upper = lower + window.count
             // The caret stands under the start; `~` runs to the span's end when it is on this line.
             let end = endColumn.map { max(at + 1, min($0 - 1, upper)) } ?? at + 1
             if lower > 0 {
@@ -136,10 +203,23 @@ extension Reporters {
                 caret += " "
             }
             for i in lower..<upper {
-                let (shown, width) = Excerpt.display(scalars[i])
+                let scalar = window[i - lower]
+                // Printable ASCII, most of any line: itself, one column wide.
+                if scalar.value >= 0x20 && scalar.value < 0x7F {
+                    text.unicodeScalars.append(scalar)
+                    if i < at {
+                        caret += " "
+                    } else if i == at {
+                        caret += "^"
+                    } else if i < end {
+                        caret += "~"
+                    }
+                    continue
+                }
+                let (shown, width) = Excerpt.display(scalar)
                 text += shown
                 if i < at {
-                    caret += scalars[i] == "\t" ? "\t" : String(repeating: " ", count: width)
+                    caret += scalar == "\t" ? "\t" : String(repeating: " ", count: width)
                 } else if i == at {
                     caret += "^" + String(repeating: "~", count: max(0, width - 1))
                 } else if i < end {
@@ -147,7 +227,7 @@ extension Reporters {
                 }
             }
             if at >= upper { caret += "^" }  // the end of the line (a missing value, say)
-            if upper < scalars.count { text += "…" }
+            if upper < count { text += "…" }
         }
 
         /// How a character is shown, and how many columns it takes on a terminal.

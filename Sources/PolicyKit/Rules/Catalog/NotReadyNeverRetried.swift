@@ -28,7 +28,7 @@ extension Rule {
             guard let retryOn = doc.retryOn, doc.neverRetryComplete,
                   let item503 = retryOn.value.first(where: { $0.value == .status(503) }) else { return }
             let excepted = (doc.neverRetry?.value ?? []).contains {
-                $0.status?.value == 503 && $0.code?.value == "not_ready"
+                $0.status?.value == 503 && $0.code.map { sameText($0.value, "not_ready") } == true
             }
             guard !excepted else { return }
             findings.add(at: item503.span,

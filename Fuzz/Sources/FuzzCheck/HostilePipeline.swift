@@ -1,0 +1,1 @@
+../../../Tests/PolicyKitTests/HostilePipeline.swift

@@ -1,0 +1,74 @@
+import Testing
+@testable import PolicyKit
+
+/// What keeps a 1 MiB input of any shape cheap: small positions, and long lines walked once.
+@Suite struct LayoutTests {
+    /// The sizes that decide how much memory a file of tens of thousands of nodes takes (see
+    /// `Mark`): a field added to one of these is paid once per node, entry or decoded value.
+    @Test func positionsAndNodesStaySmall() {
+        #expect(MemoryLayout<Mark>.stride == 8)
+        #expect(MemoryLayout<Span>.stride == 16)
+        #expect(MemoryLayout<Node>.stride <= 40)
+        #expect(MemoryLayout<Entry>.stride <= 72)
+        #expect(MemoryLayout<Decoded>.stride <= 48)
+        #expect(MemoryLayout<DecodedEntry>.stride <= 80)
+        // Clamped, never trapped on.
+        #expect(Mark(line: Int.max, column: -5).line == Int(Int32.max))
+        #expect(Mark(line: 3, column: 4) < Mark(line: 3, column: 5))
+        #expect(Mark(line: 2, column: 400) < Mark(line: 3, column: 1))
+    }
+
+    /// A long line's excerpt, made from the walked line, is the one the whole line would give,
+    /// wherever the column, with wide, combining, tab and control characters on the way.
+    @Test func longLineExcerptsAreTheWholeLinesOnes() {
+        var rng = Rng(state: 41)
+        let pieces: [String] = ["a", "b", ", ", "\t", "日", "e\u{301}", "\u{1B}", "😀", "\u{202E}", "[", "1"]
+        for length in [10, 100, 700, 5_000, 20_000] {
+            var line = ""
+            for _ in 0..<length { line += rng.pick(pieces) }
+            let bytes = Array(("key: x\n" + line + "\nlast\n").utf8)
+            var source = Reporters.SourceLines(bytes)
+            let whole = source.line(2)!
+            let count = whole.count
+            var columns = [1, 2, count, count + 1, count + 5, 60, 61, 159, 160, 161]
+            for _ in 0..<40 { columns.append(1 + rng.below(count + 1)) }
+            for column in columns {
+                for end in [nil, column + 1, column + 7, count + 3] as [Int?] {
+                    let expected = Reporters.Excerpt(line: whole, column: column, endColumn: end)
+                    let made = source.excerpt(line: 2, column: column, endColumn: end)
+                    #expect(made?.text == expected.text && made?.caret == expected.caret, "length \(length) column \(column)")
+                }
+            }
+        }
+        var source = Reporters.SourceLines(Array("a\n".utf8))
+        #expect(source.excerpt(line: 3, column: 1, endColumn: nil) == nil)
+    }
+
+    /// The loader keeps collections below `Loader.keptDepth` without their contents: nothing of
+    /// the language is that deep, and duplicate keys down there are still found.
+    @Test func deepContentsAreLetGoButStillChecked() {
+        func depth(_ shape: Shape) -> Int {
+            switch shape {
+            case .object(let fields): return 1 + (fields.map { depth($0.shape) }.max() ?? 0)
+            case .namedMap(let value, _), .list(let value, _): return 1 + depth(value)
+            default: return 1
+            }
+        }
+        #expect(depth(.object(Language.root)) < Loader.keptDepth)
+
+        var yaml = ""
+        for level in 0..<20 { yaml += String(repeating: "  ", count: level) + "k\(level):\n" }
+        yaml += String(repeating: "  ", count: 20) + "dup: 1\n" + String(repeating: "  ", count: 20) + "dup: 2\n"
+        let loaded = Loader.load(Array(yaml.utf8))
+        #expect(loaded.diagnostics.map(\.rule) == ["yaml-duplicate-key"])
+        #expect(loaded.diagnostics.first?.span.start == Mark(line: 22, column: 41))
+        var node = loaded.root
+        var kept = 0
+        while case .mapping(let entries)? = node?.kind, let first = entries.first {
+            kept += 1
+            node = first.value
+        }
+        #expect(kept == Loader.keptDepth)
+        if case .mapping(let entries)? = node?.kind { #expect(entries.isEmpty) } else { Issue.record("not a mapping") }
+    }
+}
