@@ -137,14 +137,21 @@ def encoding_of(client):
     return "utf-8" if client.t_encoding == types.PositionEncodingKind.Utf8 else "utf-16"
 
 
+async def settled(client, uri):
+    """Waits until the server has sent every finding of the changes before: it answers a request
+    only after them (and after reading the disk again when a change asked for it)."""
+    await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=0, character=0)))
+
+
 async def open_document(client, path, text):
-    """Opens the file at `path` with `text` (the file is not written) and waits for its findings."""
+    """Opens the file at `path` with `text` (the file is not written) and waits for the findings."""
     uri = path.as_uri()
     client.t_versions[uri] = 1
-    waiting = client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     client.text_document_did_open(types.DidOpenTextDocumentParams(
         text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
-    await waiting
+    await settled(client, uri)
+    assert uri in client.diagnostics
     return uri
 
 
@@ -159,11 +166,10 @@ async def open_policy(client, name, text, write=True):
 
 async def change(client, uri, changes):
     client.t_versions[uri] += 1
-    waiting = client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=client.t_versions[uri]),
         content_changes=changes))
-    await waiting
+    await settled(client, uri)
 
 
 # -- edits, applied as an editor applies them ------------------------------------------------------------

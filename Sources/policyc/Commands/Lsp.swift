@@ -85,8 +85,10 @@ enum Lsp {
                 case .failure(let failure):
                     writer.send(LanguageServer.error(id: .null, .parseError, "the message is not JSON: \(failure)"))
                 case .success(let message):
-                    // A request sees (and comes after) the findings of every change before it.
+                    // A request sees (and comes after) the findings of every change before it,
+                    // the disk read again first when a change asked for it (a saved project file).
                     if message["id"] != nil && message["method"] != nil {
+                        if server.diskScanWanted && !server.isShutDown { disk.scan(into: &server) }
                         for finding in server.publishDiagnostics() { writer.send(finding) }
                         deferredSince = nil
                     }
