@@ -447,6 +447,8 @@ public struct LanguageServer: Sendable {
     static let fixAllKind = "source.fixAll.policyc"
     /// At most this many quick fixes in one answer: each is checked to leave the text readable.
     static let maxQuickFixes = 100
+    /// Of those, at most this many checked alone (each costs a parse of the whole text).
+    static let maxFixesCheckedAlone = 8
 
     mutating func codeActions(_ params: JSON) -> Result<JSON, Failure> {
         guard let uri = params["textDocument"]?["uri"]?.stringValue else {
@@ -484,14 +486,27 @@ public struct LanguageServer: Sendable {
     func quickFixes(_ diagnostics: [Diagnostic], uri: String, document: EditorDocument, asked: EditorRange) -> [JSON] {
         let lines = document.lines
         let bytes = document.bytes
-        var map: SourceMap?
-        var actions: [JSON] = []
+        var candidates: [(diagnostic: JSON, fix: Fix)] = []
         for d in diagnostics {
-            guard actions.count < Self.maxQuickFixes, let fix = d.fix else { continue }
+            guard candidates.count < Self.maxQuickFixes, let fix = d.fix else { continue }
             let diagnostic = lsp(d, in: uri)
             guard let range = Self.range(diagnostic["range"]), range.start <= asked.end, asked.start <= range.end else { continue }
-            if map == nil { map = SourceMap(bytes) }
-            guard let placed = Fixer.byteEdits(fix, in: map!), !Fixer.apply([fix], to: bytes).applied.isEmpty else { continue }
+            candidates.append((diagnostic, fix))
+        }
+        guard !candidates.isEmpty else { return [] }
+        // Whether each leaves the text readable: all at once (one parse for a whole file's fixes),
+        // then one by one for the few that overlap another or break the text together.
+        let together = Set(Fixer.apply(candidates.map(\.fix), to: bytes).applied)
+        var alone = Self.maxFixesCheckedAlone
+        let map = SourceMap(bytes)
+        var actions: [JSON] = []
+        for (i, candidate) in candidates.enumerated() {
+            guard let placed = Fixer.byteEdits(candidate.fix, in: map) else { continue }
+            if !together.contains(i) {
+                guard alone > 0 else { continue }
+                alone -= 1
+                guard !Fixer.apply([candidate.fix], to: bytes).applied.isEmpty else { continue }
+            }
             let edits: [JSON] = placed.map { edit in
                 .object([
                     "range": Self.json(EditorRange(start: lines.position(at: edit.lower, encoding),
@@ -499,10 +514,11 @@ public struct LanguageServer: Sendable {
                     "newText": .string(String(decoding: edit.text, as: UTF8.self)),
                 ])
             }
+            let fix = candidate.fix
             actions.append(.object([
                 "title": .string(fix.description + (fix.safety == .unsafe ? " (unsafe)" : "")),
                 "kind": .string("quickfix"),
-                "diagnostics": .array([diagnostic]),
+                "diagnostics": .array([candidate.diagnostic]),
                 "isPreferred": .bool(fix.safety == .safe),
                 "edit": workspaceEdit(uri: uri, document: document, edits: edits),
             ]))
