@@ -311,4 +311,47 @@ import Testing
         ])))
         #expect(onlySource.first?["result"] == .array([]))
     }
+
+    /// The fix-all edit spans the bytes that change, never part of a character or of a CRLF.
+    @Test func fixAllEditBoundaries() {
+        func cut(_ a: String, _ b: String) -> (String, String) {
+            let (x, y) = (Array(a.utf8), Array(b.utf8))
+            let (head, tail) = LanguageServer.shared(x, y)
+            return (String(decoding: x[head..<(x.count - tail)], as: UTF8.self), String(decoding: y[head..<(y.count - tail)], as: UTF8.self))
+        }
+        #expect(cut("cap: 8 sec\n", "cap: 8s\n") == (" sec", "s"))
+        // é (C3 A9) and è (C3 A8) share their first byte: the edit takes the whole character.
+        #expect(cut("a: é\n", "a: è\n") == ("é", "è"))
+        #expect(cut("a: 😀x", "a: 😁x") == ("😀", "😁"))
+        // A line end changed from LF to CRLF, and a CRLF not split from its LF.
+        #expect(cut("a\nb", "a\r\nb") == ("\n", "\r\n"))
+        #expect(cut("a\r\nb", "a\r\nc\r\nb") == ("", "c\r\n"))
+        #expect(cut("x: 1\r\n", "x: 1\r\ny: 2\r\n") == ("", "y: 2\r\n"))
+        #expect(cut("abc", "abc") == ("", ""))
+        #expect(cut("", "abc") == ("", "abc"))
+    }
+
+    /// `source.fixAll.policyc` only when asked for, and only for a policy.
+    @Test func fixAllWhenAsked() throws {
+        var server = Self.initialized()
+        let text = Canonical.text.replacingFirst("cap: 8s", with: "cap: 8 sec").replacingFirst("honor: true", with: "honor: yes")
+        _ = Self.open(&server, text)
+        func ask(_ only: [String]?) -> [JSON] {
+            var context: [String: JSON] = ["diagnostics": .array([])]
+            if let only { context["only"] = .array(only.map(JSON.string)) }
+            let reply = server.receive(Self.request(9, "textDocument/codeAction", .object([
+                "textDocument": .object(["uri": .string(Self.uri)]),
+                "range": .object(["start": .object(["line": .int(0), "character": .int(0)]),
+                                  "end": .object(["line": .int(60), "character": .int(0)])]),
+                "context": .object(context),
+            ])))
+            return reply.first?["result"]?.arrayValue ?? []
+        }
+        #expect(ask(nil).map { $0["kind"] } == [.string("quickfix"), .string("quickfix")])
+        let all = try #require(ask(["source.fixAll"]).first)
+        #expect(all["kind"] == .string("source.fixAll.policyc"))
+        #expect(all["title"] == .string("Fix all safe findings (2 fixes)"))
+        #expect(ask(["source"]).count == 1 && ask(["quickfix", "source.fixAll.policyc"]).count == 3)
+        #expect(ask(["source.organizeImports"]).isEmpty && ask(["source.fixAll.other"]).isEmpty)
+    }
 }

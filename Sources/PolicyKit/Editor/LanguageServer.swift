@@ -534,18 +534,7 @@ public struct LanguageServer: Sendable {
         let outcome = Fixer.fix(bytes, path: workspace.displayPath(of: document.path), unsafe: false)
         guard outcome.changed, outcome.bytes != bytes else { return nil }
         let fixed = outcome.bytes
-        // What the two texts share at the start and at the end, never splitting a character or a
-        // CRLF (an editor's position cannot stand inside either).
-        func splits(_ b: [UInt8], _ i: Int) -> Bool {
-            i > 0 && i < b.count && (b[i] & 0xC0 == 0x80 || (b[i - 1] == 0x0D && b[i] == 0x0A))
-        }
-        var head = 0
-        while head < bytes.count && head < fixed.count && bytes[head] == fixed[head] { head += 1 }
-        while splits(bytes, head) || splits(fixed, head) { head -= 1 }
-        var tail = 0
-        while tail < bytes.count - head && tail < fixed.count - head
-                && bytes[bytes.count - 1 - tail] == fixed[fixed.count - 1 - tail] { tail += 1 }
-        while splits(bytes, bytes.count - tail) || splits(fixed, fixed.count - tail) { tail -= 1 }
+        let (head, tail) = Self.shared(bytes, fixed)
         let lines = document.lines
         let edit: JSON = .object([
             "range": Self.json(EditorRange(start: lines.position(at: head, encoding),
@@ -558,6 +547,21 @@ public struct LanguageServer: Sendable {
             "kind": .string(Self.fixAllKind),
             "edit": workspaceEdit(uri: uri, document: document, edits: [edit]),
         ])
+    }
+
+    /// How many bytes two texts share at the start and at the end (not overlapping), never
+    /// splitting a character or a CRLF: an editor's position cannot stand inside either.
+    static func shared(_ a: [UInt8], _ b: [UInt8]) -> (head: Int, tail: Int) {
+        func splits(_ t: [UInt8], _ i: Int) -> Bool {
+            i > 0 && i < t.count && (t[i] & 0xC0 == 0x80 || (t[i - 1] == 0x0D && t[i] == 0x0A))
+        }
+        var head = 0
+        while head < a.count && head < b.count && a[head] == b[head] { head += 1 }
+        while splits(a, head) || splits(b, head) { head -= 1 }
+        var tail = 0
+        while tail < a.count - head && tail < b.count - head && a[a.count - 1 - tail] == b[b.count - 1 - tail] { tail += 1 }
+        while splits(a, a.count - tail) || splits(b, b.count - tail) { tail -= 1 }
+        return (head, tail)
     }
 
     /// Edits of one document as the client takes them: versioned when it can.
