@@ -1,60 +1,14 @@
 """`policyc lsp` driven by a real LSP client (pytest-lsp), with the capabilities of Neovim and of
-VS Code: findings equal to `policyc lint --format json`, hover, completion and code actions.
+VS Code: findings equal to `policyc lint --format json`, hover and completion (code actions: test_fixes.py).
 pytest-lsp checks every answer against the client's capabilities; its warnings fail the test."""
 
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from conftest import CLIENTS, POLICYC, canonical, lint_json, lsp_position, mark_index, position_of
+from conftest import canonical, change, encoding_of, lint_json, lsp_position, mark_index, open_policy, position_of
 
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[POLICYC, "lsp"]), params=CLIENTS)
-async def client(lsp_client: LanguageClient, request, tmp_path):
-    workspace = tmp_path / "workspace"
-    (workspace / "Policies").mkdir(parents=True)
-    uri = workspace.as_uri()
-    result = await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities(request.param),
-        root_uri=uri,
-        workspace_folders=[types.WorkspaceFolder(uri=uri, name="workspace")],
-    ))
-    lsp_client.t_folder = workspace
-    lsp_client.t_encoding = result.capabilities.position_encoding
-    lsp_client.t_versions = {}
-    yield
-    await lsp_client.shutdown_session()
-
-
-def encoding_of(client):
-    return "utf-8" if client.t_encoding == types.PositionEncodingKind.Utf8 else "utf-16"
-
-
-async def open_policy(client, name, text, write=True):
-    """Writes the policy under the workspace (so lint sees the same bytes), opens it, and waits for
-    its findings."""
-    path = client.t_folder / "Policies" / name
-    if write:
-        path.write_bytes(text.encode("utf-8"))
-    uri = path.as_uri()
-    client.t_versions[uri] = 1
-    waiting = client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    client.text_document_did_open(types.DidOpenTextDocumentParams(
-        text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
-    await waiting
-    return uri
-
-
-async def change(client, uri, changes):
-    client.t_versions[uri] += 1
-    waiting = client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=client.t_versions[uri]),
-        content_changes=changes))
-    await waiting
 
 
 def expected(client, name, text):
@@ -237,26 +191,3 @@ async def test_completion(client: LanguageClient):
     broken = canonical("completed", ("  retryOn: [network, 429, 500, 502, 503]\n", "  retryOn: [network,\n"),
                        ("    minPerMinute: 10\n", "    ‸\n"))
     assert await complete(client, uri, broken) == ["minPerMinute"]
-
-
-# -- code actions ---------------------------------------------------------------------------------------
-
-async def test_code_actions(client: LanguageClient):
-    text = canonical("fixed", ("cap: 8s", "cap: 8 sec"), ("honor: true", "honor: yes"), ("maxRetries: 3", "maxRetries: 7"))
-    uri = await open_policy(client, "fixed.yaml", text)
-    diagnostics = list(client.diagnostics[uri])
-    assert diagnostics
-    end = lsp_position(text, len(text), encoding_of(client))
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=end[0], character=end[1])),
-        context=types.CodeActionContext(diagnostics=diagnostics)))
-    # Findings carry fixes once the rules give them; until then the list may be empty.
-    assert actions is not None
-    codes = {d.code for d in diagnostics}
-    for action in actions:
-        assert isinstance(action, types.CodeAction)
-        assert action.kind == types.CodeActionKind.QuickFix
-        assert action.edit is not None and action.diagnostics
-        assert action.diagnostics[0].code in codes
-        assert action.title.endswith(" (unsafe)") == (not action.is_preferred)

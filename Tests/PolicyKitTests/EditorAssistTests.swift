@@ -140,19 +140,39 @@ import Testing
         #expect(try #require(Self.hover(text)).contains("interactive-retries-max"))
     }
 
-    /// Any text, any offset: an answer or none, never a crash.
+    /// Any text, any offset, read as any kind of file: an answer or none, never a crash.
     @Test func randomTextsNeverCrash() {
         var rng = Rng(state: 7)
         let pieces = ["retry:", "\n", "  ", "- ", "profiles:", " x: ", "[", "]", "{", "}", ",", "\"", "'", "#", "|",
-                      "kind: ", "retryOn: [", "😀", "é", "\r\n", "\u{2028}", ":", "    ", "neverRetry:", "status: 5"]
-        for _ in 0..<400 {
+                      "kind: ", "retryOn: [", "😀", "é", "\r\n", "\u{2028}", ":", "    ", "neverRetry:", "status: 5",
+                      "fleet:", "server:", "faults:", "busy:", "policies: [", "targets: ["]
+        let kinds: [EditorFileKind] = [.policy, .scenario, .project]
+        for i in 0..<450 {
             var text = ""
             for _ in 0..<rng.below(30) { text += rng.pick(pieces) }
             let lines = TextLines(text)
+            let kind = kinds[i % kinds.count]
             for offset in stride(from: 0, through: lines.bytes.count, by: 1) {
-                _ = Completion.items(lines: lines, offset: offset, markdown: true)
-                _ = Hover.answer(lines: lines, offset: offset, doc: nil, markdown: false)
+                _ = Completion.items(lines: lines, offset: offset, markdown: true, kind: kind)
+                _ = Hover.answer(lines: lines, offset: offset, doc: nil, markdown: false, kind: kind)
             }
         }
+    }
+
+    /// A scenario's and the project file's own keys and values.
+    @Test func otherKindsComplete() {
+        func labels(_ text: String, _ kind: EditorFileKind) -> [String] {
+            let offset = text.utf8.count - text.split(separator: "‸", omittingEmptySubsequences: false).last!.utf8.count - "‸".utf8.count
+            let lines = TextLines(text.replacingFirst("‸", with: ""))
+            return Completion.items(lines: lines, offset: offset, markdown: false, kind: kind).map(\.label)
+        }
+        #expect(labels("version: 1\nscenario: x\nserver:\n  mode: ‸\n", .scenario) == ["shed", "queue"])
+        #expect(labels("version: 1\nfaults:\n  - kind: outage\n    status: ‸\n", .scenario) == ["503", "none"])
+        #expect(labels("version: 1\ntargets: [swift, ‸]\n", .project) == ["kotlin", "typescript", "schema"])
+        // No policy key in a project file, and no not_ready outside a policy.
+        #expect(labels("version: 1\n‸\n", .project).sorted() == ["kotlinPackage", "out", "policies", "targets"])
+        let key = Hover.answer(lines: TextLines("version: 1\nfleet:\n  clients: 3\n"), offset: 21, doc: nil, markdown: false,
+                               kind: .scenario)?.text
+        #expect(key?.contains("Devices") == true && key?.contains("Limit") == false)
     }
 }

@@ -265,10 +265,10 @@ import Testing
     @Test func fixesBecomeQuickFixes() throws {
         for documentChanges in [true, false] {
             var server = Self.initialized(documentChanges: documentChanges)
-            let text = "a: \"😀\" 8 sec\n"
+            let text = "a: 😀😀 8 sec\n"
             _ = Self.open(&server, text)
             let document = try #require(server.workspace.open[Self.uri]?.document)
-            let value = Span(start: Mark(line: 1, column: 8), end: Mark(line: 1, column: 13))
+            let value = Span(start: Mark(line: 1, column: 7), end: Mark(line: 1, column: 12))
             let safe = Diagnostic(span: value, severity: .error, rule: "type-mismatch", message: "m",
                                   fix: Fix(.safe, "write 8s", edits: [TextEdit(value, "8s")]))
             let unsafe = Diagnostic(span: value, severity: .error, rule: "timeout-min", message: "n",
@@ -277,17 +277,17 @@ import Testing
             let everywhere = EditorRange(start: EditorPosition(line: 0, character: 0), end: EditorPosition(line: 0, character: 0))
             let actions = server.quickFixes([safe, unsafe, plain], uri: Self.uri, document: document,
                                             asked: EditorRange(start: everywhere.start, end: EditorPosition(line: 0, character: 12)))
-            #expect(actions.count == 2)
+            try #require(actions.count == 2)
             #expect(actions[0]["title"] == .string("write 8s") && actions[0]["isPreferred"] == .bool(true))
             #expect(actions[1]["title"] == .string("write 5s (unsafe)") && actions[1]["isPreferred"] == .bool(false))
             #expect(actions.allSatisfy { $0["kind"] == .string("quickfix") && $0["diagnostics"]?.arrayValue?.count == 1 })
             let edits = documentChanges
                 ? actions[0]["edit"]?["documentChanges"]?.arrayValue?.first?["edits"]
                 : actions[0]["edit"]?["changes"]?[Self.uri]
-            // "a: \"😀\" " is 10 bytes in UTF-8.
+            // "a: 😀😀 " is 12 bytes in UTF-8.
             #expect(edits == .array([.object([
-                "range": .object(["start": .object(["line": .int(0), "character": .int(10)]),
-                                  "end": .object(["line": .int(0), "character": .int(15)])]),
+                "range": .object(["start": .object(["line": .int(0), "character": .int(12)]),
+                                  "end": .object(["line": .int(0), "character": .int(17)])]),
                 "newText": .string("8s"),
             ])]))
             // A range that does not meet the finding gets nothing.
@@ -310,5 +310,48 @@ import Testing
             "context": .object(["diagnostics": .array([]), "only": .array([.string("source.organizeImports")])]),
         ])))
         #expect(onlySource.first?["result"] == .array([]))
+    }
+
+    /// The fix-all edit spans the bytes that change, never part of a character or of a CRLF.
+    @Test func fixAllEditBoundaries() {
+        func cut(_ a: String, _ b: String) -> (String, String) {
+            let (x, y) = (Array(a.utf8), Array(b.utf8))
+            let (head, tail) = LanguageServer.shared(x, y)
+            return (String(decoding: x[head..<(x.count - tail)], as: UTF8.self), String(decoding: y[head..<(y.count - tail)], as: UTF8.self))
+        }
+        #expect(cut("cap: 8 sec\n", "cap: 8s\n") == (" sec", "s"))
+        // é (C3 A9) and è (C3 A8) share their first byte: the edit takes the whole character.
+        #expect(cut("a: é\n", "a: è\n") == ("é", "è"))
+        #expect(cut("a: 😀x", "a: 😁x") == ("😀", "😁"))
+        // A line end changed from LF to CRLF, and a CRLF not split from its LF.
+        #expect(cut("a\nb", "a\r\nb") == ("\n", "\r\n"))
+        #expect(cut("a\r\nb", "a\r\nc\r\nb") == ("", "c\r\n"))
+        #expect(cut("x: 1\r\n", "x: 1\r\ny: 2\r\n") == ("", "y: 2\r\n"))
+        #expect(cut("abc", "abc") == ("", ""))
+        #expect(cut("", "abc") == ("", "abc"))
+    }
+
+    /// `source.fixAll.policyc` only when asked for, and only for a policy.
+    @Test func fixAllWhenAsked() throws {
+        var server = Self.initialized()
+        let text = Canonical.text.replacingFirst("cap: 8s", with: "cap: 8 sec").replacingFirst("honor: true", with: "honor: yes")
+        _ = Self.open(&server, text)
+        func ask(_ only: [String]?) -> [JSON] {
+            var context: [String: JSON] = ["diagnostics": .array([])]
+            if let only { context["only"] = .array(only.map(JSON.string)) }
+            let reply = server.receive(Self.request(9, "textDocument/codeAction", .object([
+                "textDocument": .object(["uri": .string(Self.uri)]),
+                "range": .object(["start": .object(["line": .int(0), "character": .int(0)]),
+                                  "end": .object(["line": .int(60), "character": .int(0)])]),
+                "context": .object(context),
+            ])))
+            return reply.first?["result"]?.arrayValue ?? []
+        }
+        #expect(ask(nil).map { $0["kind"] } == [.string("quickfix"), .string("quickfix")])
+        let all = try #require(ask(["source.fixAll"]).first)
+        #expect(all["kind"] == .string("source.fixAll.policyc"))
+        #expect(all["title"] == .string("Fix all safe findings (2 fixes)"))
+        #expect(ask(["source"]).count == 1 && ask(["quickfix", "source.fixAll.policyc"]).count == 3)
+        #expect(ask(["source.organizeImports"]).isEmpty && ask(["source.fixAll.other"]).isEmpty)
     }
 }

@@ -20,20 +20,21 @@ public enum Completion {
         public var preselect = false
     }
 
-    public static func items(lines: TextLines, offset: Int, markdown: Bool) -> [Item] {
+    /// The items at `offset` of a file of `kind` (a policy, a scenario or a project file).
+    public static func items(lines: TextLines, offset: Int, markdown: Bool, kind: EditorFileKind = .policy) -> [Item] {
         guard lines.bytes.count <= Loader.maxBytes else { return [] }
         let outline = Outline(lines)
-        guard let context = CursorContext.at(offset, in: outline) else { return [] }
+        guard let context = CursorContext.at(offset, in: outline, kind: kind) else { return [] }
         switch context.place {
         case .key(let hasColon):
-            return keys(context, hasColon: hasColon, markdown: markdown)
+            return keys(context, hasColon: hasColon, markdown: markdown, kind: kind)
         case .value:
-            return values(context, markdown: markdown)
+            return values(context, markdown: markdown, kind: kind)
         }
     }
 
-    static func keys(_ context: CursorContext, hasColon: Bool, markdown: Bool) -> [Item] {
-        guard let shape = LanguagePath.shape(at: context.path) else { return [] }
+    static func keys(_ context: CursorContext, hasColon: Bool, markdown: Bool, kind: EditorFileKind) -> [Item] {
+        guard let shape = LanguagePath.shape(at: context.path, in: kind) else { return [] }
         let present = Set(context.present)
         switch shape {
         case .object(let fields):
@@ -72,8 +73,8 @@ public enum Completion {
         (first ? "0" : "1") + (index < 10 ? "0" : "") + String(index)
     }
 
-    static func values(_ context: CursorContext, markdown: Bool) -> [Item] {
-        guard let shape = LanguagePath.shape(at: context.path) else { return [] }
+    static func values(_ context: CursorContext, markdown: Bool, kind: EditorFileKind) -> [Item] {
+        guard let shape = LanguagePath.shape(at: context.path, in: kind) else { return [] }
         let present = Set(context.present)
         var choices: [(String, String?)] = []
         // The guide's own choice, preselected.
@@ -95,9 +96,11 @@ public enum Completion {
             choices = [("network", "network errors")] + [429, 500, 502, 503].map { ("\($0)", "HTTP \($0) " + (Hover.statusName($0) ?? "")) }
         case .status:
             choices = [("503", "HTTP 503 Service Unavailable")]
+        case .statusOrNone:
+            choices = [("503", "HTTP 503 Service Unavailable"), ("none", "no answer at all: the client times out")]
         case .integer where context.path == [.key("version")]:
             choices = [("1", "the only version")]
-        case .string where context.path.last == .key("code"):
+        case .string where kind == .policy && context.path.last == .key("code"):
             choices = [("not_ready", "the server is not ready for this episode: never retried with 503")]
         case .list(let inner, _) where context.isWholeValue:
             // Right after `key: `: the whole list as the guide wants it.

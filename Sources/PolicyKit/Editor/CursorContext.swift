@@ -23,8 +23,9 @@ struct CursorContext {
     /// Nothing typed yet and the cursor right after `key:`: a value needs a space before it.
     var afterColon = false
 
-    /// The context at `offset`, nil inside a comment, a block scalar or anything not understood.
-    static func at(_ offset: Int, in outline: Outline) -> CursorContext? {
+    /// The context at `offset` in a file of `kind`, nil inside a comment, a block scalar or
+    /// anything not understood.
+    static func at(_ offset: Int, in outline: Outline, kind: EditorFileKind) -> CursorContext? {
         guard !outline.lines.isEmpty else { return nil }
         let b = outline.bytes
         let index = outline.lineIndex(at: offset)
@@ -66,7 +67,7 @@ struct CursorContext {
             ?? line.start + Outline.indent(b, line.start, line.end)
         // The cursor among the indentation or the dashes: nothing to say.
         guard o >= textStart else { return nil }
-        if let last = items.last, let shape = LanguagePath.shape(at: base), !shape.isMapping {
+        if let last = items.last, let shape = LanguagePath.shape(at: base, in: kind), !shape.isMapping {
             guard var context = value(after: textStart, cursor: o, path: base, line: line, in: outline) else { return nil }
             if context.path.last == .item && context.isWholeValue {
                 // A block list's item: the list's other items are on the lines around.

@@ -41,37 +41,38 @@ public enum Hover {
         case value(path: [PathStep], text: String, plain: Bool, start: Int, end: Int)
     }
 
-    /// The hover at `offset` of a text; `doc` (the document's typed policy, current or last good)
-    /// gives a profile's figures.
-    public static func answer(lines: TextLines, offset: Int, doc: PolicyDoc?, markdown: Bool) -> Answer? {
-        guard lines.bytes.count <= Loader.maxBytes, let target = target(lines: lines, offset: offset) else { return nil }
+    /// The hover at `offset` of a text of `kind`; `doc` (a policy's typed text, current or last
+    /// good) gives a profile's figures.
+    public static func answer(lines: TextLines, offset: Int, doc: PolicyDoc?, markdown: Bool,
+                              kind: EditorFileKind = .policy) -> Answer? {
+        guard lines.bytes.count <= Loader.maxBytes, let target = target(lines: lines, offset: offset, kind: kind) else { return nil }
         var prose = Prose(markdown: markdown)
         switch target {
         case .key(let path, let start, let end):
-            if LanguagePath.isProfileName(path), case .key(let name)? = path.last {
+            if LanguagePath.isProfileName(path, in: kind), case .key(let name)? = path.last {
                 describeProfile(name, doc: doc, into: &prose)
-            } else if let field = LanguagePath.field(at: path) {
-                describeKey(field, path: path, into: &prose)
+            } else if let field = LanguagePath.field(at: path, in: kind) {
+                describeKey(field, path: path, kind: kind, into: &prose)
             } else {
                 return nil
             }
             return Answer(text: prose.rendered, start: start, end: end)
         case .value(let path, let text, let plain, let start, let end):
-            guard let shape = LanguagePath.shape(at: path) else { return nil }
-            describeValue(text, plain: plain, shape: shape, path: path, into: &prose)
+            guard let shape = LanguagePath.shape(at: path, in: kind) else { return nil }
+            describeValue(text, plain: plain, shape: shape, path: path, kind: kind, into: &prose)
             return Answer(text: prose.rendered, start: start, end: end)
         }
     }
 
     // MARK: finding what is under the cursor
 
-    static func target(lines: TextLines, offset: Int) -> Target? {
+    static func target(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
         let loaded = Loader.load(lines.bytes)
         if let root = loaded.root {
             let mark = lines.mark(at: offset)
             return locate(root, path: [], mark: mark, lines: lines)
         }
-        return heuristicTarget(lines: lines, offset: offset)
+        return heuristicTarget(lines: lines, offset: offset, kind: kind)
     }
 
     static func contains(_ span: Span, _ mark: Mark) -> Bool {
@@ -106,9 +107,9 @@ public enum Hover {
     }
 
     /// The key or value at `offset` of a text that is not YAML (yet): from its lines.
-    static func heuristicTarget(lines: TextLines, offset: Int) -> Target? {
+    static func heuristicTarget(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
         let outline = Outline(lines)
-        guard let context = CursorContext.at(offset, in: outline) else { return nil }
+        guard let context = CursorContext.at(offset, in: outline, kind: kind) else { return nil }
         let b = outline.bytes
         switch context.place {
         case .key:
@@ -125,11 +126,12 @@ public enum Hover {
 
     // MARK: keys
 
-    static func describeKey(_ field: Field, path: [PathStep], into prose: inout Prose) {
+    static func describeKey(_ field: Field, path: [PathStep], kind: EditorFileKind, into prose: inout Prose) {
         prose.add(prose.strong(prose.code(field.key)) + " — " + field.title + " (" + prose.ownCode(dottedPattern(path)) + ")")
         prose.add(field.help)
         prose.add(prose.strong("Type:") + " " + spelling(of: field.shape, prose) + (field.required ? "" : " Optional."))
-        for rule in limits(for: path).compactMap(Catalog.rule) {
+        // The catalog's rules judge policies only.
+        for rule in (kind == .policy ? limits(for: path) : []).compactMap(Catalog.rule) {
             var line = prose.strong("Limit") + " " + prose.code(rule.id.rawValue) + " (\(rule.severity.rawValue)): \(rule.summary)."
             if let reference = rule.reference {
                 // The catalog's own text, written as markdown already (`not_ready`).
@@ -225,8 +227,9 @@ public enum Hover {
 
     // MARK: values
 
-    static func describeValue(_ text: String, plain: Bool, shape: Shape, path: [PathStep], into prose: inout Prose) {
-        if let field = LanguagePath.field(at: path.last == .item ? Array(path.dropLast()) : path) {
+    static func describeValue(_ text: String, plain: Bool, shape: Shape, path: [PathStep], kind: EditorFileKind,
+                              into prose: inout Prose) {
+        if let field = LanguagePath.field(at: path.last == .item ? Array(path.dropLast()) : path, in: kind) {
             prose.add(prose.strong(prose.code(field.key)) + (path.last == .item ? " item" : "") + " — " + field.title)
         }
         let shown = prose.code(text)
@@ -273,7 +276,7 @@ public enum Hover {
             }
         case .name:
             if Values.isName(text) {
-                if path == [.key("policy")] {
+                if kind == .policy && path == [.key("policy")] {
                     prose.add("\(shown): generated as \(prose.code(Naming.typeName(policy: text)))")
                 } else {
                     prose.add(shown)

@@ -4,11 +4,12 @@ public enum PathStep: Sendable, Hashable {
     case item
 }
 
-/// What the language says stands at a path (nil for a path it does not have). A key under a
-/// named map (a profile's name) is a value of the map's shape.
+/// What a file's language (a policy's, a scenario's, the project file's) says stands at a path
+/// (nil for a path it does not have). A key under a named map (a profile's name) is a value of the
+/// map's shape.
 enum LanguagePath {
-    static func shape(at path: [PathStep]) -> Shape? {
-        var shape = Shape.object(Language.root)
+    static func shape(at path: [PathStep], in kind: EditorFileKind) -> Shape? {
+        var shape = Shape.object(kind.fields)
         for step in path {
             switch (step, shape) {
             case (.key(let key), .object(let fields)):
@@ -26,14 +27,14 @@ enum LanguagePath {
     }
 
     /// The field a path's last key names, when it is a key of the language.
-    static func field(at path: [PathStep]) -> Field? {
-        guard case .key(let key)? = path.last, case .object(let fields)? = shape(at: Array(path.dropLast())) else { return nil }
+    static func field(at path: [PathStep], in kind: EditorFileKind) -> Field? {
+        guard case .key(let key)? = path.last, case .object(let fields)? = shape(at: Array(path.dropLast()), in: kind) else { return nil }
         return fields.first { $0.key == key }
     }
 
     /// Whether the path's last key is a profile's name (a key of `retry.profiles`).
-    static func isProfileName(_ path: [PathStep]) -> Bool {
-        guard case .key? = path.last, path.count == 3 else { return false }
+    static func isProfileName(_ path: [PathStep], in kind: EditorFileKind) -> Bool {
+        guard kind == .policy, case .key? = path.last, path.count == 3 else { return false }
         return path[0] == .key("retry") && path[1] == .key("profiles")
     }
 

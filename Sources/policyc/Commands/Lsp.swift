@@ -17,9 +17,11 @@ enum Lsp {
             Speaks the Language Server Protocol 3.17 over standard input and output; an editor
             starts it and talks to it (see Docs/editors.md for VS Code, Neovim, Helix and
             JetBrains IDEs). Findings are those of 'policyc lint', pushed when a policy is
-            opened, changed or saved; rules across files use every *.yaml and *.yml under the
-            workspace folders, an open document taking the place of its file. Positions are
-            counted in UTF-8 when the editor offers it, else in UTF-16.
+            opened, changed or saved; rules across files use the policies 'policyc lint' checks
+            in each workspace folder (the project file's, else Policies/, else every *.yaml and
+            *.yml), an open document taking the place of its file. A project file and a
+            scenario file get their own findings. Positions are counted in UTF-8 when the
+            editor offers it, else in UTF-16.
 
             Standard output carries protocol messages only; problems with the input (a broken
             header, a message that is not JSON, a message over 16 MiB) are answered with
@@ -83,8 +85,10 @@ enum Lsp {
                 case .failure(let failure):
                     writer.send(LanguageServer.error(id: .null, .parseError, "the message is not JSON: \(failure)"))
                 case .success(let message):
-                    // A request sees (and comes after) the findings of every change before it.
+                    // A request sees (and comes after) the findings of every change before it,
+                    // the disk read again first when a change asked for it (a saved project file).
                     if message["id"] != nil && message["method"] != nil {
+                        if server.diskScanWanted && !server.isShutDown { disk.scan(into: &server) }
                         for finding in server.publishDiagnostics() { writer.send(finding) }
                         deferredSince = nil
                     }
@@ -106,15 +110,23 @@ enum Clock {
     }
 }
 
-/// Reads the policy files under the workspace folders for the rules across files, and again
-/// only those whose size, time or inode changed. Bounded: a workspace folder may be a home
-/// directory, so the walk stops after `maxEntries` directory entries or `maxFiles` policies.
+/// Reads, for each workspace folder, its project file and so its policy set (`PolicySet`: what
+/// `policyc lint` run there checks), then the policy files of the sets for the rules across files,
+/// and again only those whose size, time or inode changed. Bounded: a workspace folder may be a
+/// home directory, so the walk stops after `maxEntries` directory entries or `maxFiles` policies.
 struct DiskScanner {
     struct Stamp: Equatable {
         var size: Int
         var seconds: Int
         var nanoseconds: Int
         var inode: UInt64
+
+        init(_ info: stat) {
+            size = Int(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+            inode = UInt64(info.st_ino)
+        }
     }
 
     static let interval = 3.0
@@ -139,8 +151,14 @@ struct DiskScanner {
         last = started
         var found: [String: Stamp] = [:]
         var budget = Self.maxEntries
+        var sets: [String: PolicySet] = [:]
+        var missing: Set<String> = []
         for folder in server.folders {
-            walk(folder, into: &found, budget: &budget)
+            let set = Self.policySet(of: folder)
+            sets[folder] = set
+            for root in set.roots {
+                take(root.path, into: &found, budget: &budget, missing: &missing)
+            }
         }
         var changed: [(path: String, bytes: [UInt8])] = []
         for (path, stamp) in found where known[path] != stamp || !server.knowsDiskFile(path) {
@@ -150,7 +168,37 @@ struct DiskScanner {
         }
         let removed = known.keys.filter { found[$0] == nil }
         known = found
-        server.diskFilesRead(changed: changed, removed: removed)
+        server.diskFilesRead(sets: sets, missing: missing, changed: changed, removed: removed)
+    }
+
+    /// The folder's set, from its project file when it has one (`policyc.yaml` before
+    /// `policyc.yml`, where `policyc` would refuse to choose) and whether `Policies/` is there.
+    static func policySet(of folder: String) -> PolicySet {
+        func inFolder(_ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
+        var projectFile: (name: String, bytes: [UInt8])?
+        for name in ProjectConfig.fileNames where Files.isRegularFile(inFolder(name)) {
+            if case .success(let bytes) = Files.read(inFolder(name)) {
+                projectFile = (name, bytes)
+                break
+            }
+        }
+        return PolicySet.of(folder: folder, projectFile: projectFile,
+                            hasPoliciesFolder: Files.isDirectory(inFolder(PolicySet.defaultFolder)))
+    }
+
+    /// A root of a set: a folder is walked, a file is taken whatever its name (as `lint` takes a
+    /// file it is given), and one that is not there is missing.
+    func take(_ root: String, into found: inout [String: Stamp], budget: inout Int, missing: inout Set<String>) {
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            missing.insert(root)
+            return
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: walk(root, into: &found, budget: &budget)
+        case S_IFREG where found.count < Self.maxFiles: found[root] = Stamp(info)
+        default: break
+        }
     }
 
     /// Depth first, as `Files.walk`: hidden folders and links to folders are not entered.
@@ -170,14 +218,13 @@ struct DiskScanner {
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
                 walk(path, into: &found, budget: &budget)
-            } else if Files.isPolicyFile(name) {
+            } else if Files.isWalkedPolicyFile(name) {
                 if type == S_IFLNK {
                     guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
                 } else if type != S_IFREG {
                     continue
                 }
-                found[path] = Stamp(size: Int(info.st_size), seconds: Int(info.st_mtim.tv_sec),
-                                    nanoseconds: Int(info.st_mtim.tv_nsec), inode: UInt64(info.st_ino))
+                found[path] = Stamp(info)
             }
         }
     }
