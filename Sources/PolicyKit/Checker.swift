@@ -82,12 +82,14 @@ public enum Checker {
                 var findings = Findings()
                 findings.source = bytes
                 findings.root = root
+                for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
                 for i in Catalog.rules.indices {
                     guard let check = Catalog.rules[i].check else { continue }
                     findings.rule = (Catalog.rules[i].id, Catalog.rules[i].severity)
                     check(decoded, &findings)
                 }
                 diagnostics += findings.diagnostics
+                suppressed += findings.skipped
             }
         }
         diagnostics.sort(by: Diagnostic.inReportOrder)

@@ -174,6 +174,71 @@ import Testing
         }
     }
 
+    /// The property name-collision and bad-name rely on to skip names: a valid name folds as each
+    /// of its identifiers does, so names with one identifier have one fold, and a name whose
+    /// identifier is a taken word passes the filter of taken words.
+    @Test func validNamesFoldAsTheirIdentifiers() {
+        var names = Self.names().filter(Values.isName)
+        var rng = Rng(state: 43)
+        for _ in 0..<3000 {
+            names.append("a" + String((0..<rng.below(10)).map { _ in rng.pick(Array("aBZz09-")) }))
+        }
+        names = names.filter(Values.isName)
+        #expect(names.count > 2000)
+        for name in names {
+            let fold = NameFold.of(name)
+            #expect(NameFold.of(Naming.swiftProfile(name)) == fold, "\(name)")
+            #expect(NameFold.of(Naming.kotlinProfile(name)) == fold, "\(name)")
+            #expect(NameFold.of(Naming.typeScriptProfile(name)) == fold, "\(name)")
+            if NameAdvice.taken(Naming.lowerCamel(name)) != [] || NameAdvice.taken(Naming.kotlinProfile(name)) != [] {
+                #expect(NameAdvice.mayBeTaken(fold: fold), "\(name)")
+            }
+        }
+        // Every taken word passes the filter, and most other names do not (else it saves nothing).
+        for word in NameAdvice.takenTable.keys {
+            #expect(NameAdvice.mayBeTaken(fold: NameFold.of(word)), "\(word)")
+        }
+        let passed = names.count { NameAdvice.mayBeTaken(fold: NameFold.of($0)) }
+        #expect(passed < names.count / 10)
+        // Names that collide share a fold; names that do not mostly do not.
+        #expect(NameFold.of("ticket-play") == NameFold.of("ticketPlay"))
+        #expect(NameFold.of("my-url") == NameFold.of("myURL"))
+        #expect(NameFold.of("ticket-play") != NameFold.of("ticket-pay"))
+    }
+
+    /// name-collision through folds finds what comparing every profile's identifiers finds.
+    @Test func nameCollisionFindsWhatComparingAllIdentifiersFinds() throws {
+        var rng = Rng(state: 47)
+        var collisions = 0
+        for round in 0..<40 {
+            let names = (0..<(2 + rng.below(30))).map { _ in
+                "p" + (0..<rng.below(4)).map { _ in rng.pick(["a", "B", "-b", "b", "1", "-1"]) }.joined()
+            }
+            var seen = Set<String>()
+            let unique = names.filter { seen.insert($0).inserted }
+            let profiles = unique.map { "    \($0): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n" }
+            let text = "version: 1\npolicy: p\nretry:\n  profiles:\n" + profiles.joined()
+            let found = Checker.check(Array(text.utf8), path: "p.yaml").diagnostics
+                .filter { $0.rule == "name-collision" }.map { $0.span.start.line }
+            // Reference: every pair compared by its identifiers (valid, non-reserved names only).
+            var expected: [Int] = []
+            for (j, name) in unique.enumerated() where Values.isName(name) && NameAdvice.reservedIn(name) == nil {
+                let earlier = unique[..<j].contains { other in
+                    Values.isName(other) && NameAdvice.reservedIn(other) == nil
+                        && (Naming.swiftProfile(other) == Naming.swiftProfile(name)
+                            || Naming.kotlinProfile(other) == Naming.kotlinProfile(name))
+                }
+                let taken = NameAdvice.taken(Naming.swiftProfile(name)).union(NameAdvice.taken(Naming.kotlinProfile(name)))
+                if earlier || !taken.intersection([.swiftMember, .kotlinMember, .typeScriptMember]).isEmpty {
+                    expected.append(5 + j)
+                }
+            }
+            #expect(found == expected, "round \(round): \(unique)")
+            collisions += expected.count
+        }
+        #expect(collisions > 20)
+    }
+
     /// The first earlier item of each key, by sorting: as a table of first occurrences says.
     @Test func firstEarlierIsTheFirstOccurrenceAtEverySize() {
         var rng = Rng(state: 41)

@@ -145,12 +145,30 @@ public struct Findings {
 
     public init() {}
 
+    /// Findings that keep `keeping` for the report (tests compare with keeping them all).
+    init(keeping: Int) {
+        reportEnd = ReportEnd(keeping: keeping)
+    }
+
+    /// Where the file's report ends: a finding that starts after the first `Loader.maxFindings`
+    /// findings already made can never be reported. It is counted in `skipped`, and its texts
+    /// are never made: a hostile file of 300 000 findings spent most of its time on them.
+    var reportEnd = ReportEnd(keeping: Loader.maxFindings)
+    /// Findings past `reportEnd`, counted and not made.
+    public private(set) var skipped = 0
+
     /// `related` entries with an empty `file` are in the same file (the Checker fills it in).
-    public mutating func add(at span: Span, _ message: String, help: String? = nil,
-                             related: [Diagnostic.Related] = [], fix: Fix? = nil) {
+    /// The texts are made only when the finding can be reported (see `reportEnd`).
+    public mutating func add(at span: Span, _ message: @autoclosure () -> String,
+                             help: @autoclosure () -> String? = nil,
+                             related: @autoclosure () -> [Diagnostic.Related] = [], fix: Fix? = nil) {
         guard let rule else { return }
+        guard reportEnd.admits(span.start) else {
+            skipped += 1
+            return
+        }
         diagnostics.append(Diagnostic(span: span, severity: rule.severity, rule: rule.id.rawValue,
-                                      message: message, help: help, related: related, fix: fix))
+                                      message: message(), help: help(), related: related(), fix: fix))
     }
 
     /// The file's editor, made on first use: only a finding with a fix needs it. Nil once the
@@ -181,5 +199,52 @@ extension String {
             result.append(rest.removeFirst())
         }
         return self
+    }
+}
+
+/// The starts of the earliest `keeping` findings so far, as a max-heap: a finding is admitted
+/// unless that many start before it, so none that report order could show is ever turned away.
+struct ReportEnd {
+    let keeping: Int
+    private var heap: [Mark] = []
+
+    init(keeping: Int) {
+        self.keeping = keeping
+    }
+
+    /// Whether a finding at `start` may be among the earliest `keeping`; it is then one of them.
+    mutating func admits(_ start: Mark) -> Bool {
+        if heap.count < keeping {
+            heap.append(start)
+            siftUp(heap.count - 1)
+            return true
+        }
+        guard let latest = heap.first, keeping > 0, !(latest < start) else { return false }
+        heap[0] = start
+        siftDown(0)
+        return true
+    }
+
+    private mutating func siftUp(_ index: Int) {
+        var child = index
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[parent] < heap[child] else { return }
+            heap.swapAt(parent, child)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ index: Int) {
+        var parent = index
+        while true {
+            var largest = parent
+            let left = 2 * parent + 1, right = left + 1
+            if left < heap.count && heap[largest] < heap[left] { largest = left }
+            if right < heap.count && heap[largest] < heap[right] { largest = right }
+            guard largest != parent else { return }
+            heap.swapAt(parent, largest)
+            parent = largest
+        }
     }
 }

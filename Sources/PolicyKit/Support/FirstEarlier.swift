@@ -5,11 +5,20 @@
 /// 2.4 MB for the sorted keys).
 func firstEarlier(count: Int, _ keyed: consuming [(key: String, index: Int32)]) -> [Int32?] {
     // By bytes, then by index: each run of one key starts with its first item.
-    keyed.sort { a, b in
-        if utf8Precedes(a.key, b.key) { return true }
-        if utf8Precedes(b.key, a.key) { return false }
-        return a.index < b.index
-    }
+    keyed.sort(by: keyThenIndex)
+    return firstEarlier(count: count, grouped: keyed)
+}
+
+/// The order `firstEarlier` sorts in: by bytes, then by index.
+func keyThenIndex(_ a: (key: String, index: Int32), _ b: (key: String, index: Int32)) -> Bool {
+    if utf8Precedes(a.key, b.key) { return true }
+    if utf8Precedes(b.key, a.key) { return false }
+    return a.index < b.index
+}
+
+/// `firstEarlier` of items already grouped: each key's items next to each other, in index order
+/// (sorted by `keyThenIndex`, or sorted so within groups that no key spans).
+func firstEarlier(count: Int, grouped keyed: [(key: String, index: Int32)]) -> [Int32?] {
     var out = [Int32?](repeating: nil, count: count)
     var runStart = 0
     for k in keyed.indices {

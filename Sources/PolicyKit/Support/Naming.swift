@@ -149,6 +149,44 @@ public enum Naming {
     ]
 }
 
+/// A name's fold: a 64-bit FNV-1a hash of its bytes with '-' and '_' left out and ASCII letters
+/// lowercased. Every identifier made from a valid name (ASCII, no '_') by `Naming` folds as the name
+/// does, so two names with one identifier in any language have one fold, and a name whose fold
+/// no taken word has cannot become one. Rules compare folds first, a few instructions a name,
+/// and make identifiers only for the names that share one (PerfFastPathTests checks the property).
+enum NameFold {
+    static func of(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { b in
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for c in b where c != 0x2D && c != 0x5F {
+                h = (h ^ UInt64(c >= 0x41 && c <= 0x5A ? c + 0x20 : c)) &* 0x0000_0100_0000_01B3
+            }
+            return h
+        }
+    }
+
+    /// A set of folds as a 4096-bit filter: `mayContain` is false only for a fold not in the set.
+    struct Filter: Sendable {
+        private var bits = [UInt64](repeating: 0, count: 64)
+
+        init<S: Sequence>(_ words: S) where S.Element == String {
+            for word in words {
+                let i = Self.bit(Self.mix(NameFold.of(word)))
+                bits[i >> 6] |= 1 << UInt64(i & 63)
+            }
+        }
+
+        func mayContain(_ fold: UInt64) -> Bool {
+            let i = Self.bit(Self.mix(fold))
+            return bits[i >> 6] & (1 << UInt64(i & 63)) != 0
+        }
+
+        private static func mix(_ h: UInt64) -> UInt64 { h ^ (h >> 29) }
+        private static func bit(_ h: UInt64) -> Int { Int(truncatingIfNeeded: h & 4095) }
+    }
+}
+
 /// Names of ASCII letters, digits and '-' only (every valid policy and profile name), converted on
 /// bytes in one pass. The Character-based conversions cost about 20,000 instructions a name, and the
 /// rules convert every profile name of every file; for such names both give the same result (see

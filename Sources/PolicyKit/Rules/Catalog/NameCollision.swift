@@ -24,45 +24,73 @@ extension Rule {
             // The identifiers of a profile, or nil for a name that bad-name reports: it is not an
             // identifier at all (one mistake, one finding). TypeScript's constants are Kotlin's (a
             // test keeps it so): one name, one lookup, and Kotlin's stands for both languages.
-            func identifiers(_ name: String) -> (swift: String, kotlin: String, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))? {
+            func identifiers(_ name: String, fold: UInt64) -> (swift: String, kotlin: String, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))? {
                 guard Values.isName(name) else { return nil }
+                let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
+                // A fold no taken word has: nothing to look up (see `NameFold`).
+                guard NameAdvice.mayBeTaken(fold: fold) else { return (swift, kotlin, ([], [])) }
                 let camel = Naming.lowerCamel(name)
                 let camelTaken = NameAdvice.taken(camel)
                 guard NameAdvice.reservedIn(camelTaken) == nil else { return nil }
-                let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
                 // Each constant looked up once (see `NameAdvice.takenTable`).
                 return (swift, kotlin, (swift == camel ? camelTaken : NameAdvice.taken(swift), NameAdvice.taken(kotlin)))
             }
+            /// What two profiles with one identifier both become: made only for a reported finding.
+            func shared(_ first: String, _ second: String) -> String {
+                let swift = Naming.swiftProfile(second), kotlin = Naming.kotlinProfile(second)
+                var shared: [String] = []
+                if Naming.swiftProfile(first) == swift { shared.append("the Swift constant \(swift)") }
+                if Naming.kotlinProfile(first) == kotlin { shared.append("the Kotlin and TypeScript constant \(kotlin)") }
+                return Suggest.andList(shared)
+            }
             let count = doc.profiles.count
             guard count > 0 else { return }
-            // One pass makes each profile's identifiers; the profiles to report are met again.
-            var swiftKeyed: [(key: String, index: Int32)] = [], kotlinKeyed: [(key: String, index: Int32)] = []
+            // Folds first (see `NameFold`): only profiles whose fold another shares can share an
+            // identifier, and only those whose fold a taken word has can take a member's name. For
+            // the others no identifier is made, which was most of the cost of 50 000 profiles.
+            var folds: [(fold: UInt64, index: Int32)] = []
             var members: [Int32] = []
-            if count > 1 {
-                swiftKeyed.reserveCapacity(count)
-                kotlinKeyed.reserveCapacity(count)
-            }
+            folds.reserveCapacity(count)
             for p in doc.profiles.indices {
-                guard let id = identifiers(doc.profiles[p].name.value) else { continue }
-                if id.taken.swift.contains(.swiftMember) || id.taken.kotlin.contains(.kotlinMember)
+                let name = doc.profiles[p].name.value
+                guard Values.isName(name) else { continue }
+                let fold = NameFold.of(name)
+                folds.append((fold, Int32(p)))
+                if NameAdvice.mayBeTaken(fold: fold), let id = identifiers(name, fold: fold),
+                   id.taken.swift.contains(.swiftMember) || id.taken.kotlin.contains(.kotlinMember)
                     || id.taken.kotlin.contains(.typeScriptMember) {
                     members.append(Int32(p))
                 }
-                if count > 1 {
-                    swiftKeyed.append((id.swift, Int32(p)))
-                    kotlinKeyed.append((id.kotlin, Int32(p)))
+            }
+            folds.sort { $0.fold != $1.fold ? $0.fold < $1.fold : $0.index < $1.index }
+            // The identifiers of the profiles that share a fold, group by group: one identifier is
+            // never in two groups, so sorting each group alone puts each identifier's items together.
+            var swiftKeyed: [(key: String, index: Int32)] = [], kotlinKeyed: [(key: String, index: Int32)] = []
+            var run = 0
+            for k in folds.indices where k + 1 == folds.count || folds[k + 1].fold != folds[run].fold {
+                if k > run {
+                    let start = swiftKeyed.count
+                    for f in folds[run...k] {
+                        guard let id = identifiers(doc.profiles[Int(f.index)].name.value, fold: f.fold) else { continue }
+                        swiftKeyed.append((id.swift, f.index))
+                        kotlinKeyed.append((id.kotlin, f.index))
+                    }
+                    swiftKeyed[start...].sort(by: keyThenIndex)
+                    kotlinKeyed[start...].sort(by: keyThenIndex)
                 }
+                run = k + 1
             }
             // The first earlier profile of each constant, by index.
-            let firstSwift = firstEarlier(count: count, swiftKeyed), firstKotlin = firstEarlier(count: count, kotlinKeyed)
+            let firstSwift = firstEarlier(count: count, grouped: swiftKeyed)
+            let firstKotlin = firstEarlier(count: count, grouped: kotlinKeyed)
             var nextMember = 0
             for p in doc.profiles.indices {
                 let isMember = nextMember < members.count && members[nextMember] == Int32(p)
                 if isMember { nextMember += 1 }
-                guard isMember || firstSwift[p] != nil || firstKotlin[p] != nil,
-                      let (swift, kotlin, taken) = identifiers(doc.profiles[p].name.value) else { continue }
+                guard isMember || firstSwift[p] != nil || firstKotlin[p] != nil else { continue }
                 let name = doc.profiles[p].name
                 if isMember {
+                    guard let (swift, kotlin, taken) = identifiers(name.value, fold: NameFold.of(name.value)) else { continue }
                     let said = [taken.swift.contains(.swiftMember) ? "the Swift member \(swift)" : nil,
                                 taken.kotlin.contains(.kotlinMember) ? "the Kotlin member \(kotlin)" : nil,
                                 taken.kotlin.contains(.typeScriptMember) ? "the TypeScript member \(kotlin)" : nil]
@@ -72,11 +100,8 @@ extension Rule {
                                  help: "rename the profile, e.g. '\(name.value)-profile'")
                 } else if let firstIndex = firstSwift[p] ?? firstKotlin[p] {
                     let first = doc.profiles[Int(firstIndex)].name
-                    var shared: [String] = []
-                    if Naming.swiftProfile(first.value) == swift { shared.append("the Swift constant \(swift)") }
-                    if Naming.kotlinProfile(first.value) == kotlin { shared.append("the Kotlin and TypeScript constant \(kotlin)") }
                     findings.add(at: name.span,
-                                 "profiles '\(first.value)' and '\(name.value)' both become \(Suggest.andList(shared))",
+                                 "profiles '\(first.value)' and '\(name.value)' both become \(shared(first.value, name.value))",
                                  help: "rename one of the two profiles",
                                  related: [.init(file: "", span: first.span, message: "'\(first.value)' is here")])
                 }

@@ -1,0 +1,78 @@
+import Testing
+@testable import PolicyKit
+
+/// Findings past the end of a file's report are counted, not made: the report must be the one
+/// that making all of them, sorting and cutting would give.
+@Suite struct ReportEndTests {
+    @Test func everyMarkAmongTheEarliestIsAdmitted() {
+        var rng = Rng(state: 53)
+        for keeping in [0, 1, 2, 7, 50] {
+            for _ in 0..<30 {
+                let marks = (0..<rng.below(200)).map { _ in Mark(line: 1 + rng.below(40), column: 1 + rng.below(3)) }
+                var end = ReportEnd(keeping: keeping)
+                let admitted = marks.map { end.admits($0) }
+                let sorted = marks.sorted()
+                // Every mark not after the keeping-th earliest is admitted; no more than needed are
+                // turned away: a mark turned away has `keeping` admitted marks before it.
+                for (i, mark) in marks.enumerated() {
+                    if keeping > 0, marks.count <= keeping || !(sorted[keeping - 1] < mark) {
+                        #expect(admitted[i], "\(keeping): \(mark) of \(marks)")
+                    }
+                    if !admitted[i] {
+                        #expect(marks[..<i].indices.count { admitted[$0] && marks[$0] < mark } >= keeping)
+                    }
+                }
+                if keeping == 0 { #expect(!admitted.contains(true)) }
+            }
+        }
+    }
+
+    /// A file of thousands of findings from the loader, the decoder and the rules, in mixed order.
+    static func hostile(_ rng: inout Rng) -> String {
+        var text = "version: 1\npolicy: many\nretry:\n  profiles:\n"
+        for i in 0..<2500 {
+            switch rng.below(5) {
+            case 0: text += "    Bad_\(i): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+            case 1: text += "    p\(i): {}\n"
+            case 2: text += "    q\(i)-a: {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+                    text += "    q\(i)A: {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+            case 3: text += "    r\(i): {kind: interactive, maxRetries: 9, base: 500ms, cap: 8s, timeout: 1s, deadline: 15s, x: 1}\n"
+            default: text += "    ok\(i): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+            }
+        }
+        return text
+    }
+
+    @Test func theReportIsTheEarliestOfAllFindingsAndTheCountIsExact() throws {
+        var rng = Rng(state: 59)
+        for _ in 0..<3 {
+            let bytes = Array(Self.hostile(&rng).utf8)
+            let file = Checker.check(bytes, path: "many.yaml")
+            // Reference: every finding made, sorted, cut.
+            let loaded = Loader.load(bytes)
+            var decoder = Decoder()
+            decoder.room = Loader.maxFindings - loaded.diagnostics.count
+            decoder.source = bytes
+            var root = loaded.root
+            var tree = decoder.decodeRoot(root.take())
+            let doc = PolicyDoc(tree.take())
+            var all = Findings(keeping: .max)
+            for rule in Catalog.rules {
+                guard let check = rule.check else { continue }
+                all.rule = (rule.id, rule.severity)
+                check(doc, &all)
+            }
+            #expect(all.skipped == 0)
+            var everything = loaded.diagnostics + decoder.diagnostics + all.diagnostics
+            for i in everything.indices { everything[i].file = "many.yaml" }
+            everything.sort(by: Diagnostic.inReportOrder)
+            let total = everything.count + loaded.suppressed + decoder.suppressed
+            #expect(total > 3 * Loader.maxFindings)
+            let reported = file.diagnostics.filter { $0.rule != "input-limit" }
+            #expect(reported.map(\.message) == everything.prefix(Loader.maxFindings).map(\.message))
+            #expect(Set(reported.map(\.rule)).isSuperset(of: ["bad-name", "name-collision", "missing-key", "unknown-key"]))
+            let limit = try #require(file.diagnostics.first { $0.rule == "input-limit" })
+            #expect(limit.message == "the file has \(total) findings; only the first \(Loader.maxFindings) are reported")
+        }
+    }
+}
