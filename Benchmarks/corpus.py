@@ -355,6 +355,211 @@ def shape_aliases(rng):
     return fill("version: 1\npolicy: alias\nlist:\n", lambda i: f"  - &a{i} x\n  - *a{i}\n")
 
 
+# The shapes of Tests/policycTests/LargeInputTests.swift that the ones above do not cover.
+
+def shape_profiles_flow(rng):
+    """~11 000 full profiles, each one flow mapping on one line: valid."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{kind: background, maxRetries: 5, base: 1s, cap: 30s, timeout: 15s, deadline: 120s}}\n", tail)
+
+
+def shape_profiles_empty_mapping(rng):
+    """50 000 profiles written `{}`: every required key missing from each."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    profile{i}: {{}}\n", tail)
+
+
+def shape_profiles_one_key(rng):
+    """~30 000 profiles of one key each (`{kind: interactive}`): five keys missing from each."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    profile{i}: {{kind: interactive}}\n", tail)
+
+
+def shape_deep_flow(rng):
+    """Flow lists nested to the depth limit, thousands of times over: `- [[[...1...]]]`."""
+    return fill("version: 1\npolicy: deep\nlist:\n", lambda i: "  - " + "[" * 30 + "1" + "]" * 30 + "\n")
+
+
+def shape_flow_mapping(rng):
+    """One flow mapping on one line, of tens of thousands of unknown keys: `prefetch: {ahead: 1, k0: 0, ...}`."""
+    return fill("version: 1\npolicy: flow\nprefetch: {ahead: 1", lambda i: f", k{i}: {i}", "}\n")
+
+
+def shape_flow_unterminated(rng):
+    """One flow list on one line that never ends: a syntax error at the end of the file."""
+    return fill("version: 1\npolicy: flow\nretry:\n  retryOn: [429, 503", lambda i: f", {100 + i % 500}")
+
+
+def shape_duplicate_profiles(rng):
+    """One profile name written tens of thousands of times (`one: {}`)."""
+    head, tail = canonical_parts()
+    return fill(head + "    one:\n      kind: interactive\n      maxRetries: 3\n      base: 500ms\n"
+                "      cap: 8s\n      timeout: 8s\n      deadline: 15s\n", lambda i: "    one: {}\n", tail)
+
+
+def shape_tiny_lists(rng):
+    """A list of 150 000 empty lists (`- []`): a node each, no finding each."""
+    return fill("version: 1\npolicy: lists\nlist:\n", lambda i: "  - []\n")
+
+
+def shape_long_keys(rng):
+    """~5 000 profiles with names of 200 characters, each `{}`."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: "    " + "k" * 200 + f"{i}: {{}}\n", tail)
+
+
+# Shapes an attacker would try that none of the above has.
+
+def shape_comments(rng):
+    """A valid policy, then 200 000 short comment lines."""
+    head, tail = canonical_parts()
+    return fill(head + "    one:\n      kind: interactive\n      maxRetries: 3\n      base: 500ms\n"
+                "      cap: 8s\n      timeout: 8s\n      deadline: 15s\n" + tail, lambda i: "# c\n")
+
+
+def shape_never_retry_bad(rng):
+    """~25 000 neverRetry items, each with a code that is not a string (`code: [x]`) and a status out of range."""
+    text = shape_never_retry(rng)[0]
+    head, rest = text.split("  neverRetry:\n", 1)
+    rest = rest.split("\n", 1)[1]
+    while rest.startswith("    - {"):
+        rest = rest.split("\n", 1)[1]
+    return fill(head + "  neverRetry:\n", lambda i: f"    - {{status: {600 + i % 400}, code: [c{i}]}}\n", rest)
+
+
+def shape_never_retry_repeated(rng):
+    """~30 000 neverRetry items, all the same pair: a repeat each."""
+    text = shape_never_retry(rng)[0]
+    head, rest = text.split("  neverRetry:\n", 1)
+    rest = rest.split("\n", 1)[1]
+    while rest.startswith("    - {"):
+        rest = rest.split("\n", 1)[1]
+    return fill(head + "  neverRetry:\n", lambda i: "    - {status: 503, code: not_ready}\n", rest)
+
+
+def shape_retry_on_bad(rng):
+    """A block retryOn list of 80 000 words that are neither network nor a status (`- netwrk`)."""
+    head, tail = canonical_parts()
+    body = tail.replace("  retryOn:", "  retryOnOld:", 1)
+    return fill(head + "    one:\n      kind: interactive\n      maxRetries: 3\n      base: 500ms\n"
+                "      cap: 8s\n      timeout: 8s\n      deadline: 15s\n  retryOn:\n",
+                lambda i: "    - netwrk\n", body)
+
+
+def shape_unknown_keys_flow(rng):
+    """The whole policy as one flow mapping, followed by tens of thousands of unknown keys."""
+    return fill("{version: 1, policy: flow", lambda i: f", unknownKey{i}: {i}", "}\n")
+
+
+def shape_unknown_profile_keys(rng):
+    """~25 000 profiles of one misspelt key (`{kindd: interactive}`): a did-you-mean and five missing keys each."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{kindd: interactive}}\n", tail)
+
+
+def shape_long_unknown_keys(rng):
+    """~5 000 unknown top-level keys of 200 characters, each weighed for a did-you-mean."""
+    head, tail = canonical_parts()
+    return fill(head + "    one:\n      kind: background\n      maxRetries: 1\n      base: 1s\n"
+                "      cap: 30s\n      timeout: 15s\n      deadline: 60s\n" + tail,
+                lambda i: "maxRetries" * 20 + f"{i}: 1\n")
+
+
+def shape_block_scalars(rng):
+    """Thousands of unknown keys, each with a literal block scalar of a few lines."""
+    head, tail = canonical_parts()
+    return fill(head + "    one:\n      kind: background\n      maxRetries: 1\n      base: 1s\n"
+                "      cap: 30s\n      timeout: 15s\n      deadline: 60s\n" + tail,
+                lambda i: f"note{i}: |\n  a line of text\n  another line of text\n  and a third one\n")
+
+
+def shape_plain_line(rng):
+    """A description of one plain scalar on one line of ~1 MiB: valid."""
+    head, tail = canonical_parts()
+    head = head.split("description:", 1)[0] + "description: start"
+    retry = "\nretry:\n  profiles:\n    one:\n      kind: background\n      maxRetries: 1\n      base: 1s\n" \
+            "      cap: 30s\n      timeout: 15s\n      deadline: 60s\n" + tail
+    return fill(head, lambda i: f" word{i % 1000}", retry)
+
+
+def shape_quoted_escapes(rng):
+    """A double-quoted description of ~1 MiB, full of escapes (`\\u00e9\\t`): valid."""
+    head, tail = canonical_parts()
+    head = head.split("description:", 1)[0] + 'description: "'
+    retry = '"\nretry:\n  profiles:\n    one:\n      kind: background\n      maxRetries: 1\n      base: 1s\n' \
+            "      cap: 30s\n      timeout: 15s\n      deadline: 60s\n" + tail
+    return fill(head, lambda i: "\\u00e9\\t\\\"x ", retry)
+
+
+def shape_deep_wide(rng):
+    """Mappings nested six deep under unknown keys, with 40 keys at every level: wide at every depth."""
+    def item(i):
+        out = [f"wide{i}:"]
+        for level in range(1, 6):
+            out += ["  " * level + f"k{j}: {j}" for j in range(40)]
+            out.append("  " * level + "next:")
+        out.append("  " * 6 + "leaf: 1")
+        return "\n".join(out) + "\n"
+    return fill("version: 1\npolicy: wide\n", item)
+
+
+def shape_wide_below_kept(rng):
+    """One mapping at depth 12 holding tens of thousands of keys (kept without contents, keys still compared)."""
+    head = "version: 1\npolicy: wide\n" + "".join("  " * level + f"k{level}:\n" for level in range(12))
+    return fill(head, lambda i: "  " * 12 + f"key{i}: {i}\n")
+
+
+def shape_profiles_rules(rng):
+    """~11 000 interactive profiles that break several rules each (retries, timeout, backoff order, deadline)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{kind: interactive, maxRetries: 9, base: 9s, cap: 8s, timeout: 1s, deadline: 60s}}\n", tail)
+
+
+def shape_profiles_bad_values(rng):
+    """~10 000 profiles whose every value is mistyped (a did-you-mean or a unit to guess for each)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{kind: interactiv, maxRetries: '3', base: 500, cap: 8 sec, timeout: 5, deadline: x}}\n", tail)
+
+
+def shape_profiles_null_values(rng):
+    """~12 000 profiles whose every key has no value (`kind:` ...)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{kind: , maxRetries: , base: , cap: , timeout: , deadline: }}\n", tail)
+
+
+def shape_name_collisions(rng):
+    """~40 000 profile names that collide in pairs once made identifiers (`a-b1` and `aB1`)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    a-b{i // 2}: {{}}\n" if i % 2 == 0 else f"    aB{i // 2}: {{}}\n", tail)
+
+
+def shape_unicode_names(rng):
+    """~40 000 profiles with non-ASCII names (`pé1`): a bad name each."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    pé日{i}: {{}}\n", tail)
+
+
+def shape_profiles_crlf(rng):
+    """The full profiles of `profiles-full` with CRLF line ends: valid."""
+    text, n = shape_profiles_full(rng)
+    text = text.replace("\n", "\r\n")
+    while len(text.encode()) > MAX_BYTES - 64:
+        text = text[:text.rindex("    p", 0, text.index("  retryOn:"))] + text[text.index("  retryOn:"):]
+        n -= 1
+    return text, n
+
+
+def shape_scalar_profiles(rng):
+    """~80 000 profiles whose value is a scalar (`p1: 1`): a mismatch each."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {i}\n", tail)
+
+
+def shape_tags(rng):
+    """Tens of thousands of tagged scalars (`!!str x`): one finding for them all."""
+    return fill("version: 1\npolicy: tags\nlist:\n", lambda i: f"  - !!str x{i}\n")
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -365,6 +570,35 @@ SHAPES = {
     "flow": shape_flow,
     "duplicate-keys": shape_duplicate_keys,
     "aliases": shape_aliases,
+    "profiles-flow": shape_profiles_flow,
+    "profiles-empty-mapping": shape_profiles_empty_mapping,
+    "profiles-one-key": shape_profiles_one_key,
+    "deep-flow": shape_deep_flow,
+    "flow-mapping": shape_flow_mapping,
+    "flow-unterminated": shape_flow_unterminated,
+    "duplicate-profiles": shape_duplicate_profiles,
+    "tiny-lists": shape_tiny_lists,
+    "long-keys": shape_long_keys,
+    "comments": shape_comments,
+    "never-retry-bad": shape_never_retry_bad,
+    "never-retry-repeated": shape_never_retry_repeated,
+    "retry-on-bad": shape_retry_on_bad,
+    "unknown-keys-flow": shape_unknown_keys_flow,
+    "unknown-profile-keys": shape_unknown_profile_keys,
+    "long-unknown-keys": shape_long_unknown_keys,
+    "block-scalars": shape_block_scalars,
+    "plain-line": shape_plain_line,
+    "quoted-escapes": shape_quoted_escapes,
+    "deep-wide": shape_deep_wide,
+    "wide-below-kept": shape_wide_below_kept,
+    "profiles-rules": shape_profiles_rules,
+    "profiles-bad-values": shape_profiles_bad_values,
+    "profiles-null-values": shape_profiles_null_values,
+    "name-collisions": shape_name_collisions,
+    "unicode-names": shape_unicode_names,
+    "profiles-crlf": shape_profiles_crlf,
+    "scalar-profiles": shape_scalar_profiles,
+    "tags": shape_tags,
 }
 
 

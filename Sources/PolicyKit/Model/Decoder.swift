@@ -270,11 +270,11 @@ struct Decoder {
 
     /// Reports a key written without a value; its fix writes the canonical policy's value.
     mutating func failNull(_ entry: Entry, in mapping: Node, shape: Shape, key: Label) {
-        let message = "\(key) has no value; it must be \(shape.expectation)"
         guard diagnostics.count < room else {
             suppressed += 1
             return
         }
+        let message = "\(key) has no value; it must be \(shape.expectation)"
         guard case .mapping(let siblings) = mapping.kind,
               let canonical = canonicalEntry(path.last ?? entry.key, entries: siblings, parentPath: path.dropLast()) else {
             fail(.typeMismatch, at: entry.value.span, message)
