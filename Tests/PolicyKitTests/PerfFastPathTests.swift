@@ -464,3 +464,49 @@ import Testing
         }
     }
 }
+
+/// `Suggest.nearest` skips the distances when no candidate can be near enough: it must answer as
+/// computing them all does.
+@Suite struct SuggestShortcutTests {
+    static func reference(_ word: String, in candidates: [String]) -> String? {
+        let w = Array(word.lowercased().unicodeScalars.prefix(64))
+        var best: (String, Int)?
+        for c in candidates {
+            let d = Suggest.distance(w, Array(c.lowercased().unicodeScalars))
+            if best == nil || d < best!.1 { best = (c, d) }
+        }
+        guard let (candidate, d) = best else { return nil }
+        if d <= max(2, max(w.count, candidate.count) / 3) { return candidate }
+        let squash = { (s: String) in s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " } }
+        return candidates.first { squash($0) == squash(word) }
+    }
+
+    @Test func nearestAnswersAsComputingEveryDistance() {
+        let candidates = Language.root.map(\.key) + ["maxRetries", "retryOn", "network", "a", "ab"]
+        var rng = Rng(state: 61)
+        var words = candidates + ["max_retries", "MAX-RETRIES", "maxRetry", String(repeating: "maxRetries", count: 20), "x", ""]
+        for _ in 0..<3000 {
+            let base = rng.pick(candidates)
+            var w = Array(base)
+            for _ in 0..<rng.below(4) where !w.isEmpty {
+                let i = rng.below(w.count)
+                switch rng.below(3) {
+                case 0: w.remove(at: i)
+                case 1: w.insert(rng.pick(Array("abz_-")), at: i)
+                default: w[i] = rng.pick(Array("xyzQ"))
+                }
+            }
+            if rng.below(10) == 0 { w += Array(repeating: "k", count: rng.below(90)) }
+            words.append(String(w))
+        }
+        var found = 0
+        for word in words {
+            for set in [candidates, ["network"], ["a"], []] {
+                let answer = Suggest.nearest(word, in: set)
+                #expect(answer == Self.reference(word, in: set), "\(word) in \(set)")
+                if answer != nil { found += 1 }
+            }
+        }
+        #expect(found > 1000)
+    }
+}
