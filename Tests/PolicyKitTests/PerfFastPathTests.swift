@@ -510,3 +510,21 @@ import Testing
         #expect(found > 1000)
     }
 }
+
+@Suite struct DurationShortcutTests {
+    /// `mayBeDuration` is false only where `fullDuration` refuses: the decoder counts such a text
+    /// past the report's end without the full reading.
+    @Test func mayBeDurationIsFalseOnlyForRefusedTexts() {
+        var texts = PerfFastPathTests.durationSpellings() + ["8 sec", "500", "5", "x", "", "1.5S", "5MS", "10 seconds", "3 h", "-1s", "1e3ms"]
+        var rng = Rng(state: 67)
+        for _ in 0..<3000 {
+            texts.append(String((0..<(1 + rng.below(6))).map { _ in rng.pick(Array("019.- smhSMHx")) }))
+        }
+        var refused = 0
+        for text in texts where !Values.mayBeDuration(text) {
+            refused += 1
+            if case .value = Values.fullDuration(text) { Issue.record("'\(text)' is a duration") }
+        }
+        #expect(refused > 500)
+    }
+}

@@ -149,6 +149,15 @@ public enum Values {
     }
 
     /// `duration` without the fast path: every spelling, and the messages.
+    /// The units a duration ends with, and their milliseconds; `ms` before `s`.
+    static let durationUnits: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+
+    /// False for a text that `fullDuration` is certain to refuse, read without explaining why:
+    /// one that does not end with a unit. What the decoder asks past a file's report end.
+    static func mayBeDuration(_ text: String) -> Bool {
+        durationUnits.contains { text.hasSuffix($0.0) }
+    }
+
     static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
         let t = text
         // Units spelled out ("10 seconds", "5min"): say which short unit was meant.
@@ -158,11 +167,10 @@ public enum Values {
             return .invalid(message: "'\(t)' has an unknown unit '\(word)'; units are ms, s, m and h", help: "write \(digits)\(u)",
                             correction: wholeDuration("\(digits)\(u)").map { Correction($0, .safe) })
         }
-        let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
         var numberPart = Substring(t)
         var factor: Int?
         var unit = ""
-        for (u, f) in units where t.hasSuffix(u) {
+        for (u, f) in durationUnits where t.hasSuffix(u) {
             numberPart = t.dropLast(u.count)
             factor = f
             unit = u
