@@ -211,8 +211,11 @@ import Testing
         var rng = Rng(state: 47)
         var collisions = 0
         for round in 0..<40 {
-            let names = (0..<(2 + rng.below(30))).map { _ in
-                "p" + (0..<rng.below(4)).map { _ in rng.pick(["a", "B", "-b", "b", "1", "-1"]) }.joined()
+            // The last rounds make groups of one fold larger than the rule sorts in place.
+            let names = (0..<(2 + rng.below(round < 34 ? 30 : 400))).map { _ in
+                round < 37
+                    ? "p" + (0..<rng.below(round < 34 ? 4 : 7)).map { _ in rng.pick(["a", "B", "-b", "b", "1", "-1"]) }.joined()
+                    : "p" + (0..<5).map { _ in rng.pick(["B", "-b", "b"]) }.joined()  // one fold, up to 243 names
             }
             var seen = Set<String>()
             let unique = names.filter { seen.insert($0).inserted }
