@@ -159,8 +159,9 @@ struct Decoder {
     }
 
     mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: Label, keySpan: Span) -> Decoded? {
+        // Room is made when the first value decodes: reserving it up front for a mapping whose
+        // values all fail (14 000 profiles of null values) held 7 MB of empty room at the peak.
         var out: [DecodedEntry] = []
-        out.reserveCapacity(entries.count)
         var failed: [String] = []
         // Keys that a misspelling stands for: a misspelled key is one mistake, so the key it was
         // meant to be is not also reported missing.
@@ -199,6 +200,7 @@ struct Decoder {
                 failNull(entries[j], in: node, shape: fields[index].shape, key: label)
                 failed.append(key)
             } else if let v = decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
+                if out.isEmpty { out.reserveCapacity(entries.count - j) }
                 out.append(DecodedEntry(key: key, keySpan: entries[j].keySpan, value: v))
             } else {
                 failed.append(key)

@@ -43,22 +43,6 @@ extension Rule {
                 if Naming.kotlinProfile(first) == kotlin { shared.append("the Kotlin and TypeScript constant \(kotlin)") }
                 return Suggest.andList(shared)
             }
-            /// Sorts `keyed[start...]` by `keyThenIndex` in place: a group is most often two items
-            /// already in order, where sorting a slice copied it (60 million instructions for 30 000).
-            func sortGroup(_ keyed: inout [(key: String, index: Int32)], from start: Int) {
-                guard keyed.count - start <= 16 else {
-                    let sorted = keyed[start...].sorted(by: keyThenIndex)
-                    keyed.replaceSubrange(start..., with: sorted)
-                    return
-                }
-                for i in (start + 1)..<max(start + 1, keyed.count) {
-                    var j = i
-                    while j > start, keyThenIndex(keyed[j], keyed[j - 1]) {
-                        keyed.swapAt(j, j - 1)
-                        j -= 1
-                    }
-                }
-            }
             let count = doc.profiles.count
             guard count > 0 else { return }
             // Folds first (see `NameFold`): only profiles whose fold another shares can share an
@@ -79,48 +63,55 @@ extension Rule {
                 }
             }
             folds.sort { $0.fold != $1.fold ? $0.fold < $1.fold : $0.index < $1.index }
-            // The identifiers of the profiles that share a fold, group by group: one identifier is
-            // never in two groups, so sorting each group alone puts each identifier's items together.
-            var swiftKeyed: [(key: String, index: Int32)] = [], kotlinKeyed: [(key: String, index: Int32)] = []
+            // Group by group of one fold (one identifier is never in two), each profile's first
+            // earlier profile with its Swift constant, else with its Kotlin one. Nothing is kept
+            // per profile: tables of every profile's identifiers were 4 MB of 50 000 profiles.
+            let isMember = Set(members)
+            var collisions: [(index: Int32, first: Int32)] = []
+            var ids: [(swift: String, kotlin: String)?] = []
             var run = 0
             for k in folds.indices where k + 1 == folds.count || folds[k + 1].fold != folds[run].fold {
-                if k > run {
-                    let start = swiftKeyed.count
-                    for f in folds[run...k] {
-                        guard let id = identifiers(doc.profiles[Int(f.index)].name.value, fold: f.fold) else { continue }
-                        swiftKeyed.append((id.swift, f.index))
-                        kotlinKeyed.append((id.kotlin, f.index))
+                defer { run = k + 1 }
+                guard k > run else { continue }
+                ids.removeAll(keepingCapacity: true)
+                for f in folds[run...k] {
+                    ids.append(identifiers(doc.profiles[Int(f.index)].name.value, fold: f.fold).map { ($0.swift, $0.kotlin) })
+                }
+                func report(_ g: Int, _ first: Int?) {
+                    let p = folds[run + g].index
+                    if let first, !isMember.contains(p) { collisions.append((p, folds[run + first].index)) }
+                }
+                if ids.count <= 16 {
+                    for g in ids.indices {
+                        guard let id = ids[g] else { continue }
+                        let first = ids[..<g].firstIndex { $0.map { sameText($0.swift, id.swift) } ?? false }
+                            ?? ids[..<g].firstIndex { $0.map { sameText($0.kotlin, id.kotlin) } ?? false }
+                        report(g, first)
                     }
-                    sortGroup(&swiftKeyed, from: start)
-                    sortGroup(&kotlinKeyed, from: start)
+                } else {
+                    // A large group (an attacker's): by sorting, as `firstEarlier` does.
+                    let swiftFirst = firstEarlier(count: ids.count, ids.indices.compactMap { g in ids[g].map { (key: $0.swift, index: Int32(g)) } })
+                    let kotlinFirst = firstEarlier(count: ids.count, ids.indices.compactMap { g in ids[g].map { (key: $0.kotlin, index: Int32(g)) } })
+                    for g in ids.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
                 }
-                run = k + 1
             }
-            // The first earlier profile of each constant, by index.
-            let firstSwift = firstEarlier(count: count, grouped: swiftKeyed)
-            let firstKotlin = firstEarlier(count: count, grouped: kotlinKeyed)
-            var nextMember = 0
-            for p in doc.profiles.indices {
-                let isMember = nextMember < members.count && members[nextMember] == Int32(p)
-                if isMember { nextMember += 1 }
-                guard isMember || firstSwift[p] != nil || firstKotlin[p] != nil else { continue }
-                let name = doc.profiles[p].name
-                if isMember {
-                    guard let (swift, kotlin, taken) = identifiers(name.value, fold: NameFold.of(name.value)) else { continue }
-                    let said = [taken.swift.contains(.swiftMember) ? "the Swift member \(swift)" : nil,
-                                taken.kotlin.contains(.kotlinMember) ? "the Kotlin member \(kotlin)" : nil,
-                                taken.kotlin.contains(.typeScriptMember) ? "the TypeScript member \(kotlin)" : nil]
-                        .compactMap { $0 }
-                    findings.add(at: name.span,
-                                 "profile '\(name.value)' becomes \(Suggest.andList(said)), which every generated policy already declares",
-                                 help: "rename the profile, e.g. '\(name.value)-profile'")
-                } else if let firstIndex = firstSwift[p] ?? firstKotlin[p] {
-                    let first = doc.profiles[Int(firstIndex)].name
-                    findings.add(at: name.span,
-                                 "profiles '\(first.value)' and '\(name.value)' both become \(shared(first.value, name.value))",
-                                 help: "rename one of the two profiles",
-                                 related: [.init(file: "", span: first.span, message: "'\(first.value)' is here")])
-                }
+            for p in members {
+                let name = doc.profiles[Int(p)].name
+                guard let (swift, kotlin, taken) = identifiers(name.value, fold: NameFold.of(name.value)) else { continue }
+                let said = [taken.swift.contains(.swiftMember) ? "the Swift member \(swift)" : nil,
+                            taken.kotlin.contains(.kotlinMember) ? "the Kotlin member \(kotlin)" : nil,
+                            taken.kotlin.contains(.typeScriptMember) ? "the TypeScript member \(kotlin)" : nil]
+                    .compactMap { $0 }
+                findings.add(at: name.span,
+                             "profile '\(name.value)' becomes \(Suggest.andList(said)), which every generated policy already declares",
+                             help: "rename the profile, e.g. '\(name.value)-profile'")
+            }
+            for (p, firstIndex) in collisions {
+                let name = doc.profiles[Int(p)].name, first = doc.profiles[Int(firstIndex)].name
+                findings.add(at: name.span,
+                             "profiles '\(first.value)' and '\(name.value)' both become \(shared(first.value, name.value))",
+                             help: "rename one of the two profiles",
+                             related: [.init(file: "", span: first.span, message: "'\(first.value)' is here")])
             }
         })
 }
