@@ -148,7 +148,6 @@ public enum Values {
         return fullDuration(text, typical: typical)
     }
 
-    /// `duration` without the fast path: every spelling, and the messages.
     /// The units a duration ends with, and their milliseconds; `ms` before `s`.
     static let durationUnits: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
 
@@ -158,6 +157,7 @@ public enum Values {
         durationUnits.contains { text.hasSuffix($0.0) }
     }
 
+    /// `duration` without the fast path: every spelling, and the messages.
     static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
         let t = text
         // Units spelled out ("10 seconds", "5min"): say which short unit was meant.
