@@ -130,6 +130,37 @@ final class CodeWriter {
         }
     }
 
+    /// A double-quoted string literal of `text`, the loop the three languages share: runs of
+    /// printable ASCII (all of the usual name or code) stand as they are, but for `"`, `\` and the
+    /// language's `special` byte, which are written after a backslash; every other scalar is
+    /// written by `escape`, the language's own form.
+    func appendQuoted(_ text: String, backslashing special: UInt8? = nil, escape: (CodeWriter, UInt32) -> Void) {
+        append(0x22)
+        var text = text
+        text.withUTF8 { b in
+            var run = 0, i = 0
+            while i < b.count {
+                let c = b[i]
+                if c >= 0x20 && c < 0x7F && c != 0x22 && c != 0x5C && c != special {
+                    i += 1
+                    continue
+                }
+                append(UnsafeBufferPointer(rebasing: b[run..<i]))
+                let (scalar, length) = utf8Scalar(b, at: i)
+                if scalar == 0x22 || scalar == 0x5C || scalar == special.map(UInt32.init) {
+                    append(0x5C)
+                    append(UInt8(scalar))
+                } else {
+                    escape(self, scalar)
+                }
+                i += length
+                run = i
+            }
+            append(UnsafeBufferPointer(rebasing: b[run..<b.count]))
+        }
+        append(0x22)
+    }
+
     // MARK: lines
 
     /// The indentation of a new line.

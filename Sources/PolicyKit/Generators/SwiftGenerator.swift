@@ -265,34 +265,11 @@ enum SwiftGenerator {
         var text: String
 
         func write(to w: CodeWriter) {
-            w.append(0x22)
-            var text = text
-            text.withUTF8 { b in
-                // Runs of printable ASCII without `"` and `\\` (all of the usual name or code)
-                // stand as they are; each other scalar is escaped.
-                var run = 0, i = 0
-                while i < b.count {
-                    let c = b[i]
-                    if c >= 0x20 && c < 0x7F && c != 0x22 && c != 0x5C {
-                        i += 1
-                        continue
-                    }
-                    w.append(UnsafeBufferPointer(rebasing: b[run..<i]))
-                    let (scalar, length) = utf8Scalar(b, at: i)
-                    switch scalar {
-                    case 0x22: w.put(#"\""#)
-                    case 0x5C: w.put(#"\\"#)
-                    default:
-                        w.put("\\u{")
-                        w.append(hex: scalar)
-                        w.put("}")
-                    }
-                    i += length
-                    run = i
-                }
-                w.append(UnsafeBufferPointer(rebasing: b[run..<b.count]))
+            w.appendQuoted(text) { w, scalar in
+                w.put("\\u{")
+                w.append(hex: scalar)
+                w.put("}")
             }
-            w.append(0x22)
         }
     }
 
