@@ -394,3 +394,30 @@ import Testing
         #expect(f.message == "policy 'playback' has no profile 'fast'; its profiles are 'interactive' and 'background'")
     }
 }
+
+/// The FIFO ring under the server's queue and the answers under way: values come out in the order
+/// they went in, across the doublings of its room.
+@Suite struct RingTests {
+    @Test func firstInFirstOutAcrossGrowth() {
+        var ring = Ring<Int>(capacity: 4)
+        defer { ring.release() }
+        var reference: [Int] = []
+        var rng = Rng(state: 71)
+        var next = 0
+        for _ in 0..<5000 {
+            if rng.below(3) > 0 || reference.isEmpty {
+                ring.append(next)
+                reference.append(next)
+                next += 1
+            } else {
+                #expect(ring.removeFirst() == reference.removeFirst())
+            }
+            #expect(ring.count == reference.count)
+            if !reference.isEmpty {
+                #expect(ring[0] == reference[0])
+                #expect(ring[reference.count - 1] == reference[reference.count - 1])
+            }
+        }
+        #expect(reference.count > 1000)  // grown from 4 well past a thousand
+    }
+}

@@ -109,6 +109,54 @@ struct Slab<T> {
     }
 }
 
+/// A first-in first-out ring of plain values on a `Slab`, doubled (and laid out from its start
+/// again) when full: the server's queue and the answers under way.
+struct Ring<T> {
+    private var slab: Slab<T>
+    private var head = 0
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        slab = Slab(capacity: capacity)
+    }
+
+    var isEmpty: Bool {
+        @inline(__always) get { count == 0 }
+    }
+
+    /// The value `offset` places from the first (`offset < count`).
+    @inline(__always)
+    subscript(offset: Int) -> T {
+        slab[(head + offset) % slab.capacity]
+    }
+
+    @inline(__always)
+    mutating func append(_ value: T) {
+        if count == slab.capacity {
+            let grown = Slab<T>(capacity: slab.capacity * 2)
+            for i in 0..<count { (grown.base + i).initialize(to: self[i]) }
+            slab.release()
+            slab = grown
+            head = 0
+        }
+        slab[(head + count) % slab.capacity] = value
+        count += 1
+    }
+
+    /// Removes and returns the first value (the ring is not empty).
+    @inline(__always)
+    mutating func removeFirst() -> T {
+        let first = slab[head]
+        head = (head + 1) % slab.capacity
+        count -= 1
+        return first
+    }
+
+    func release() {
+        slab.release()
+    }
+}
+
 /// A 4-ary min-heap of events by key: half the levels of a binary heap, and each node's children
 /// on one cache line. Events of one key come out in an order fixed by the sequence of pushes and
 /// pops, which a run repeats exactly.

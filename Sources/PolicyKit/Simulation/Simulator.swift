@@ -109,17 +109,13 @@ struct Engine {
     var capacityNow: Double
     var tokens: Double
     var tokensAt: Int64 = 0
-    var queue = Slab<UInt64>(capacity: 1024)
-    var queueHead = 0
-    var queueCount = 0
+    var queue = Ring<UInt64>(capacity: 1024)
     var serving: UInt64 = 0
     var serverBusy = false
     var outage = -1
     var surgeFactor = 1.0
     var nextArrival = Event(time: 0, kind: .arrival)
-    var answers = Slab<Event>(capacity: 1024)
-    var answerHead = 0
-    var answerCount = 0
+    var answers = Ring<Event>(capacity: 1024)
 
     // Accounting.
     var second = 0
@@ -186,19 +182,16 @@ struct Engine {
             // The earliest of the three lines of events; on a tie the heap, then answers.
             var e: Event
             let heapKey = heap.isEmpty ? UInt64.max : heap.top.key
-            if answerCount > 0, answers[answerHead].key < heapKey, answers[answerHead].key < nextArrival.key {
-                e = answers[answerHead]
+            if !answers.isEmpty, answers[0].key < heapKey, answers[0].key < nextArrival.key {
                 // Answers come due in order: the call and the budget of answers a little ahead
                 // are asked for now, so they are in cache when their turn comes.
-                if answerCount > 16 {
-                    calls.prefetch(Int(answers[(answerHead + 16) % answers.capacity].slot))
+                if answers.count > 16 {
+                    calls.prefetch(Int(answers[16].slot))
                 }
-                if answerCount > 8 {
-                    let ahead = Int(answers[(answerHead + 8) % answers.capacity].slot)
-                    budgets.prefetch(Int(calls[ahead].client))
+                if answers.count > 8 {
+                    budgets.prefetch(Int(calls[Int(answers[8].slot)].client))
                 }
-                answerHead = (answerHead + 1) % answers.capacity
-                answerCount -= 1
+                e = answers.removeFirst()
             } else if nextArrival.key < heapKey {
                 e = nextArrival
                 nextArrival.key = UInt64.max
@@ -283,16 +276,7 @@ struct Engine {
     /// answers come due in the order they are made: a FIFO ring, not the heap, holds them.
     @inline(__always)
     mutating func pushAnswer(_ kind: Event.Kind, _ slot: Int, _ token: UInt32, at now: Int64) {
-        if answerCount == answers.capacity {
-            let grown = Slab<Event>(capacity: answers.capacity * 2)
-            for i in 0..<answerCount { (grown.base + i).initialize(to: answers[(answerHead + i) % answers.capacity]) }
-            answers.release()
-            answers = grown
-            answerHead = 0
-        }
-        answers[(answerHead + answerCount) % answers.capacity] =
-            Event(time: min(now + latencyNs, endNs), kind: kind, slot: UInt32(slot), token: token)
-        answerCount += 1
+        answers.append(Event(time: min(now + latencyNs, endNs), kind: kind, slot: UInt32(slot), token: token))
     }
 
     mutating func startCall(_ now: Int64, client: Int) {
@@ -375,7 +359,7 @@ struct Engine {
                 busyAnswer(slot, now, giveUp: giveUp)
             }
         case .queue:
-            if let limit = scenario.queueLimit, queueCount >= limit {
+            if let limit = scenario.queueLimit, queue.count >= limit {
                 busyAnswer(slot, now, giveUp: giveUp)
                 return
             }
@@ -522,30 +506,19 @@ struct Engine {
     var bucketSize: Double { capacityNow > 0 ? max(1, capacityNow) : 0 }
 
     mutating func enqueue(_ entry: UInt64) {
-        if queueCount == queue.capacity {
-            // Grow the ring, laying its entries out from the start again.
-            let grown = Slab<UInt64>(capacity: queue.capacity * 2)
-            for i in 0..<queueCount { (grown.base + i).initialize(to: queue[(queueHead + i) % queue.capacity]) }
-            queue.release()
-            queue = grown
-            queueHead = 0
-        }
-        queue[(queueHead + queueCount) % queue.capacity] = entry
-        queueCount += 1
-        if queueCount > Simulator.Limits.queued {
+        queue.append(entry)
+        if queue.count > Simulator.Limits.queued {
             failure = Simulator.Failure(message: "more than \(Simulator.Limits.queued) requests waited in the queue; the run stopped (give the server a queueLimit)")
         }
     }
 
     /// Queue mode: the next request, if any, goes into service for 1/capacity.
     mutating func startService(_ now: Int64) {
-        guard queueCount > 0, capacityNow > 0 else {
+        guard !queue.isEmpty, capacityNow > 0 else {
             serverBusy = false
             return
         }
-        serving = queue[queueHead]
-        queueHead = (queueHead + 1) % queue.capacity
-        queueCount -= 1
+        serving = queue.removeFirst()
         serverBusy = true
         // Held under 4·10^18 ns: a capacity of a request a century is as good as none.
         let serviceNs = max(1, Int64(min(1e9 / capacityNow, 4e18)))
