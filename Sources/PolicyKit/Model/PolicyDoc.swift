@@ -20,14 +20,79 @@ public struct PolicyDoc: Sendable, Hashable {
     public struct Profile: Sendable, Hashable {
         /// The profile's key: its name and where it was written.
         public var name: Located<String>
-        public var kind: Located<String>?
-        public var maxRetries: Located<Int>?
-        public var base: Located<Int>?
-        public var cap: Located<Int>?
-        public var timeout: Located<Int>?
-        public var deadline: Located<Int>?
+        /// The fields, boxed and nil while there are none. Inline, six optional located values
+        /// made a profile 224 bytes; a 1 MiB file of 65 000 empty profiles then held 14.5 MB in
+        /// profiles alone, the most of its peak memory. Now an empty profile is 40 bytes.
+        private var box: Box?
+
+        public init(name: Located<String>, kind: Located<String>? = nil, maxRetries: Located<Int>? = nil,
+                    base: Located<Int>? = nil, cap: Located<Int>? = nil, timeout: Located<Int>? = nil,
+                    deadline: Located<Int>? = nil) {
+            self.name = name
+            let fields = Fields(kind: kind, maxRetries: maxRetries, base: base, cap: cap, timeout: timeout, deadline: deadline)
+            if fields != Fields() { box = Box(fields) }
+        }
+
+        public var kind: Located<String>? {
+            get { box?.fields.kind }
+            set { update { $0.kind = newValue } }
+        }
+        public var maxRetries: Located<Int>? {
+            get { box?.fields.maxRetries }
+            set { update { $0.maxRetries = newValue } }
+        }
+        public var base: Located<Int>? {
+            get { box?.fields.base }
+            set { update { $0.base = newValue } }
+        }
+        public var cap: Located<Int>? {
+            get { box?.fields.cap }
+            set { update { $0.cap = newValue } }
+        }
+        public var timeout: Located<Int>? {
+            get { box?.fields.timeout }
+            set { update { $0.timeout = newValue } }
+        }
+        public var deadline: Located<Int>? {
+            get { box?.fields.deadline }
+            set { update { $0.deadline = newValue } }
+        }
 
         public var isInteractive: Bool { kind?.value == "interactive" }
+
+        /// Copy on write: a profile is a value, whoever else holds its box.
+        private mutating func update(_ change: (inout Fields) -> Void) {
+            if box == nil {
+                box = Box(Fields())
+            } else if !isKnownUniquelyReferenced(&box!) {
+                box = Box(box!.fields)
+            }
+            change(&box!.fields)
+        }
+
+        public static func == (a: Profile, b: Profile) -> Bool {
+            a.name == b.name && (a.box?.fields ?? Fields()) == (b.box?.fields ?? Fields())
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(box?.fields ?? Fields())
+        }
+
+        private struct Fields: Hashable {
+            var kind: Located<String>?
+            var maxRetries: Located<Int>?
+            var base: Located<Int>?
+            var cap: Located<Int>?
+            var timeout: Located<Int>?
+            var deadline: Located<Int>?
+        }
+
+        /// Mutated only through `update`, when no other profile holds it.
+        private final class Box: @unchecked Sendable {
+            var fields: Fields
+            init(_ fields: Fields) { self.fields = fields }
+        }
     }
 
     public struct NeverRetry: Sendable, Hashable {
@@ -173,20 +238,22 @@ public struct PolicyDoc: Sendable, Hashable {
     }
 
     private static func profile(_ e: DecodedEntry) -> Profile {
-        var p = Profile(name: Located(e.key, e.keySpan))
-        guard case .object(let fields) = e.value.value else { return p }
+        let name = Located(e.key, e.keySpan)
+        guard case .object(let fields) = e.value.value else { return Profile(name: name) }
+        var kind: Located<String>?, maxRetries: Located<Int>?, base: Located<Int>?, cap: Located<Int>?
+        var timeout: Located<Int>?, deadline: Located<Int>?
         for i in fields.indices {
             switch fields[i].key {
-            case "kind": p.kind = fields[i].value.string
-            case "maxRetries": p.maxRetries = fields[i].value.int
-            case "base": p.base = fields[i].value.duration
-            case "cap": p.cap = fields[i].value.duration
-            case "timeout": p.timeout = fields[i].value.duration
-            case "deadline": p.deadline = fields[i].value.duration
+            case "kind": kind = fields[i].value.string
+            case "maxRetries": maxRetries = fields[i].value.int
+            case "base": base = fields[i].value.duration
+            case "cap": cap = fields[i].value.duration
+            case "timeout": timeout = fields[i].value.duration
+            case "deadline": deadline = fields[i].value.duration
             default: break
             }
         }
-        return p
+        return Profile(name: name, kind: kind, maxRetries: maxRetries, base: base, cap: cap, timeout: timeout, deadline: deadline)
     }
 }
 
