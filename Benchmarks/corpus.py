@@ -1,6 +1,7 @@
 """Deterministic benchmark corpus for policyc (fixed seed: the same bytes on every machine).
 
-    python3 Benchmarks/corpus.py OUT_DIR      # writes the corpora below, prints a summary
+    python3 Benchmarks/corpus.py OUT_DIR            # writes the corpora below, prints a summary
+    python3 Benchmarks/corpus.py --shapes OUT_DIR   # only OUT_DIR/shapes (the memory test's input)
 
 Layout under OUT_DIR:
     clean-1/         1 policy of about 1 KB
@@ -608,6 +609,17 @@ def write(path, text):
         f.write(text)
 
 
+def generate_shapes(out):
+    shapes = {}
+    for i, (name, make) in enumerate(SHAPES.items()):
+        text, count = make(random.Random(SEED + 100 + i))
+        assert len(text.encode()) <= MAX_BYTES, name
+        write(os.path.join(out, "shapes", f"{name}.yaml"), text)
+        shapes[name] = count
+    write(os.path.join(out, "shapes", "description.yaml"), big_description(random.Random(SEED + 3)))
+    return shapes
+
+
 def generate(out):
     rng = random.Random(SEED)
     policies = [policy(rng, i) for i in range(2000)]
@@ -626,17 +638,15 @@ def generate(out):
     big, profiles = big_profiles(random.Random(SEED + 2))
     write(os.path.join(out, "big", "profiles.yaml"), big)
     write(os.path.join(out, "big", "description.yaml"), big_description(random.Random(SEED + 3)))
-    shapes = {}
-    for i, (name, make) in enumerate(SHAPES.items()):
-        text, count = make(random.Random(SEED + 100 + i))
-        assert len(text.encode()) <= MAX_BYTES, name
-        write(os.path.join(out, "shapes", f"{name}.yaml"), text)
-        shapes[name] = count
-    write(os.path.join(out, "shapes", "description.yaml"), big_description(random.Random(SEED + 3)))
+    shapes = generate_shapes(out)
     return {"broken": len(broken), "kinds": kinds, "big_profiles": profiles, "shapes": shapes}
 
 
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--shapes":
+        shapes = generate_shapes(sys.argv[2])
+        print(f"1 MiB shapes: {len(shapes) + 1} files in {os.path.join(sys.argv[2], 'shapes')}")
+        sys.exit(0)
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     info = generate(sys.argv[1])

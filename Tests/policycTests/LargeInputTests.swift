@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+/// The folder `benchmarkShapeFolder` made, for the exit handler that removes it.
+nonisolated(unsafe) private var benchmarkShapeFolderToRemove: String?
+
 /// Any input of up to 1 MiB, whatever its shape, is linted in at most 32 MiB of peak memory
 /// (the built binary's own, from `wait4`/GNU time). The shapes are those an attacker or a
 /// generator would make (Benchmarks/corpus.py makes the same ones for timing against libyaml).
@@ -115,5 +118,56 @@ import Testing
         #expect(outcome.maxRSSBytes <= Self.memoryBound,
                 "\(shape.name): peak memory \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, over 32 MiB")
         print("large input: \(shape.name): \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, \(found.count) findings")
+    }
+
+    // MARK: the benchmark's own shapes
+
+    /// The names of Benchmarks/corpus.py's SHAPES (and its long description), read from the
+    /// script: the bound is asserted on exactly the set the benchmark times against libyaml.
+    static let benchmarkShapes: [String] = {
+        let script = CLITests.packageRoot.appendingPathComponent("Benchmarks/corpus.py")
+        let text = (try? String(contentsOf: script, encoding: .utf8)) ?? ""
+        let names = text.split(separator: "\n").compactMap { line -> String? in
+            // `    "profiles-full": shape_profiles_full,`
+            guard line.hasPrefix("    \""), line.contains("\": shape_") else { return nil }
+            return String(line.dropFirst(5).prefix { $0 != "\"" })
+        }
+        return names + ["description"]
+    }()
+
+    /// The shapes written once by `corpus.py --shapes` into a temporary folder, for every test.
+    static let benchmarkShapeFolder: Result<URL, CLITests.Missing> = {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-shapes-\(getpid())")
+        let made = try? CLITests.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                     ["python3", CLITests.packageRoot.appendingPathComponent("Benchmarks/corpus.py").path, "--shapes", out.path],
+                                     in: nil, environment: [:])
+        // Some 40 MB: gone when the tests end.
+        benchmarkShapeFolderToRemove = out.path
+        atexit { if let path = benchmarkShapeFolderToRemove { try? FileManager.default.removeItem(atPath: path) } }
+        guard made?.status == 0 else {
+            return .failure(CLITests.Missing(description: "python3 Benchmarks/corpus.py --shapes failed: \(made.map { "\($0)" } ?? "python3 did not start")"))
+        }
+        return .success(out.appendingPathComponent("shapes"))
+    }()
+
+    @Test func theBenchmarkHasItsShapes() {
+        // Read from corpus.py by a pattern: an empty or short list would make the test below vacuous.
+        #expect(Self.benchmarkShapes.count >= 38, "\(Self.benchmarkShapes)")
+        #expect(Self.benchmarkShapes.contains("name-collisions") && Self.benchmarkShapes.contains("profiles-empty"))
+    }
+
+    @Test(arguments: benchmarkShapes)
+    func everyBenchmarkShapeLintsInLittleMemory(_ name: String) throws {
+        let folder = try Self.benchmarkShapeFolder.get()
+        let file = folder.appendingPathComponent("\(name).yaml")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(size > 1_000_000 && size <= 1_048_576, "\(name): \(size) bytes")
+        let outcome = try Child.run([try Child.policyc(), "lint", "--format", "json", file.path], in: folder.path)
+        #expect(outcome.signal == nil, "\(name): \(outcome)")
+        #expect(outcome.status == 0 || outcome.status == 1, "\(name): \(outcome)")
+        #expect(try Child.diagnostics(outcome).count <= 1001, "\(name)")
+        #expect(outcome.maxRSSBytes <= Self.memoryBound,
+                "\(name): peak memory \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, over 32 MiB")
+        print("benchmark shape: \(name): \(String(format: "%.1f", outcome.maxRSSMiB)) MiB")
     }
 }
