@@ -281,6 +281,28 @@ import Testing
         #expect(Loader.load(comment).diagnostics.isEmpty)
     }
 
+    /// A large mapping's keys are indexed by hash (`KeyIndex`), grown many times over: every
+    /// repeated key is found, with its first position, exactly as a scan of all keys finds it.
+    @Test func repeatedKeysOfALargeMappingAreAllFound() throws {
+        var keys: [String] = []
+        for i in 0..<3000 {
+            // Every seventh key repeats one from far earlier; the others are new (some long).
+            keys.append(i % 7 == 6 ? keys[(i * 31) % i] : i % 5 == 0 ? "key-\(i)-" + String(repeating: "x", count: 40) : "k\(i)")
+        }
+        let text = "m:\n" + keys.map { "  \($0): 1\n" }.joined()
+        var firstLine: [String: Int] = [:]
+        var expected: [(line: Int, first: Int)] = []
+        for (i, key) in keys.enumerated() {
+            if let first = firstLine[key] { expected.append((i + 2, first)) } else { firstLine[key] = i + 2 }
+        }
+        let found = load(text).diagnostics.filter { $0.rule == RuleID.yamlDuplicateKey.rawValue }
+        #expect(expected.count > 400)
+        #expect(found.count == min(expected.count, Loader.maxFindings))
+        for (d, e) in zip(found, expected) {
+            #expect(d.span.start.line == e.line && d.related.first?.span.start.line == e.first, "\(d.message)")
+        }
+    }
+
     @Test func manyAliasesGiveOneFinding() throws {
         let text = "a: &x 1\nb: [" + Array(repeating: "*x", count: 50_000).joined(separator: ", ") + "]\n"
         let d = try only(load(text), .yamlUnsupported)
