@@ -186,6 +186,41 @@ import Testing
         }
     }
 
+    /// Every scalar of texts with every kind of line break, multi-byte scalars, control bytes and
+    /// lines past the checkpoint stride: the map's position of it is the one counted by walking
+    /// the text, and its offset comes back from that position.
+    @Test func sourceMapPositionsAreThoseOfAWalk() {
+        var random = SystemRandomNumberGenerator()
+        let pieces = ["a", "b c", "\t", "é", "日本", "\u{1F600}", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
+                      String(repeating: "x", count: 70), String(repeating: "é", count: 65)]
+        for round in 0..<200 {
+            var text = round % 4 == 0 ? "\u{FEFF}" : ""
+            for _ in 0..<Int.random(in: 0...60, using: &random) { text += pieces.randomElement(using: &random)! }
+            let bytes = Array(text.utf8)
+            let map = SourceMap(bytes)
+            // The walk: lines end at LF, CR, CRLF, NEL, LS and PS; columns count scalars.
+            var line = 1, column = 1, offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            var scalars = Array(String(decoding: bytes[offset...], as: UTF8.self).unicodeScalars)[...]
+            while let scalar = scalars.popFirst() {
+                #expect(map.offset(of: Mark(line: line, column: column)) == offset, "\(text.debugDescription) \(line):\(column)")
+                #expect(map.mark(at: offset) == Mark(line: line, column: column), "\(text.debugDescription) @\(offset)")
+                offset += String(scalar).utf8.count
+                if scalar == "\r", scalars.first == "\n" {
+                    scalars.removeFirst()
+                    offset += 1
+                }
+                if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            }
+            #expect(map.offset(of: Mark(line: line, column: column)) == offset)
+            #expect(map.lineCount == line)
+        }
+    }
+
     // MARK: the unified diff
 
     @Test func diffIsUnified() {

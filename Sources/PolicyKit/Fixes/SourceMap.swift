@@ -17,48 +17,69 @@ public struct SourceMap: Sendable {
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        let n = bytes.count
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var i = start
-        var sawBreak = false
-        var scalars = 0
-        var marks: [Int] = []
-        while i < n {
-            let b = bytes[i]
-            if b & 0xC0 != 0x80 {
-                if scalars > 0, scalars % Self.stride == 0 { marks.append(i) }
-                scalars += 1
-            }
-            // The width of a line break at i, if one stands there.
-            var width = 0
-            if b == 0x0A {
-                width = 1
-            } else if b == 0x0D {
-                width = i + 1 < n && bytes[i + 1] == 0x0A ? 2 : 1
-            } else if b == 0xC2, i + 1 < n, bytes[i + 1] == 0x85 {
-                width = 2
-            } else if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                width = 3
-            }
-            if width == 0 {
-                i += 1
-                continue
-            }
-            if !sawBreak {
-                sawBreak = true
-                lineBreak = String(decoding: bytes[i..<(i + width)], as: UTF8.self)
+        var lineStarts: [Int] = [], lineEnds: [Int] = [], checkpoints: [Int: [Int]] = [:]
+        var lineBreak: String?
+        bytes.withUnsafeBufferPointer { b in
+            let n = b.count
+            var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            var i = start
+            // Scalars of this line so far, and the count at which the next checkpoint stands.
+            var scalars = 0, nextMark = Self.stride
+            var marks: [Int] = []
+            while i < n {
+                let c = b[i]
+                // Most bytes: ASCII and no line break (one scalar each).
+                if c >= 0x20 && c < 0x80 {
+                    if scalars == nextMark {
+                        marks.append(i)
+                        nextMark += Self.stride
+                    }
+                    scalars += 1
+                    i += 1
+                    continue
+                }
+                if c & 0xC0 != 0x80 {
+                    if scalars == nextMark {
+                        marks.append(i)
+                        nextMark += Self.stride
+                    }
+                    scalars += 1
+                }
+                // The width of a line break at i, if one stands there.
+                var width = 0
+                if c == 0x0A {
+                    width = 1
+                } else if c == 0x0D {
+                    width = i + 1 < n && b[i + 1] == 0x0A ? 2 : 1
+                } else if c == 0xC2, i + 1 < n, b[i + 1] == 0x85 {
+                    width = 2
+                } else if c == 0xE2, i + 2 < n, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 {
+                    width = 3
+                }
+                if width == 0 {
+                    i += 1
+                    continue
+                }
+                if lineBreak == nil { lineBreak = String(decoding: b[i..<(i + width)], as: UTF8.self) }
+                if !marks.isEmpty {
+                    checkpoints[lineStarts.count] = marks
+                    marks = []
+                }
+                scalars = 0
+                nextMark = Self.stride
+                lineStarts.append(start)
+                lineEnds.append(i)
+                i += width
+                start = i
             }
             if !marks.isEmpty { checkpoints[lineStarts.count] = marks }
-            marks = []
-            scalars = 0
             lineStarts.append(start)
-            lineEnds.append(i)
-            i += width
-            start = i
+            lineEnds.append(n)
         }
-        if !marks.isEmpty { checkpoints[lineStarts.count] = marks }
-        lineStarts.append(start)
-        lineEnds.append(n)
+        self.lineStarts = lineStarts
+        self.lineEnds = lineEnds
+        self.checkpoints = checkpoints
+        if let lineBreak { self.lineBreak = lineBreak }
     }
 
     /// How many lines the file has; a file that ends with a line break has an empty last line.
