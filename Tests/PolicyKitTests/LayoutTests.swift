@@ -44,6 +44,40 @@ import Testing
         #expect(source.excerpt(line: 3, column: 1, endColumn: nil) == nil)
     }
 
+    /// Lines are split on the bytes as far as they are asked for and decoded one by one: each is
+    /// the line of the whole file decoded (invalid UTF-8 repaired) and then split, whatever bytes
+    /// stand around its breaks, and in whatever order lines are asked for.
+    @Test func linesAreThoseOfTheWholeDecodedFile() {
+        var rng = Rng(state: 7)
+        let pieces: [[UInt8]] = [[0x61], [0x20], [0x0A], [0x0D], [0x0D, 0x0A], [0xC2, 0x85], [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9],
+                                 [0xE2], [0xE2, 0x80], [0xC2], [0x85], [0xF0, 0x9F], [0xFF], [0xC3, 0xA9], [0xEF, 0xBB, 0xBF]]
+        for round in 0..<300 {
+            var bytes: [UInt8] = round % 5 == 0 ? [0xEF, 0xBB, 0xBF] : []
+            for _ in 0..<rng.below(40) { bytes += rng.pick(pieces) }
+            // The reference: the whole file decoded, then split where libyaml counts a new line.
+            var text = String(decoding: bytes, as: UTF8.self).unicodeScalars[...]
+            if text.first == "\u{FEFF}", bytes.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst() }
+            var lines: [String] = [], current = ""
+            while let c = text.popFirst() {
+                if c == "\r" || c == "\n" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" {
+                    if c == "\r", text.first == "\n" { text.removeFirst() }
+                    lines.append(current)
+                    current = ""
+                } else {
+                    current.unicodeScalars.append(c)
+                }
+            }
+            if !current.isEmpty { lines.append(current) }
+            var source = Reporters.SourceLines(bytes)
+            var order = Array(1...(lines.count + 2))
+            if round % 2 == 1 { order.reverse() }
+            for n in order {
+                let made = source.line(n).map { String(String.UnicodeScalarView($0)) }
+                #expect(made == (n <= lines.count ? lines[n - 1] : nil), "\(bytes) line \(n)")
+            }
+        }
+    }
+
     /// The loader keeps collections below `Loader.keptDepth` without their contents: nothing of
     /// the language is that deep, and duplicate keys down there are still found.
     @Test func deepContentsAreLetGoButStillChecked() {

@@ -81,38 +81,52 @@ extension Reporters {
     /// A file's lines, split where libyaml counts a new line (LF, CR, CRLF, NEL, LS, PS) so that a
     /// diagnostic's line number finds the line it means. A leading BOM is not part of line 1.
     struct SourceLines {
-        /// The text (invalid UTF-8 repaired, as before), and where each line's bytes start and end.
-        private let text: String
+        /// The file's bytes, and where each line's bytes start and end, found as far as lines
+        /// are asked for: findings come in line order, and the first thousand of a 1 MiB file
+        /// often stand in its first lines (decoding and splitting all of it was a third of the
+        /// report's cost).
+        private let bytes: [UInt8]
         private var bounds: [(start: UInt32, end: UInt32)] = []
+        /// Where the next line starts; nil once the whole file is split.
+        private var next: Int?
+        /// The last line decoded, for the other findings on it.
+        private var decoded: (number: Int, text: String)?
 
-        /// On the bytes: walking the text scalar by scalar cost about 170 instructions a byte, more
-        /// than libyaml's whole parse. In UTF-8, NEL is C2 85 and LS/PS are E2 80 A8/A9, and those
-        /// lead bytes never occur inside another character, so a byte match is a character match.
         init(_ bytes: [UInt8]) {
-            text = bytes.isEmpty ? "" : String(decoding: bytes, as: UTF8.self)
-            guard !bytes.isEmpty else { return }
-            var found: [(UInt32, UInt32)] = []
-            var copy = text
-            copy.withUTF8 { u in
-                let n = u.count
-                var start = u.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            self.bytes = bytes
+            next = bytes.isEmpty ? nil : bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        }
+
+        /// Splits lines until there are `n` (or the file ends). On the bytes: walking the text
+        /// scalar by scalar cost about 170 instructions a byte, more than libyaml's whole parse.
+        /// In UTF-8, NEL is C2 85 and LS/PS are E2 80 A8/A9, and those lead bytes never occur
+        /// inside another character, nor does repairing invalid UTF-8 ever take them in, so a
+        /// byte match is a character match.
+        private mutating func split(upTo n: Int) {
+            guard var start = next, bounds.count < n else { return }
+            var found = bounds
+            bounds = []
+            bytes.withUnsafeBufferPointer { u in
+                let count = u.count
                 var i = start
-                while i < n {
+                while i < count && found.count < n {
                     let b = u[i]
-                    if b == 0x0A {
+                    if b > 0x0D && b < 0xC2 {
+                        i += 1
+                    } else if b == 0x0A {
                         found.append((UInt32(start), UInt32(i)))
                         i += 1
                         start = i
                     } else if b == 0x0D {
                         found.append((UInt32(start), UInt32(i)))
                         i += 1
-                        if i < n, u[i] == 0x0A { i += 1 }
+                        if i < count, u[i] == 0x0A { i += 1 }
                         start = i
-                    } else if b == 0xC2, i + 1 < n, u[i + 1] == 0x85 {
+                    } else if b == 0xC2, i + 1 < count, u[i + 1] == 0x85 {
                         found.append((UInt32(start), UInt32(i)))
                         i += 2
                         start = i
-                    } else if b == 0xE2, i + 2 < n, u[i + 1] == 0x80, u[i + 2] == 0xA8 || u[i + 2] == 0xA9 {
+                    } else if b == 0xE2, i + 2 < count, u[i + 1] == 0x80, u[i + 2] == 0xA8 || u[i + 2] == 0xA9 {
                         found.append((UInt32(start), UInt32(i)))
                         i += 3
                         start = i
@@ -120,18 +134,26 @@ extension Reporters {
                         i += 1
                     }
                 }
-                if start < n { found.append((UInt32(start), UInt32(n))) }
+                if found.count < n {
+                    // The end: the last line, unless the file ends with a line break.
+                    if start < count { found.append((UInt32(start), UInt32(count))) }
+                    next = nil
+                } else {
+                    next = start
+                }
             }
             bounds = found
         }
 
         /// Line `n` (1-based), or nil when the file has no such line (a finding at the very end).
-        func line(_ n: Int) -> Substring.UnicodeScalarView? {
-            guard n >= 1 && n <= bounds.count else { return nil }
-            let utf8 = text.utf8
-            let from = utf8.index(utf8.startIndex, offsetBy: Int(bounds[n - 1].start))
-            let to = utf8.index(from, offsetBy: Int(bounds[n - 1].end - bounds[n - 1].start))
-            return text[from..<to].unicodeScalars
+        mutating func line(_ n: Int) -> Substring.UnicodeScalarView? {
+            guard n >= 1 else { return nil }
+            split(upTo: n)
+            guard n <= bounds.count else { return nil }
+            if decoded?.number != n {
+                decoded = (n, String(decoding: bytes[Int(bounds[n - 1].start)..<Int(bounds[n - 1].end)], as: UTF8.self))
+            }
+            return Substring(decoded!.text).unicodeScalars
         }
 
         /// Of each long line asked for: its length in scalars, and where every `step`th scalar is.
