@@ -627,11 +627,9 @@ enum Label: CustomStringConvertible {
 /// Text is the same only when its bytes are (see `sameText`): the codes "\u{958}" and
 /// "\u{915}\u{93C}" are two items, as they are to the server and the generated code.
 struct FirstSeen {
-    /// The identities of `earlier[0..<indexed]`, made once a list is long: the values themselves,
-    /// hashed and compared as their identities would be (writing each identity out cost a string
-    /// per item, and a list of 30 000 exceptions held all of them).
-    private var many: [Identity: Span] = [:]
-    private var indexed = 0
+    /// The items of `earlier` by the hash of their identity, once a list is long: indices, not
+    /// the values (a dictionary of the values retained and released each at every step).
+    private var many = HashIndex()
     static let scanned = 16
 
     /// Where an item of `earlier` had the identity of `value`, if one did. `earlier` is the list's
@@ -642,21 +640,16 @@ struct FirstSeen {
             for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
             return nil
         }
-        if indexed == 0 { many.reserveCapacity(Self.scanned * 4) }
-        while indexed < earlier.count {
-            many[Identity(value: earlier[indexed].value)] = earlier[indexed].span
-            indexed += 1
+        while many.count < earlier.count {
+            many.insert(hash: Self.hash(earlier[many.count].value), index: many.count)
         }
-        return many[Identity(value: value)]
+        return many.find(hash: Self.hash(value)) { Self.sameIdentity(earlier[$0].value, value) }.map { earlier[$0].span }
     }
 
-    /// A value as a key by its identity: equal exactly when `sameIdentity` says so.
-    struct Identity: Hashable {
-        var value: Decoded.Value
-
-        static func == (a: Identity, b: Identity) -> Bool { FirstSeen.sameIdentity(a.value, b.value) }
-
-        func hash(into hasher: inout Hasher) { FirstSeen.hashIdentity(value, into: &hasher) }
+    static func hash(_ value: Decoded.Value) -> UInt64 {
+        var hasher = Hasher()
+        hashIdentity(value, into: &hasher)
+        return hasher.finalize64()
     }
 
     /// Hashes what `identity` writes out: the case and payload, items in order, an object's

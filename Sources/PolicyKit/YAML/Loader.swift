@@ -73,69 +73,13 @@ private struct Frame {
     var items: [Node] = []
     /// The entries by key, made only once a mapping is large (see `firstSpan`); by bytes, as
     /// every key comparison (see `sameText`).
-    var seen = KeyIndex()
+    var seen = HashIndex()
     var pendingKey: String?
     var pendingKeySpan = Span(.start)
     var skipValue = false
 
     /// True when the next node completes a `key: value` pair rather than starting one.
     var expectsValue: Bool { isMapping && pendingKey != nil }
-}
-
-/// The entries of a large mapping by key: an open-addressing table of entry indices with their
-/// keys' hashes. A dictionary of the keys themselves hashed every key again on each growth and
-/// retained and released its text at each step: 16 % of linting a mapping of 50 000 keys. The
-/// hash is the standard library's (seeded per process, so no file can be written to make its
-/// keys collide); keys compare by bytes, in the entries.
-struct KeyIndex {
-    private var hashes: [UInt64] = []
-    /// The entry index in each slot; -1 for an empty one.
-    private var slots: [Int32] = []
-    private(set) var count = 0
-
-    static func hash(_ key: String) -> UInt64 {
-        var hasher = Hasher()
-        var key = key
-        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        return UInt64(bitPattern: Int64(hasher.finalize()))
-    }
-
-    /// The index of the entry whose key has the bytes of `key`, if it was inserted.
-    func find(_ key: String, hash: UInt64, in entries: [Entry]) -> Int? {
-        guard !slots.isEmpty else { return nil }
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while slots[i] >= 0 {
-            if hashes[i] == hash, sameText(entries[Int(slots[i])].key, key) { return Int(slots[i]) }
-            i = (i + 1) & mask
-        }
-        return nil
-    }
-
-    /// Adds entry `index` (its key not yet in the table).
-    mutating func insert(hash: UInt64, index: Int) {
-        // At most half full: probes stay short.
-        if (count + 1) * 2 > slots.count { grow() }
-        place(hash, Int32(index))
-        count += 1
-    }
-
-    private mutating func place(_ hash: UInt64, _ index: Int32) {
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while slots[i] >= 0 { i = (i + 1) & mask }
-        hashes[i] = hash
-        slots[i] = index
-    }
-
-    private mutating func grow() {
-        let oldHashes = hashes, oldSlots = slots
-        let size = max(64, slots.count * 2)
-        hashes = Array(repeating: 0, count: size)
-        slots = Array(repeating: -1, count: size)
-        // The hashes are kept: growing never hashes a key again.
-        for i in oldSlots.indices where oldSlots[i] >= 0 { place(oldHashes[i], oldSlots[i]) }
-    }
 }
 
 private struct EventReader {
@@ -296,11 +240,12 @@ private struct EventReader {
                        "anchors and aliases are not supported in policy files; write the value out in full")
         }
         if let tag {
-            // libyaml hands over the resolved tag; show the `!!` shorthand people write.
-            var text = String(cString: tag)
-            if text.hasPrefix("tag:yaml.org,2002:") { text = "!!" + text.dropFirst("tag:yaml.org,2002:".count) }
-            reportOnce("tag", at: start,
-                       "tags such as '\(printable(text))' are not supported; the key a value stands under gives its type")
+            reportOnce("tag", at: start, {
+                // libyaml hands over the resolved tag; show the `!!` shorthand people write.
+                var text = String(cString: tag)
+                if text.hasPrefix("tag:yaml.org,2002:") { text = "!!" + text.dropFirst("tag:yaml.org,2002:".count) }
+                return "tags such as '\(printable(text))' are not supported; the key a value stands under gives its type"
+            }())
         }
     }
 
@@ -366,23 +311,33 @@ private struct EventReader {
         }
         while stack[top].seen.count < count {
             let indexed = stack[top].seen.count
-            stack[top].seen.insert(hash: KeyIndex.hash(stack[top].entries[indexed].key), index: indexed)
+            stack[top].seen.insert(hash: Self.hash(stack[top].entries[indexed].key), index: indexed)
         }
-        let found = stack[top].seen.find(key, hash: KeyIndex.hash(key), in: stack[top].entries)
-        return found.map { stack[top].entries[$0].keySpan }
+        let entries = stack[top].entries
+        let found = stack[top].seen.find(hash: Self.hash(key)) { sameText(entries[$0].key, key) }
+        return found.map { entries[$0].keySpan }
+    }
+
+    /// A key's hash by its bytes (see `HashIndex`).
+    static func hash(_ key: String) -> UInt64 {
+        var hasher = Hasher()
+        var key = key
+        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize64()
     }
 
     mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
         diagnostics.append(Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message))
     }
 
-    mutating func reportOnce(_ kind: String, at mark: Mark, _ message: String) {
+    /// The message is made only for the first: a file of 50 000 tags made it 50 000 times.
+    mutating func reportOnce(_ kind: String, at mark: Mark, _ message: @autoclosure () -> String) {
         if let seen = unsupported[kind] {
             unsupported[kind] = (seen.index, seen.more + 1)
             return
         }
         unsupported[kind] = (diagnostics.count, 0)
-        report(.yamlUnsupported, at: mark, message)
+        report(.yamlUnsupported, at: mark, message())
     }
 
     mutating func finishUnsupportedCounts() {
