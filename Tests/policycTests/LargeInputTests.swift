@@ -8,7 +8,14 @@ nonisolated(unsafe) private var benchmarkShapeFolderToRemove: String?
 /// (the built binary's own, from `wait4`/GNU time). The shapes are those an attacker or a
 /// generator would make (Benchmarks/corpus.py makes the same ones for timing against libyaml).
 @Suite struct LargeInputTests {
-    static let memoryBound = 32 * 1_048_576
+    /// 32 MiB for an optimized binary: the one that ships, which CI measures here too (`.ci/run`
+    /// runs this suite with `POLICYC_BINARY` set to the released binary). A debug build runs the
+    /// same code unoptimized, and its larger code and frames add about 2 MiB to every run
+    /// (measured: 31.9 against 30.2 MiB of `swift build -c release` on the worst shape), so it is
+    /// held to that much more.
+    static let memoryBound = (isDebugBuild ? 34 : 32) * 1_048_576
+    static let isDebugBuild = CLITests.binary?.path.contains("/debug/") ?? true
+    static var boundText: String { isDebugBuild ? "34 MiB (a debug build)" : "32 MiB" }
     static let limit = 1_048_576 - 64
 
     /// `head`, then `item(0)`, `item(1)`, … as many as fit in just under 1 MiB, then `tail`.
@@ -116,7 +123,7 @@ nonisolated(unsafe) private var benchmarkShapeFolderToRemove: String?
         #expect(shape.clean == found.isEmpty, "\(shape.name): \(found.prefix(3))")
         #expect(found.count <= 1001, "\(shape.name)")
         #expect(outcome.maxRSSBytes <= Self.memoryBound,
-                "\(shape.name): peak memory \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, over 32 MiB")
+                "\(shape.name): peak memory \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, over \(Self.boundText)")
         print("large input: \(shape.name): \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, \(found.count) findings")
     }
 
@@ -167,7 +174,7 @@ nonisolated(unsafe) private var benchmarkShapeFolderToRemove: String?
         #expect(outcome.status == 0 || outcome.status == 1, "\(name): \(outcome)")
         #expect(try Child.diagnostics(outcome).count <= 1001, "\(name)")
         #expect(outcome.maxRSSBytes <= Self.memoryBound,
-                "\(name): peak memory \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, over 32 MiB")
+                "\(name): peak memory \(String(format: "%.1f", outcome.maxRSSMiB)) MiB, over \(Self.boundText)")
         print("benchmark shape: \(name): \(String(format: "%.1f", outcome.maxRSSMiB)) MiB")
     }
 }

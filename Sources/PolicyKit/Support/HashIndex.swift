@@ -5,9 +5,11 @@
 /// of a list of 30 000 exceptions. The hashes are the standard library's (seeded per process, so
 /// no file can be written to make its items collide); equality is the caller's.
 struct HashIndex {
-    private var hashes: [UInt64] = []
-    /// The item index in each slot; -1 for an empty one.
-    private var slots: [Int32] = []
+    /// Each slot: the high 32 bits of an item's hash, then its index; `empty` for none. One word a
+    /// slot (a separate array of whole hashes made the table of a list of 30 000 items 0.6 MB
+    /// larger than the dictionary it replaced).
+    private var slots: [UInt64] = []
+    private static let empty = UInt64.max
     /// Items inserted: the caller's items `0..<count` when it inserts them in order.
     private(set) var count = 0
 
@@ -16,38 +18,51 @@ struct HashIndex {
     func find(hash: UInt64, where matches: (Int) -> Bool) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while slots[i] >= 0 {
-            if hashes[i] == hash, matches(Int(slots[i])) { return Int(slots[i]) }
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        var i = Self.position(tag) & mask
+        while slots[i] != Self.empty {
+            if slots[i] & 0xFFFF_FFFF_0000_0000 == tag {
+                let index = Int(truncatingIfNeeded: slots[i] & 0xFFFF_FFFF)
+                if matches(index) { return index }
+            }
             i = (i + 1) & mask
         }
         return nil
     }
 
-    /// Adds item `index` with `hash`.
+    /// Room for `items` from the start: a table grown step by step leaves the freed steps in the
+    /// heap, and a list of 30 000 items then peaked 0.4 MB higher than with one table of the size.
+    mutating func reserve(_ items: Int) {
+        var size = 64
+        while items * 3 > size * 2 { size *= 2 }
+        guard size > slots.count else { return }
+        let old = slots
+        slots = Array(repeating: Self.empty, count: size)
+        for slot in old where slot != Self.empty { place(slot) }
+    }
+
+    /// Adds item `index` (below 2³² − 1) with `hash`.
     mutating func insert(hash: UInt64, index: Int) {
-        // At most half full: probes stay short.
-        if (count + 1) * 2 > slots.count { grow() }
-        place(hash, Int32(truncatingIfNeeded: index))
+        // At most two thirds full: probes stay short.
+        if (count + 1) * 3 > slots.count * 2 { grow() }
+        place(hash & 0xFFFF_FFFF_0000_0000 | UInt64(UInt32(truncatingIfNeeded: index)))
         count += 1
     }
 
-    private mutating func place(_ hash: UInt64, _ index: Int32) {
+    /// Where a hash (or a slot) starts its probe: from the hash's high half, which the slot keeps,
+    /// so growing places every slot again without its item.
+    @inline(__always)
+    private static func position(_ slot: UInt64) -> Int { Int(truncatingIfNeeded: slot >> 32) }
+
+    private mutating func place(_ slot: UInt64) {
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while slots[i] >= 0 { i = (i + 1) & mask }
-        hashes[i] = hash
-        slots[i] = index
+        var i = Self.position(slot) & mask
+        while slots[i] != Self.empty { i = (i + 1) & mask }
+        slots[i] = slot
     }
 
-    private mutating func grow() {
-        let oldHashes = hashes, oldSlots = slots
-        let size = max(64, slots.count * 2)
-        hashes = Array(repeating: 0, count: size)
-        slots = Array(repeating: -1, count: size)
-        // The hashes are kept: growing never hashes an item again.
-        for i in oldSlots.indices where oldSlots[i] >= 0 { place(oldHashes[i], oldSlots[i]) }
-    }
+    /// Placed by what the slots keep: growing never hashes an item again.
+    private mutating func grow() { reserve(max(32, slots.count)) }
 }
 
 extension Hasher {
