@@ -281,7 +281,7 @@ import Testing
         #expect(Loader.load(comment).diagnostics.isEmpty)
     }
 
-    /// A large mapping's keys are indexed by hash (`KeyIndex`), grown many times over: every
+    /// A large mapping's keys are indexed by hash (`HashIndex`), grown many times over: every
     /// repeated key is found, with its first position, exactly as a scan of all keys finds it.
     @Test func repeatedKeysOfALargeMappingAreAllFound() throws {
         var keys: [String] = []

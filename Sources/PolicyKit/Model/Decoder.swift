@@ -135,7 +135,7 @@ struct Decoder {
             var out: [Decoded] = []
             out.reserveCapacity(items.count)
             var complete = true
-            var firsts = FirstSeen(items: items.count)
+            var firsts = FirstSeen()
             let itemLabel = Label.itemOf(key)
             for item in items {
                 guard let v = decode(item, as: itemShape, key: itemLabel, owner: itemLabel, keySpan: item.span)
@@ -630,13 +630,7 @@ struct FirstSeen {
     /// The items of `earlier` by the hash of their identity, once a list is long: indices, not
     /// the values (a dictionary of the values retained and released each at every step).
     private var many = HashIndex()
-    /// How many items the list has: the table is made for all of them at once.
-    private var items = 0
     static let scanned = 16
-
-    init(items: Int = 0) {
-        self.items = items
-    }
 
     /// Where an item of `earlier` had the identity of `value`, if one did. `earlier` is the list's
     /// items kept so far, in order, and only grows: each is the first of its identity (a repeat is
@@ -646,7 +640,6 @@ struct FirstSeen {
             for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
             return nil
         }
-        if many.count == 0 { many.reserve(max(items, earlier.count + 1)) }
         while many.count < earlier.count {
             many.insert(hash: Self.hash(earlier[many.count].value), index: many.count)
         }

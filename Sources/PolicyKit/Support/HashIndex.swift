@@ -6,8 +6,7 @@
 /// no file can be written to make its items collide); equality is the caller's.
 struct HashIndex {
     /// Each slot: the high 32 bits of an item's hash, then its index; `empty` for none. One word a
-    /// slot (a separate array of whole hashes made the table of a list of 30 000 items 0.6 MB
-    /// larger than the dictionary it replaced).
+    /// slot: half the table a separate array of whole hashes needs.
     private var slots: [UInt64] = []
     private static let empty = UInt64.max
     /// Items inserted: the caller's items `0..<count` when it inserts them in order.
@@ -28,17 +27,6 @@ struct HashIndex {
             i = (i + 1) & mask
         }
         return nil
-    }
-
-    /// Room for `items` from the start: a table grown step by step leaves the freed steps in the
-    /// heap, and a list of 30 000 items then peaked 0.4 MB higher than with one table of the size.
-    mutating func reserve(_ items: Int) {
-        var size = 64
-        while items * 3 > size * 2 { size *= 2 }
-        guard size > slots.count else { return }
-        let old = slots
-        slots = Array(repeating: Self.empty, count: size)
-        for slot in old where slot != Self.empty { place(slot) }
     }
 
     /// Adds item `index` (below 2³² − 1) with `hash`.
@@ -62,7 +50,11 @@ struct HashIndex {
     }
 
     /// Placed by what the slots keep: growing never hashes an item again.
-    private mutating func grow() { reserve(max(32, slots.count)) }
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: Self.empty, count: max(64, slots.count * 2))
+        for slot in old where slot != Self.empty { place(slot) }
+    }
 }
 
 extension Hasher {

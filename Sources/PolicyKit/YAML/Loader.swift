@@ -318,11 +318,10 @@ private struct EventReader {
         return found.map { entries[$0].keySpan }
     }
 
-    /// A key's hash by its bytes (see `HashIndex`).
+    /// A key's hash by its bytes, as `ExactText` hashes it (see `HashIndex`).
     static func hash(_ key: String) -> UInt64 {
         var hasher = Hasher()
-        var key = key
-        key.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hasher.combine(ExactText(key))
         return hasher.finalize64()
     }
 
