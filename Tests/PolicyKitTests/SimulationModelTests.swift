@@ -287,6 +287,23 @@ import Testing
         #expect(budgets == 60 && backoffs > 0)
     }
 
+    /// Calls take their clients from a stream of their own, drawn `clientsAhead` calls early (so
+    /// their budgets are prefetched): the clients, in call order, are that stream's uniform draws.
+    @Test func callsTakeTheirClientsInTheOrderOfTheirOwnStream() throws {
+        let policy = try GenSupport.canonical
+        let profile = try #require(policy.profiles.first)
+        for clients in [1, 7, 1_000] {
+            let scenario = Scenario(name: "clients", durationMs: 60_000, clients: clients, callsPerMinute: 1, capacity: 1)
+            var engine = Engine(rules: ClientRules(policy: policy, profile: profile), scenario: scenario, seed: 5)
+            defer { engine.release() }
+            var reference = RandomStream(seed: 5, purpose: .clients)
+            let got = (0..<(3 * Engine.clientsAhead + 5)).map { _ in engine.nextClient() }
+            #expect(got == got.indices.map { _ in reference.below(clients) })
+            #expect(got.allSatisfy { $0 >= 0 && $0 < clients })
+            if clients > 1 { #expect(Set(got).count > 1) }
+        }
+    }
+
     // MARK: absurd values end in figures, never in a crash
 
     @Test func absurdValuesStillGiveFigures() throws {
@@ -356,9 +373,11 @@ import Testing
     @Test func randomStreamsAreSeededAndSeparate() {
         var a = RandomStream(seed: 1, purpose: .arrivals), b = RandomStream(seed: 1, purpose: .arrivals)
         var c = RandomStream(seed: 1, purpose: .jitter), d = RandomStream(seed: 2, purpose: .arrivals)
+        var e = RandomStream(seed: 1, purpose: .clients)
         let xs = (0..<100).map { _ in a.next() }
         #expect(xs == (0..<100).map { _ in b.next() })
         #expect(xs != (0..<100).map { _ in c.next() })
+        #expect(xs != (0..<100).map { _ in e.next() })
         #expect(xs != (0..<100).map { _ in d.next() })
         // Uniform draws stay in [0, 1) with the right mean; exponential draws have mean 1.
         var sum = 0.0, expSum = 0.0

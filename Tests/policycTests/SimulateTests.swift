@@ -305,16 +305,16 @@ import Testing
         let text = try CLI.policyc(["diff", "Policies", "new"], in: dir)
         #expect(text.status == 0, "\(text)")
         #expect(text.out.contains("  outage (simulated with 'policyc simulate --scenario outage': 100000 devices"))
-        #expect(text.out.contains("    interactive: in a 30 s outage: peak load 4.3× → 2.1× of normal; viewers who see Retry "))
+        #expect(text.out.contains("    interactive: in a 30 s outage: peak load 4.3× → 2.2× of normal; viewers who see Retry "))
         #expect(text.out.contains("    background: in a 30 s outage: peak load 6.1× of normal (unchanged); calls that fail "))
         let markdown = try CLI.policyc(["diff", "Policies", "new", "--format", "markdown"], in: dir)
-        #expect(markdown.out.contains("- `interactive`: in a 30 s outage: peak load 4.3× → 2.1× of normal;"))
+        #expect(markdown.out.contains("- `interactive`: in a 30 s outage: peak load 4.3× → 2.2× of normal;"))
         let json = try CLI.policyc(["diff", "Policies", "new", "--format", "json"], in: dir)
         let review = try #require((try CLI.json(json.out)["policies"] as? [[String: Any]])?.first)
         let outage = try #require(review["outage"] as? [[String: Any]])
         #expect(outage.map { $0["profile"] as? String } == ["interactive", "background"])
-        #expect((outage[0]["before"] as? [String: Any])?["peakLoad"] as? Double == 4.26)
-        #expect((outage[0]["effect"] as? String)?.hasPrefix("in a 30 s outage: peak load 4.3× → 2.1× of normal") == true)
+        #expect((outage[0]["before"] as? [String: Any])?["peakLoad"] as? Double == 4.25)
+        #expect((outage[0]["effect"] as? String)?.hasPrefix("in a 30 s outage: peak load 4.3× → 2.2× of normal") == true)
         // A change that leaves retries alone runs nothing.
         let other = try CLI.policyc(["diff", "Policies", "other"], in: dir)
         #expect(other.status == 0 && !other.out.contains("in a 30 s outage"), "\(other)")
@@ -329,6 +329,6 @@ import Testing
         let json = try CLI.policyc(["explain", "--format", "json"], in: CLI.packageRoot)
         let profile = try #require(((try CLI.json(json.out)["policies"] as? [String: Any])?["playback"] as? [String: Any])?["profiles"] as? [String: Any])
         let outage = try #require((profile["interactive"] as? [String: Any])?["outage"] as? [String: Any])
-        #expect(outage["peakLoad"] as? Double == 4.26 && outage["recoverySeconds"] as? Int == 0)
+        #expect(outage["peakLoad"] as? Double == 4.25 && outage["recoverySeconds"] as? Int == 0)
     }
 }

@@ -13,7 +13,7 @@ struct Event {
     enum Kind: UInt8 {
         /// A fault starts or ends (first at a time: the state changes before anything else then).
         case boundary
-        /// A new call starts (`slot` is its client).
+        /// A new call starts.
         case arrival
         /// A call's next attempt is sent.
         case retry

@@ -9,6 +9,8 @@ struct RandomStream {
     enum Purpose: UInt64 {
         case arrivals = 1
         case jitter = 2
+        /// Which client makes each call, in the order the calls start.
+        case clients = 3
     }
 
     /// xoshiro256** (Blackman and Vigna), its state filled by SplitMix64 from the seed and the purpose.
