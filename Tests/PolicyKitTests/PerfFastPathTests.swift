@@ -135,6 +135,43 @@ import Testing
         }
     }
 
+    /// The byte writer `name-collision` uses gives `convert`'s bytes, for each kind, also when
+    /// written after other identifiers in one buffer.
+    @Test func asciiNamesWriteTheBytesTheyConvertTo() {
+        let out = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 4 * Values.maxNameLength)
+        defer { out.deallocate() }
+        for name in Self.names() where Values.isName(name) {
+            var utf8 = name
+            utf8.withUTF8 { b in
+                for kind in [ASCIIName.Kind.upperCamel, .lowerCamel, .screamingSnake] {
+                    let end = ASCIIName.write(b, kind, to: out, at: 7)
+                    #expect(Array(out[7..<end]) == Array((ASCIIName.convert(name, kind) ?? "").utf8), "\(name) \(kind)")
+                }
+            }
+        }
+    }
+
+    /// The radix sort gives the standard sort's order, with few values or many, with bytes all
+    /// values share (skipped passes) and with values equal.
+    @Test func radixSortSortsAsTheStandardSort() {
+        var rng = Rng(state: 53)
+        for count in [0, 1, 2, 255, 256, 257, 1_000, 70_000] {
+            for shape in 0..<3 {
+                var values = (0..<count).map { _ -> UInt64 in
+                    let random = rng.next() << 31 ^ rng.next()
+                    switch shape {
+                    case 0: return random
+                    case 1: return random & 0x00FF_0000_0000_FF00 | 0x1200_0000_0000_0000
+                    default: return UInt64(rng.below(5))
+                    }
+                }
+                let expected = values.sorted()
+                radixSort(&values)
+                #expect(values == expected, "\(count) values of shape \(shape)")
+            }
+        }
+    }
+
     /// `Values.isName` as it was written on an array of the bytes.
     static func referenceIsName(_ s: String) -> Bool {
         let u = Array(s.utf8)

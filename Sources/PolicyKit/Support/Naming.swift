@@ -198,48 +198,67 @@ enum ASCIIName {
     static func convert(_ name: String, _ kind: Kind) -> String? {
         var name = name
         return name.withUTF8 { b -> String? in
-            for c in b where !(isLower(c) || isUpper(c) || isDigit(c) || c == 0x2D) { return nil }
+            guard isASCIIName(b) else { return nil }
             // Made in a scratch buffer, then copied: a String made with room for the longest
             // result is a heap string even when the name fits the 15 bytes of a small one, and a
             // rule that keeps 50 000 profile constants kept 64 bytes of heap for each.
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * b.count + 1) { out -> String in
                 var n = 0
-                var partStart = true  // at the first byte of a part (parts lie between dashes)
-                var anyPart = false
-                for i in b.indices {
-                    let c = b[i]
-                    if c == 0x2D {
-                        partStart = true
-                        continue
-                    }
-                    switch kind {
-                    case .upperCamel:
-                        out[n] = partStart ? upper(c) : c
-                    case .lowerCamel:
-                        out[n] = partStart && anyPart ? upper(c) : c
-                    case .screamingSnake:
-                        // Words: each part, split at humps as `Naming.humps` splits them.
-                        if partStart {
-                            if anyPart {
-                                out[n] = 0x5F
-                                n += 1
-                            }
-                        } else if isUpper(c) {
-                            let prev = b[i - 1]
-                            let nextIsLower = i + 1 < b.count && isLower(b[i + 1])
-                            if isLower(prev) || isDigit(prev) || (isUpper(prev) && nextIsLower) {
-                                out[n] = 0x5F
-                                n += 1
-                            }
-                        }
-                        out[n] = upper(c)
-                    }
+                write(b, kind) {
+                    out[n] = $0
                     n += 1
-                    partStart = false
-                    anyPart = true
                 }
                 return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
             }
+        }
+    }
+
+    /// `convert`'s bytes of a name already known to be ASCII (`isASCIIName`), written to `out`
+    /// from `start` (room for 2·count bytes there), with no String made: `name-collision`
+    /// compares 65 000 profiles' identifiers so. Where they end.
+    static func write(_ b: UnsafeBufferPointer<UInt8>, _ kind: Kind, to out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var n = start
+        write(b, kind) {
+            out[n] = $0
+            n += 1
+        }
+        return n
+    }
+
+    static func isASCIIName(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for c in b where !(isLower(c) || isUpper(c) || isDigit(c) || c == 0x2D) { return false }
+        return true
+    }
+
+    /// Gives the identifier of `b` (an ASCII name) to `emit`, byte by byte (at most 2·count).
+    @inline(__always)
+    private static func write(_ b: UnsafeBufferPointer<UInt8>, _ kind: Kind, _ emit: (UInt8) -> Void) {
+        var partStart = true  // at the first byte of a part (parts lie between dashes)
+        var anyPart = false
+        for i in b.indices {
+            let c = b[i]
+            if c == 0x2D {
+                partStart = true
+                continue
+            }
+            switch kind {
+            case .upperCamel:
+                emit(partStart ? upper(c) : c)
+            case .lowerCamel:
+                emit(partStart && anyPart ? upper(c) : c)
+            case .screamingSnake:
+                // Words: each part, split at humps as `Naming.humps` splits them.
+                if partStart {
+                    if anyPart { emit(0x5F) }
+                } else if isUpper(c) {
+                    let prev = b[i - 1]
+                    let nextIsLower = i + 1 < b.count && isLower(b[i + 1])
+                    if isLower(prev) || isDigit(prev) || (isUpper(prev) && nextIsLower) { emit(0x5F) }
+                }
+                emit(upper(c))
+            }
+            partStart = false
+            anyPart = true
         }
     }
 

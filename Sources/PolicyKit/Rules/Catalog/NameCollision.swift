@@ -49,8 +49,8 @@ extension Rule {
             // identifier, and only those whose fold a taken word has can take a member's name. For
             // the others no identifier is made, which was most of the cost of 50 000 profiles.
             // Each profile as one integer: the top bits of its fold, then its index. Sorted as
-            // plain integers (a sort of tuples by a closure cost 40 million instructions for
-            // 65 000 profiles); profiles of one fold still end up side by side in index order,
+            // plain integers, by radix (a sort of tuples by a closure cost 40 million
+            // instructions for 65 000 profiles, the standard sort of integers 20 million); profiles of one fold still end up side by side in index order,
             // and a group of equal top bits that holds two folds is only a group to compare.
             let indexBits = max(1, Int.bitWidth - (count - 1).leadingZeroBitCount)
             let indexMask: UInt64 = (1 << UInt64(indexBits)) - 1
@@ -61,14 +61,17 @@ extension Rule {
                 let name = doc.profiles[p].name.value
                 guard Values.isName(name) else { continue }
                 let fold = NameFold.of(name)
-                folds.append(fold & ~indexMask | UInt64(p))
-                if NameAdvice.mayBeTaken(fold: fold), let id = identifiers(name, fold: fold),
-                   id.taken.swift.contains(.swiftMember) || id.taken.kotlin.contains(.kotlinMember)
-                    || id.taken.kotlin.contains(.typeScriptMember) {
-                    members.append(Int32(p))
+                if NameAdvice.mayBeTaken(fold: fold) {
+                    // A name without identifiers (a reserved word: bad-name's) shares none.
+                    guard let id = identifiers(name, fold: fold) else { continue }
+                    if id.taken.swift.contains(.swiftMember) || id.taken.kotlin.contains(.kotlinMember)
+                        || id.taken.kotlin.contains(.typeScriptMember) {
+                        members.append(Int32(p))
+                    }
                 }
+                folds.append(fold & ~indexMask | UInt64(p))
             }
-            folds.sort()
+            radixSort(&folds)
             func index(_ k: Int) -> Int32 { Int32(truncatingIfNeeded: folds[k] & indexMask) }
             func group(_ k: Int) -> UInt64 { folds[k] & ~indexMask }
             // Group by group of one fold (one identifier is never in two), each profile's first
@@ -76,28 +79,51 @@ extension Rule {
             // per profile: tables of every profile's identifiers were 4 MB of 50 000 profiles.
             let isMember = Set(members)
             var collisions: [(index: Int32, first: Int32)] = []
-            var ids: [(swift: String, kotlin: String)?] = []
+            // A small group's identifiers as bytes, one after another: its Swift constant, then
+            // its Kotlin one. No String is made for them (two a profile were a quarter of this
+            // rule's cost on 65 000 profiles that all collide).
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16 * 2 * 2 * Values.maxNameLength)
+            defer { bytes.deallocate() }
+            var bounds: [(start: Int, middle: Int, end: Int)] = []
             var run = 0
             for k in folds.indices where k + 1 == folds.count || group(k + 1) != group(run) {
                 defer { run = k + 1 }
                 guard k > run else { continue }
-                ids.removeAll(keepingCapacity: true)
-                for f in run...k {
-                    let name = doc.profiles[Int(index(f))].name.value
-                    ids.append(identifiers(name, fold: NameFold.of(name)).map { ($0.swift, $0.kotlin) })
-                }
                 func report(_ g: Int, _ first: Int?) {
                     let p = index(run + g)
-                    if let first, !isMember.contains(p) { collisions.append((p, index(run + first))) }
+                    if let first, isMember.isEmpty || !isMember.contains(p) { collisions.append((p, index(run + first))) }
                 }
-                if ids.count <= 16 {
-                    for g in ids.indices {
-                        guard let id = ids[g] else { continue }
-                        let first = ids[..<g].firstIndex { $0.map { sameText($0.swift, id.swift) } ?? false }
-                            ?? ids[..<g].firstIndex { $0.map { sameText($0.kotlin, id.kotlin) } ?? false }
-                        report(g, first)
+                if k - run < 16 {
+                    bounds.removeAll(keepingCapacity: true)
+                    do {
+                        let b = bytes
+                        var end = 0
+                        for f in run...k {
+                            // `Values.isName` names are ASCII, of at most `maxNameLength` bytes:
+                            // `ASCIIName` writes their identifiers, each at most twice as long.
+                            var name = doc.profiles[Int(index(f))].name.value
+                            name.withUTF8 { name in
+                                let start = end
+                                let middle = ASCIIName.write(name, .lowerCamel, to: b, at: start)
+                                end = ASCIIName.write(name, .screamingSnake, to: b, at: middle)
+                                bounds.append((start, middle, end))
+                            }
+                        }
+                        func same(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
+                            x.count == y.count && b[x].elementsEqual(b[y])
+                        }
+                        for g in bounds.indices {
+                            let id = bounds[g]
+                            let first = bounds[..<g].firstIndex { same($0.start..<$0.middle, id.start..<id.middle) }
+                                ?? bounds[..<g].firstIndex { same($0.middle..<$0.end, id.middle..<id.end) }
+                            report(g, first)
+                        }
                     }
                 } else {
+                    let ids = (run...k).map { f -> (swift: String, kotlin: String)? in
+                        let name = doc.profiles[Int(index(f))].name.value
+                        return identifiers(name, fold: NameFold.of(name)).map { ($0.swift, $0.kotlin) }
+                    }
                     // A large group (an attacker's): by sorting, as `firstEarlier` does.
                     let swiftFirst = firstEarlier(count: ids.count, ids.indices.compactMap { g in ids[g].map { (key: $0.swift, index: Int32(g)) } })
                     let kotlinFirst = firstEarlier(count: ids.count, ids.indices.compactMap { g in ids[g].map { (key: $0.kotlin, index: Int32(g)) } })
