@@ -74,6 +74,10 @@ private struct Frame {
     /// The entries by key, made only once a mapping is large (see `firstSpan`); by bytes, as
     /// every key comparison (see `sameText`).
     var seen = HashIndex()
+    /// The hash of the last key `firstSpan` looked up and did not find, with where that key
+    /// stands: it becomes the next entry, and is indexed with this hash instead of a second one
+    /// (a mapping of long keys was hashed twice over).
+    var lastKeyHash: (span: Span, hash: UInt64)?
     var pendingKey: String?
     var pendingKeySpan = Span(.start)
     var skipValue = false
@@ -311,10 +315,18 @@ private struct EventReader {
         }
         while stack[top].seen.count < count {
             let indexed = stack[top].seen.count
-            stack[top].seen.insert(hash: Self.hash(stack[top].entries[indexed].key), index: indexed)
+            let hash: UInt64
+            if let last = stack[top].lastKeyHash, last.span == stack[top].entries[indexed].keySpan {
+                hash = last.hash
+            } else {
+                hash = Self.hash(stack[top].entries[indexed].key)
+            }
+            stack[top].seen.insert(hash: hash, index: indexed)
         }
         let entries = stack[top].entries
-        let found = stack[top].seen.find(hash: Self.hash(key)) { sameText(entries[$0].key, key) }
+        let hash = Self.hash(key)
+        let found = stack[top].seen.find(hash: hash) { sameText(entries[$0].key, key) }
+        stack[top].lastKeyHash = found == nil ? (stack[top].pendingKeySpan, hash) : nil
         return found.map { entries[$0].keySpan }
     }
 
