@@ -439,4 +439,36 @@ import Testing
         }
         #expect(reference.count > 1000)  // grown from 4 well past a thousand
     }
+
+    /// The event heap (4-ary, prefetching the level below the next) gives its events in key
+    /// order, each exactly once, growing past several levels and with equal keys among them.
+    @Test func theEventHeapGivesEventsInKeyOrder() {
+        var heap = EventHeap()
+        defer { heap.release() }
+        var reference: [UInt64] = []  // the keys in the heap, sorted
+        var rng = Rng(state: 73)
+        var now: Int64 = 0
+        var popped = 0
+        for step in 0..<24_000 {
+            // Mostly pushes at first (to thousands of events: seven levels), then mostly pops.
+            if reference.isEmpty || rng.below(100) < (step < 12_000 ? 70 : 30) {
+                let event = Event(time: now + Int64(rng.below(1_000)), kind: .retry, slot: UInt32(step), token: 0)
+                heap.push(event)
+                var low = 0, high = reference.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if reference[mid] <= event.key { low = mid + 1 } else { high = mid }
+                }
+                reference.insert(event.key, at: low)
+            } else {
+                let top = heap.top
+                heap.removeTop()
+                #expect(top.key == reference.removeFirst())
+                now = top.time
+                popped += 1
+            }
+            #expect(heap.count == reference.count)
+        }
+        #expect(popped > 8_000)
+    }
 }

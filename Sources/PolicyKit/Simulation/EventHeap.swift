@@ -15,7 +15,7 @@ struct Event {
         case boundary
         /// A new call starts.
         case arrival
-        /// A call's next attempt is sent.
+        /// A call's next attempt is sent (`token` is the call's client: see `Engine.failed`).
         case retry
         /// An answer reaches the client: 200, or the status of the outage the call noted.
         case answerOK, answerOutage
@@ -199,6 +199,16 @@ struct EventHeap {
         while true {
             let first = 4 * i + 1
             if first >= n { break }
+            // The next level's four candidate groups are asked for while this one is compared:
+            // in a heap larger than the cache (a million clients') their misses then overlap
+            // instead of coming one level after another.
+            let grandchildren = 4 * first + 1
+            if grandchildren < n {
+                items.prefetch(grandchildren)
+                items.prefetch(grandchildren + 4)
+                items.prefetch(grandchildren + 8)
+                items.prefetch(grandchildren + 12)
+            }
             var child = first
             var key = base[first].key
             let end = min(first + 4, n)

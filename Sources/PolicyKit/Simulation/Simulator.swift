@@ -218,9 +218,16 @@ struct Engine {
             } else if heapKey != UInt64.max {
                 e = heap.top
                 heap.removeTop()
-                // The next event's client budget, while this one is handled (a retry, a timeout).
-                if !heap.isEmpty, heap.top.kind == .retry || heap.top.kind == .giveUp {
-                    budgets.prefetch(Int(calls[Int(heap.top.slot)].client))
+                // The next event's call and client budget, while this one is handled: a retry
+                // names its client, a timeout's is read from its call.
+                if !heap.isEmpty {
+                    let next = heap.top
+                    if next.kind == .retry {
+                        calls.prefetch(Int(next.slot))
+                        budgets.prefetch(Int(next.token))
+                    } else if next.kind == .giveUp {
+                        budgets.prefetch(Int(calls[Int(next.slot)].client))
+                    }
                 }
             } else {
                 break
@@ -233,7 +240,9 @@ struct Engine {
                 startCall(now, client: nextClient())
                 scheduleArrival(after: now)
             case .retry:
-                guard calls[Int(e.slot)].token == e.token else { continue }
+                // Never stale: nothing else happens to a call while it waits to retry. Its event
+                // carries the client instead of a token (see `failed`).
+                assert(calls[Int(e.slot)].client == e.token, "a retry for a call that has moved on")
                 send(Int(e.slot), now)
             case .answerOK:
                 guard calls[Int(e.slot)].token == e.token else { continue }
@@ -449,9 +458,12 @@ struct Engine {
         guard waitNs < Double(deadline - now) else { return fail(slot, .deadline) }
         let at = now + Int64(waitNs)
         guard at < deadline else { return fail(slot, .deadline) }
+        // The attempt's events still to come (its timeout) are stale from now on. The retry
+        // needs no token (nothing else can happen to the call before it), so it carries the
+        // client: the loop prefetches the client's budget when the retry reaches the heap's top.
         c.token &+= 1
         calls[slot] = c
-        push(at, .retry, slot, c.token)
+        push(at, .retry, slot, c.client)
     }
 
     /// The call gets its ticket at `at`: now, or later when nothing can change that any more (a
