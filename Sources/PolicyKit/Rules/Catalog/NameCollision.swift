@@ -50,8 +50,9 @@ extension Rule {
             // the others no identifier is made, which was most of the cost of 50 000 profiles.
             // Each profile as one integer: the top bits of its fold, then its index. Sorted as
             // plain integers, by radix (a sort of tuples by a closure cost 40 million
-            // instructions for 65 000 profiles, the standard sort of integers 20 million); profiles of one fold still end up side by side in index order,
-            // and a group of equal top bits that holds two folds is only a group to compare.
+            // instructions for 65 000 profiles, the standard sort of integers 20 million);
+            // profiles of one fold still end up side by side in index order, and a group of
+            // equal top bits that holds two folds is only a group to compare.
             let indexBits = max(1, Int.bitWidth - (count - 1).leadingZeroBitCount)
             let indexMask: UInt64 = (1 << UInt64(indexBits)) - 1
             var folds: [UInt64] = []
