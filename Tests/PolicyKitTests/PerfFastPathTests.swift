@@ -151,27 +151,6 @@ import Testing
         }
     }
 
-    /// The radix sort gives the standard sort's order, with few values or many, with bytes all
-    /// values share (skipped passes) and with values equal.
-    @Test func radixSortSortsAsTheStandardSort() {
-        var rng = Rng(state: 53)
-        for count in [0, 1, 2, 255, 256, 257, 1_000, 70_000] {
-            for shape in 0..<3 {
-                var values = (0..<count).map { _ -> UInt64 in
-                    let random = rng.next() << 31 ^ rng.next()
-                    switch shape {
-                    case 0: return random
-                    case 1: return random & 0x00FF_0000_0000_FF00 | 0x1200_0000_0000_0000
-                    default: return UInt64(rng.below(5))
-                    }
-                }
-                let expected = values.sorted()
-                radixSort(&values)
-                #expect(values == expected, "\(count) values of shape \(shape)")
-            }
-        }
-    }
-
     /// `Values.isName` as it was written on an array of the bytes.
     static func referenceIsName(_ s: String) -> Bool {
         let u = Array(s.utf8)

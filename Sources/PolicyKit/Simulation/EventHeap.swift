@@ -201,7 +201,8 @@ struct EventHeap {
             if first >= n { break }
             // The next level's four candidate groups are asked for while this one is compared:
             // in a heap larger than the cache (a million clients') their misses then overlap
-            // instead of coming one level after another.
+            // instead of coming one level after another. The last three may lie past the items,
+            // even past the block: a prefetch never faults, it is only a hint.
             let grandchildren = 4 * first + 1
             if grandchildren < n {
                 items.prefetch(grandchildren)

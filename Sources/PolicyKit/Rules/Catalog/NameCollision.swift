@@ -49,10 +49,9 @@ extension Rule {
             // identifier, and only those whose fold a taken word has can take a member's name. For
             // the others no identifier is made, which was most of the cost of 50 000 profiles.
             // Each profile as one integer: the top bits of its fold, then its index. Sorted as
-            // plain integers, by radix (a sort of tuples by a closure cost 40 million
-            // instructions for 65 000 profiles, the standard sort of integers 20 million);
-            // profiles of one fold still end up side by side in index order, and a group of
-            // equal top bits that holds two folds is only a group to compare.
+            // plain integers (a sort of tuples by a closure cost 40 million instructions for
+            // 65 000 profiles); profiles of one fold still end up side by side in index order,
+            // and a group of equal top bits that holds two folds is only a group to compare.
             let indexBits = max(1, Int.bitWidth - (count - 1).leadingZeroBitCount)
             let indexMask: UInt64 = (1 << UInt64(indexBits)) - 1
             var folds: [UInt64] = []
@@ -72,7 +71,7 @@ extension Rule {
                 }
                 folds.append(fold & ~indexMask | UInt64(p))
             }
-            radixSort(&folds)
+            folds.sort()
             func index(_ k: Int) -> Int32 { Int32(truncatingIfNeeded: folds[k] & indexMask) }
             func group(_ k: Int) -> UInt64 { folds[k] & ~indexMask }
             // Group by group of one fold (one identifier is never in two), each profile's first
@@ -96,29 +95,26 @@ extension Rule {
                 }
                 if k - run < 16 {
                     bounds.removeAll(keepingCapacity: true)
-                    do {
-                        let b = bytes
-                        var end = 0
-                        for f in run...k {
-                            // `Values.isName` names are ASCII, of at most `maxNameLength` bytes:
-                            // `ASCIIName` writes their identifiers, each at most twice as long.
-                            var name = doc.profiles[Int(index(f))].name.value
-                            name.withUTF8 { name in
-                                let start = end
-                                let middle = ASCIIName.write(name, .lowerCamel, to: b, at: start)
-                                end = ASCIIName.write(name, .screamingSnake, to: b, at: middle)
-                                bounds.append((start, middle, end))
-                            }
+                    var end = 0
+                    for f in run...k {
+                        // `Values.isName` names are ASCII, of at most `maxNameLength` bytes:
+                        // `ASCIIName` writes their identifiers, each at most twice as long.
+                        var name = doc.profiles[Int(index(f))].name.value
+                        name.withUTF8 { name in
+                            let start = end
+                            let middle = ASCIIName.write(name, .lowerCamel, to: bytes, at: start)
+                            end = ASCIIName.write(name, .screamingSnake, to: bytes, at: middle)
+                            bounds.append((start, middle, end))
                         }
-                        func same(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
-                            x.count == y.count && b[x].elementsEqual(b[y])
-                        }
-                        for g in bounds.indices {
-                            let id = bounds[g]
-                            let first = bounds[..<g].firstIndex { same($0.start..<$0.middle, id.start..<id.middle) }
-                                ?? bounds[..<g].firstIndex { same($0.middle..<$0.end, id.middle..<id.end) }
-                            report(g, first)
-                        }
+                    }
+                    func same(_ x: Range<Int>, _ y: Range<Int>) -> Bool {
+                        x.count == y.count && bytes[x].elementsEqual(bytes[y])
+                    }
+                    for g in bounds.indices {
+                        let id = bounds[g]
+                        let first = bounds[..<g].firstIndex { same($0.start..<$0.middle, id.start..<id.middle) }
+                            ?? bounds[..<g].firstIndex { same($0.middle..<$0.end, id.middle..<id.end) }
+                        report(g, first)
                     }
                 } else {
                     let ids = (run...k).map { f -> (swift: String, kotlin: String)? in
