@@ -56,6 +56,8 @@ struct Decoder {
     /// Keys written under another mapping than theirs, as the path where they belong
     /// (`retry/budget`): that mapping does not also report them missing.
     private var misplaced: Set<String> = []
+    /// The canonical entries found so far (see `canonical(_:at:)`), nil for one that is not there.
+    private var canonicalEntries: [String: CanonicalEntry?] = [:]
 
     mutating func decodeRoot(_ root: Node?) -> Decoded? {
         self.root = root
@@ -278,7 +280,8 @@ struct Decoder {
         }
         let message = "\(key) has no value; it must be \(shape.expectation)"
         guard case .mapping(let siblings) = mapping.kind,
-              let canonical = canonicalEntry(path.last ?? entry.key, entries: siblings, parentPath: path.dropLast()) else {
+              let canonical = canonicalEntry(path.last ?? entry.key, entries: siblings, parentPath: path.dropLast(),
+                                              profile: entry.value) else {
             fail(.typeMismatch, at: entry.value.span, message)
             return
         }
@@ -291,8 +294,11 @@ struct Decoder {
     }
 
     /// The canonical policy's entry `key` for the mapping at `parentPath` (the current one by
-    /// default); a profile's is that of the canonical profile of its kind.
-    func canonicalEntry(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil) -> CanonicalEntry? {
+    /// default); a profile's is that of the canonical profile of its kind. `profile` is the
+    /// profile's own value when the caller has it: looking it up by name among `entries` (all
+    /// the profiles) made a thousand findings on a mapping of 80,000 profiles quadratic.
+    mutating func canonicalEntry(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil,
+                                 profile: Node? = nil) -> CanonicalEntry? {
         var canonicalPath = Array(parentPath ?? path[...])
         if canonicalPath.count >= 3, canonicalPath[0] == "retry", canonicalPath[1] == "profiles" {
             var kind: String?
@@ -301,11 +307,22 @@ struct Decoder {
         } else if canonicalPath.count == 2, canonicalPath == ["retry", "profiles"] {
             // A profile itself: the canonical one of its kind.
             var kind: String?
-            if case .mapping(let fields)? = entries.first(where: { $0.key == key })?.value.kind,
+            if case .mapping(let fields)? = (profile ?? entries.first(where: { $0.key == key })?.value)?.kind,
                case .scalar(let text, _)? = fields.first(where: { $0.key == "kind" })?.value.kind { kind = text }
-            return CanonicalEntry.find(CanonicalEntry.profileName(kind: kind ?? key), at: canonicalPath)
+            return canonical(CanonicalEntry.profileName(kind: kind ?? key), at: canonicalPath)
         }
-        return CanonicalEntry.find(key, at: canonicalPath)
+        return canonical(key, at: canonicalPath)
+    }
+
+    /// `CanonicalEntry.find`, once per key and path for the file: each call cuts the entry's
+    /// lines out of the canonical text again, 40,000 instructions, and a file of a thousand
+    /// findings asks for the same few entries a thousand times.
+    private mutating func canonical(_ key: String, at path: [String]) -> CanonicalEntry? {
+        let id = (path + [key]).joined(separator: "\u{0}")
+        if let known = canonicalEntries[id] { return known }
+        let found = CanonicalEntry.find(key, at: path)
+        canonicalEntries[id] = .some(found)
+        return found
     }
 
     // MARK: where keys belong
@@ -545,7 +562,7 @@ struct Decoder {
     }
 
     /// The canonical value of the duration being decoded, which picks a bare number's unit.
-    func typicalDuration() -> Int? {
+    mutating func typicalDuration() -> Int? {
         guard let key = path.last,
               let entry = canonicalEntry(key, entries: [], parentPath: path.dropLast()),
               case .value(let ms) = Values.duration(entry.flow) else { return nil }
