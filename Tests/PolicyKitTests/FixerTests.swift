@@ -187,12 +187,14 @@ import Testing
     }
 
     /// Every scalar of texts with every kind of line break, multi-byte scalars, control bytes and
-    /// lines past the checkpoint stride: the map's position of it is the one counted by walking
-    /// the text, and its offset comes back from that position.
+    /// lines past the checkpoint stride, all-ASCII lines (read eight bytes at a time) and others:
+    /// the map's position of it is the one counted by walking the text, its offset comes back
+    /// from that position, and a column past a line's end is no position.
     @Test func sourceMapPositionsAreThoseOfAWalk() {
         var rng = Rng(state: 53)
         let pieces = ["a", "b c", "\t", "é", "日本", "\u{1F600}", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
-                      String(repeating: "x", count: 70), String(repeating: "é", count: 65)]
+                      "\u{1}", "\u{7F}", "\u{9F}", String(repeating: "x", count: 70), String(repeating: "é", count: 65),
+                      String(repeating: "0123456789", count: 13)]
         for round in 0..<200 {
             var text = round % 4 == 0 ? "\u{FEFF}" : ""
             for _ in 0..<rng.below(61) { text += rng.pick(pieces) }
@@ -210,6 +212,7 @@ import Testing
                     offset += 1
                 }
                 if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) {
+                    #expect(map.offset(of: Mark(line: line, column: column + 1)) == nil, "\(text.debugDescription) \(line):\(column + 1)")
                     line += 1
                     column = 1
                 } else {
