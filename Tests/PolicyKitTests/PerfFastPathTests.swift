@@ -70,7 +70,11 @@ import Testing
         }
         var taken = 0
         for text in spellings {
-            guard let fast = Values.fastInteger(text) else { continue }
+            guard let fast = Values.fastInteger(text) else {
+                // The decoder counts such a text past the report's end without the full reading.
+                #expect(value(Values.fullInteger(text)) == nil, "\(text)")
+                continue
+            }
             taken += 1
             #expect(value(Values.fullInteger(text)) == fast, "\(text)")
         }
@@ -537,7 +541,7 @@ import Testing
         var texts = PerfFastPathTests.durationSpellings() + ["8 sec", "500", "5", "x", "", "1.5S", "5MS", "10 seconds", "3 h", "-1s", "1e3ms"]
         var rng = Rng(state: 67)
         for _ in 0..<3000 {
-            texts.append(String((0..<(1 + rng.below(6))).map { _ in rng.pick(Array("019.- smhSMHx")) }))
+            texts.append(String((0..<(1 + rng.below(6))).map { _ in rng.pick(Array("019.- smhSMHxé\u{301}\u{600}")) }))
         }
         var refused = 0
         for text in texts where !Values.mayBeDuration(text) {
