@@ -561,6 +561,42 @@ def shape_tags(rng):
     return fill("version: 1\npolicy: tags\nlist:\n", lambda i: f"  - !!str x{i}\n")
 
 
+def shape_late_nulls(rng):
+    """~1 000 profiles without a value after ~7 000 valid ones: each finding's help is a canonical profile."""
+    head, tail = canonical_parts()
+    def item(i):
+        if i < 7000:
+            return (f"    p{i}:\n      kind: background\n      maxRetries: 2\n      base: 1s\n"
+                    f"      cap: 8s\n      timeout: 10s\n      deadline: 60s\n")
+        return f"    late{i}:\n"
+    return fill(head, item, tail)
+
+
+def shape_misplaced_then_empty(rng):
+    """One key in the wrong mapping (a budget inside a profile), then 50 000 profiles written `{}`."""
+    head, tail = canonical_parts()
+    head += "    first:\n      budget: {ratio: 10%, minPerMinute: 10}\n"
+    return fill(head, lambda i: f"    p{i}: {{}}\n", tail)
+
+
+def shape_comments_inline(rng):
+    """~20 000 profiles written `{}`, each followed by a comment: little for libyaml, a profile for policyc."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{}}  # profile {i}, to be filled in {'.' * 30}\n", tail)
+
+
+def shape_unicode_values(rng):
+    """~18 000 profiles whose values are accented words (`kind: backgröund`, `maxRetries: zwei`, `base: 1 séc`)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}:\n      kind: backgröund\n      maxRetries: zwei\n      base: 1 séc\n", tail)
+
+
+def shape_quoted_names(rng):
+    """~40 000 profiles with double-quoted names full of escapes (`"p\\u00e91\\t": {}`)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f'    "p\\u00e9{i}\\t": {{}}\n', tail)
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -600,6 +636,11 @@ SHAPES = {
     "profiles-crlf": shape_profiles_crlf,
     "scalar-profiles": shape_scalar_profiles,
     "tags": shape_tags,
+    "late-nulls": shape_late_nulls,
+    "misplaced-then-empty": shape_misplaced_then_empty,
+    "comments-inline": shape_comments_inline,
+    "unicode-values": shape_unicode_values,
+    "quoted-names": shape_quoted_names,
 }
 
 
