@@ -57,9 +57,10 @@ struct Decoder {
     /// belong (`retry`), then the key (`budget`): that mapping does not also report them missing.
     /// With the depths of those paths, so that a mapping at any other depth is not asked (the
     /// path joined for each missing key of 50,000 profiles, after one misplaced key, tripled the
-    /// time of lint).
+    /// time of lint; a set of the depths, hashed for each, still cost a sixth).
     private var misplaced: [String: Set<String>] = [:]
-    private var misplacedDepths: Set<Int> = []
+    /// (bit n: a path of n keys; paths are at most `Loader.maxDepth` long).
+    private var misplacedDepths: UInt64 = 0
     /// The canonical entries found so far (see `canonical(_:at:)`), nil for one that is not there.
     private var canonicalEntries: [String: CanonicalEntry?] = [:]
 
@@ -216,7 +217,7 @@ struct Decoder {
         for i in fields.indices where fields[i].required {
             let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { sameText($0.key, fields[i].key) })
             guard !isWritten, !meant.contains(fields[i].key) else { continue }
-            if !misplaced.isEmpty, misplacedDepths.contains(path.count) {
+            if misplacedDepths & (1 << UInt64(min(path.count, 63))) != 0 {
                 if misplacedHere == nil { misplacedHere = misplaced[path.joined(separator: "/")] ?? [] }
                 if misplacedHere?.contains(fields[i].key) == true { continue }
             }
@@ -239,7 +240,7 @@ struct Decoder {
                 let levels = path.count - home.path.count
                 help = "move it \(levels == 1 ? "one level" : "\(levels) levels") out, to line up with '\(printable(path[home.path.count]))'"
                 misplaced[home.path.joined(separator: "/"), default: []].insert(key)
-                misplacedDepths.insert(home.path.count)
+                misplacedDepths |= 1 << UInt64(min(home.path.count, 63))
             }
             fail(.unknownKey, at: entry.keySpan,
                  "key '\(key)' belongs in \(Self.describe(home.path)), not in \(owner)", help: help)
