@@ -57,9 +57,9 @@ struct Decoder {
     /// belong (`retry`), then the key (`budget`): that mapping does not also report them missing.
     /// With the depths of those paths, so that a mapping at any other depth is not asked (the
     /// path joined for each missing key of 50,000 profiles, after one misplaced key, tripled the
-    /// time of lint; a set of the depths, hashed for each, still cost a sixth).
+    /// time of lint; a set of the depths, hashed for each, still cost a sixth). Bit n of the
+    /// depths: a path of n keys (paths are at most `Loader.maxDepth` long).
     private var misplaced: [String: Set<String>] = [:]
-    /// (bit n: a path of n keys; paths are at most `Loader.maxDepth` long).
     private var misplacedDepths: UInt64 = 0
     /// The canonical entries found so far (see `canonical(_:at:)`), nil for one that is not there.
     private var canonicalEntries: [String: CanonicalEntry?] = [:]

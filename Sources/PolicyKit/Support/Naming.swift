@@ -203,11 +203,7 @@ enum ASCIIName {
             // result is a heap string even when the name fits the 15 bytes of a small one, and a
             // rule that keeps 50 000 profile constants kept 64 bytes of heap for each.
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * b.count + 1) { out -> String in
-                var n = 0
-                write(b, kind) {
-                    out[n] = $0
-                    n += 1
-                }
+                let n = write(b, kind, to: out, at: 0)
                 return String(decoding: UnsafeBufferPointer(rebasing: out[..<n]), as: UTF8.self)
             }
         }
