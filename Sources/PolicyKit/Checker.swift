@@ -52,8 +52,10 @@ public struct CheckedFile: Sendable {
 
 /// The pipeline's first two stages for one file, and the checks that span files.
 public enum Checker {
-    public static func check(_ bytes: [UInt8], path: String) -> CheckedFile {
-        var loaded = Loader.load(bytes)
+    /// `threads` as for `Loader.load`: more than one (nil: every core) lets a large file be parsed
+    /// on a second thread.
+    public static func check(_ bytes: [UInt8], path: String, threads: Int? = 1) -> CheckedFile {
+        var loaded = Loader.load(bytes, threads: threads)
         var diagnostics = loaded.diagnostics
         var suppressed = loaded.suppressed
         var doc: PolicyDoc?

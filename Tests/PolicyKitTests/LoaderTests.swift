@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PolicyKit
 
@@ -333,5 +334,97 @@ import Testing
             #expect(checked.diagnostics.map(\.rule) == ["missing-key"])
             #expect(checked.diagnostics.first?.span.start == at(1, 1))
         }
+    }
+
+    // MARK: the parser on a second thread
+
+    /// A tree and its findings as text, every span included.
+    static func describe(_ result: LoadResult) -> String {
+        var out = "decodable \(result.decodable), suppressed \(result.suppressed)\n"
+        for d in result.diagnostics { out += "\(d)\n" }
+        func node(_ n: Node, _ indent: String) {
+            out += "\(indent)\(n.span.start.line):\(n.span.start.column)-\(n.span.end.line):\(n.span.end.column) "
+            switch n.kind {
+            case .scalar(let text, let style): out += "\(style) \(text.debugDescription)\n"
+            case .reported: out += "reported\n"
+            case .sequence(let items):
+                out += "[\(items.count)]\n"
+                for item in items { node(item, indent + " ") }
+            case .mapping(let entries):
+                out += "{\(entries.count)}\n"
+                for e in entries {
+                    out += "\(indent) \(e.key.debugDescription)@\(e.keySpan.start.line):\(e.keySpan.start.column)\n"
+                    node(e.value, indent + "  ")
+                }
+            }
+        }
+        if let root = result.root { node(root, "") }
+        return out
+    }
+
+    /// Inputs that stress the hand-over: large and small, broken, stopped early, with every
+    /// construct the reader refuses (and a tag's text, which travels with its event).
+    static func pipeInputs() -> [(name: String, bytes: [UInt8])] {
+        var profiles = "version: 1\npolicy: big\nretry:\n  profiles:\n"
+        for i in 0..<3000 {
+            switch i % 6 {
+            case 0: profiles += "    p\(i): {maxRetries: 2, kind: foreground}\n"
+            case 1: profiles += "    \"pé\(i)\": !!str {base: 1 séc}\n"
+            case 2: profiles += "    p\(i): &a\(i) {x: [1, 2, *a\(i)]}\n"
+            case 3: profiles += "    p\(i):\n      maxRetries: 1\n      maxRetries: 2\n      <<: {y: 1}\n"
+            case 4: profiles += "    ? [k\(i)]\n    : v\n"
+            default: profiles += "    p\(i): |\n      \(String(repeating: "long ", count: i % 50))\n"
+            }
+        }
+        let bulk = Array(profiles.utf8)
+        let nest = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        var inputs: [(String, [UInt8])] = [
+            ("profiles", bulk),
+            ("second document late", bulk + Array("---\na: 1\n".utf8) + bulk),
+            ("second document early", Array("a: 1\n---\n".utf8) + bulk),
+            ("too deep early", Array("a: \(nest)\n".utf8) + bulk),
+            ("syntax error late", bulk + Array("  bad: [\n".utf8)),
+            ("encoding error late", bulk + [0xC0, 0xAF]),
+            ("empty", []),
+            ("comment", Array("# nothing\n".utf8)),
+        ]
+        for url in HostileReplayTests.seeds + HostileReplayTests.crashes {
+            if let data = FileManager.default.contents(atPath: url.path) { inputs.append((url.lastPathComponent, [UInt8](data))) }
+        }
+        for url in HostileReplayTests.kept.enumerated().filter({ $0.offset % 4 == 0 }).map(\.element) {
+            if let data = FileManager.default.contents(atPath: url.path) { inputs.append((url.lastPathComponent, [UInt8](data))) }
+        }
+        return inputs
+    }
+
+    /// The second thread changes nothing: the same tree and findings as one thread, for chunks
+    /// of one event (a hand-over per event), a few, and the size `Loader.load` uses, with a
+    /// queue of one chunk and of several.
+    @Test func parsingOnASecondThreadBuildsTheSameTree() {
+        let inputs = Self.pipeInputs()
+        #expect(inputs.count > 400)
+        for (name, bytes) in inputs {
+            let alone = Self.describe(Loader.load(bytes, pipe: nil))
+            for pipe in [(chunk: 1, depth: 1), (chunk: 3, depth: 2), Loader.pipe] {
+                let piped = Self.describe(Loader.load(bytes, pipe: pipe))
+                #expect(piped == alone, "\(name), chunks of \(pipe.chunk), \(pipe.depth) deep")
+            }
+        }
+    }
+
+    /// The inputs above do reach what they are for: each stops, fails or is refused where it says.
+    @Test func thePipeInputsStopWhereTheySay() throws {
+        let inputs = Dictionary(Self.pipeInputs().prefix(8).map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
+        func rules(_ name: String) throws -> [String] { Loader.load(try #require(inputs[name]), pipe: (1, 1)).diagnostics.map(\.rule) }
+        #expect(try rules("second document early") == ["yaml-unsupported"])
+        #expect(try rules("too deep early") == ["input-limit"])
+        #expect(try rules("syntax error late").last == "yaml-syntax")
+        #expect(try rules("encoding error late") == ["input-limit"])
+        let profiles = Loader.load(try #require(inputs["profiles"]), pipe: Loader.pipe)
+        #expect(profiles.decodable)
+        #expect(Set(profiles.diagnostics.map(\.rule)) == ["yaml-unsupported", "yaml-duplicate-key"])
+        #expect(profiles.diagnostics.contains { $0.message.hasPrefix("tags such as '!!str'") })
+        // Large enough that `lint` takes the second thread for it.
+        #expect(try #require(inputs["profiles"]).count >= Loader.pipelineMinimum)
     }
 }

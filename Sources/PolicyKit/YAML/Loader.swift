@@ -1,5 +1,3 @@
-internal import CYaml
-
 /// What the loader made of a file: the tree (when there is one to decode) and its findings.
 public struct LoadResult: Sendable {
     /// The document's root; nil for an empty stream, or when the file could not be read whole.
@@ -11,7 +9,7 @@ public struct LoadResult: Sendable {
     public var suppressed = 0
 }
 
-/// Bytes → YAML tree with positions, through libyaml's event API. The only file that sees libyaml.
+/// Bytes → YAML tree with positions, from libyaml's events (`EventSource`).
 ///
 /// Every limit is enforced while events stream in, so hostile input never builds a large tree:
 /// size is checked before parsing, nesting depth at each start event, and no alias is expanded.
@@ -28,7 +26,23 @@ public enum Loader {
     /// compared while it is open, and only its finished contents are let go.
     public static let keptDepth = 8
 
-    public static func load(_ bytes: [UInt8]) -> LoadResult {
+    /// A file this large is parsed on a second thread while the tree is built, when `threads`
+    /// allows more than one (nil: every core): below it, starting a thread costs more than it saves.
+    static let pipelineMinimum = 64 << 10
+
+    /// A pipelined load hands events over in chunks of this many, at most `depth` of them queued:
+    /// a hand-over costs a lock and perhaps a wake-up, far less than parsing two thousand events,
+    /// and four chunks are a few hundred KB.
+    static let pipe = (chunk: 2048, depth: 4)
+
+    /// `threads`: 1 (the default) parses on this thread; more, or nil for every core, parses a
+    /// file of at least `pipelineMinimum` bytes on a second thread while this one builds the tree.
+    public static func load(_ bytes: [UInt8], threads: Int? = 1) -> LoadResult {
+        load(bytes, pipe: threads != 1 && bytes.count >= pipelineMinimum ? pipe : nil)
+    }
+
+    /// `pipe`: chunk size and queue depth of the second thread's hand-over; nil for one thread.
+    static func load(_ bytes: [UInt8], pipe: (chunk: Int, depth: Int)?) -> LoadResult {
         if bytes.count > maxBytes {
             // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
             // that many bytes is a lower bound, not the size.
@@ -43,7 +57,7 @@ public enum Loader {
         // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var run = EventReader(bytes: content)
-        return run.read()
+        return run.read(pipe: pipe)
     }
 
     static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
@@ -104,52 +118,68 @@ private struct EventReader {
         self.bytes = bytes
     }
 
-    mutating func read() -> LoadResult {
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else {
-            return Loader.refused(.inputLimit, at: .start, "the YAML parser could not start (out of memory)")
-        }
-        defer { yaml_parser_delete(&parser) }
-
-        // libyaml wants a pointer even for empty input; it reads `count` bytes and no further.
-        let input = bytes.isEmpty ? [0] : bytes
-        return input.withUnsafeBufferPointer { buffer -> LoadResult in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, bytes.count)
-            yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-            var decodable = true
-            loop: while true {
-                var event = yaml_event_t()
-                guard yaml_parser_parse(&parser, &event) == 1 else {
-                    diagnostics.append(syntaxError(parser))
-                    decodable = false
-                    break
-                }
-                defer { yaml_event_delete(&event) }
-                switch handle(&event) {
-                case .goOn: continue
-                case .done: break loop
-                case .abort:
-                    decodable = false
-                    break loop
-                }
+    /// Parses on this thread, or, with `pipe`, on a second one while this one builds the tree:
+    /// libyaml's part (a third of a large file's work) then runs beside the rest.
+    mutating func read(pipe settings: (chunk: Int, depth: Int)?) -> LoadResult {
+        var decodable = true
+        let pipe = settings.map { EventPipe(depth: $0.depth) }
+        if let pipe, let settings, let worker = Worker({ [bytes] in
+            EventSource.parse(bytes, chunkSize: settings.chunk) { pipe.send(&$0) }
+        }) {
+            var chunk: EventChunk? = nil
+            while true {
+                let next = pipe.receive(returning: chunk.take())
+                let goOn = consume(next, decodable: &decodable)
+                chunk = consume next
+                if !goOn { break }
             }
-            finishUnsupportedCounts()
-            return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics,
-                              suppressed: suppressed)
+            // Stopped early (a second document, a broken limit): the parser's thread returns
+            // at its next chunk.
+            pipe.stop()
+            worker.join()
+        } else {
+            EventSource.parse(bytes, chunkSize: 256) { chunk in
+                consume(chunk, decodable: &decodable)
+            }
+        }
+        finishUnsupportedCounts()
+        return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics,
+                          suppressed: suppressed)
+    }
+
+    /// The chunk's events, in order; false once nothing more is wanted (the stream ended, or
+    /// reading stopped), with `decodable` cleared if it stopped on an error.
+    mutating func consume(_ chunk: borrowing EventChunk, decodable: inout Bool) -> Bool {
+        for i in chunk.events.indices {
+            switch handle(chunk.events[i], in: chunk) {
+            case .goOn: continue
+            case .done: return false
+            case .abort:
+                decodable = false
+                return false
+            }
+        }
+        switch chunk.end {
+        case nil: return true
+        case .finished: return false
+        case .failed(let diagnostic):
+            diagnostics.append(diagnostic)
+            decodable = false
+            return false
         }
     }
 
     enum Step { case goOn, done, abort }
 
-    mutating func handle(_ event: inout yaml_event_t) -> Step {
-        let start = mark(event.start_mark)
-        let end = mark(event.end_mark)
-        switch event.type {
-        case YAML_STREAM_START_EVENT, YAML_DOCUMENT_END_EVENT:
+    mutating func handle(_ event: RawEvent, in chunk: borrowing EventChunk) -> Step {
+        let start = event.span.start
+        let end = event.span.end
+        switch event.kind {
+        case .streamStart, .documentEnd, .other:
             return .goOn
-        case YAML_STREAM_END_EVENT:
+        case .streamEnd:
             return .done
-        case YAML_DOCUMENT_START_EVENT:
+        case .documentStart:
             documents += 1
             if documents > 1 {
                 report(.yamlUnsupported, at: start,
@@ -157,7 +187,7 @@ private struct EventReader {
                 return .done
             }
             return .goOn
-        case YAML_ALIAS_EVENT:
+        case .alias:
             if isSkipping {
                 // Part of something already refused.
             } else if let top = stack.indices.last, stack[top].isMapping, stack[top].pendingKey == nil {
@@ -166,33 +196,26 @@ private struct EventReader {
                 reportOnce("anchor", at: start,
                            "anchors and aliases are not supported in policy files; write the value out in full")
             }
-            deliver(Node(.reported, span: Span(start: start, end: end)))
+            deliver(Node(.reported, span: event.span))
             return .goOn
-        case YAML_SCALAR_EVENT:
-            let scalar = event.data.scalar
-            checkProperties(anchor: scalar.anchor, tag: scalar.tag, at: start)
-            let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length),
-                              as: UTF8.self)
-            let span = Span(start: start, end: end)
+        case .scalar:
+            checkProperties(of: event, in: chunk)
+            let text = chunk.value(event)
             if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
                 // A key: kept as text, never made a node.
-                takeKey(text, style(scalar.style), span: span, frame: top)
+                takeKey(text, event.style, span: event.span, frame: top)
             } else {
-                deliver(Node(.scalar(text, style(scalar.style)), span: span))
+                deliver(Node(.scalar(text, event.style), span: event.span))
             }
             return .goOn
-        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-            let isMapping = event.type == YAML_MAPPING_START_EVENT
+        case .sequenceStart, .mappingStart:
+            let isMapping = event.kind == .mappingStart
             if stack.count >= Loader.maxDepth {
                 report(.inputLimit, at: start,
                        "nesting is deeper than \(Loader.maxDepth) levels, the limit for a policy file")
                 return .abort
             }
-            if isMapping {
-                checkProperties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag, at: start)
-            } else {
-                checkProperties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag, at: start)
-            }
+            checkProperties(of: event, in: chunk)
             var discard = isSkipping
             if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
                 reportOnce("key", at: start,
@@ -210,7 +233,7 @@ private struct EventReader {
             }
             stack.append(consume frame)
             return .goOn
-        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+        case .sequenceEnd, .mappingEnd:
             guard let frame = stack.popLast() else { return .abort }
             let span = Span(start: frame.start, end: end)
             let node: Node
@@ -224,8 +247,6 @@ private struct EventReader {
             }
             deliver(node)
             return .goOn
-        default:
-            return .goOn
         }
     }
 
@@ -236,17 +257,16 @@ private struct EventReader {
         return stack[top].discard || (stack[top].expectsValue && stack[top].skipValue)
     }
 
-    mutating func checkProperties(anchor: UnsafeMutablePointer<yaml_char_t>?,
-                                  tag: UnsafeMutablePointer<yaml_char_t>?, at start: Mark) {
-        guard anchor != nil || tag != nil, !isSkipping else { return }
-        if anchor != nil {
-            reportOnce("anchor", at: start,
+    mutating func checkProperties(of event: RawEvent, in chunk: borrowing EventChunk) {
+        guard event.hasAnchor || event.hasTag, !isSkipping else { return }
+        if event.hasAnchor {
+            reportOnce("anchor", at: event.span.start,
                        "anchors and aliases are not supported in policy files; write the value out in full")
         }
-        if let tag {
-            reportOnce("tag", at: start, {
+        if let tag = chunk.tag(event) {
+            reportOnce("tag", at: event.span.start, {
                 // libyaml hands over the resolved tag; show the `!!` shorthand people write.
-                var text = String(cString: tag)
+                var text = tag
                 if text.hasPrefix("tag:yaml.org,2002:") { text = "!!" + text.dropFirst("tag:yaml.org,2002:".count) }
                 return "tags such as '\(printable(text))' are not supported; the key a value stands under gives its type"
             }())
@@ -354,53 +374,6 @@ private struct EventReader {
     mutating func finishUnsupportedCounts() {
         for (_, seen) in unsupported where seen.more > 0 {
             diagnostics[seen.index].message += " (\(seen.more) more in this file)"
-        }
-    }
-
-    func syntaxError(_ parser: yaml_parser_t) -> Diagnostic {
-        var message = parser.problem.map { String(cString: $0) } ?? "the file is not well-formed YAML"
-        let at: Mark
-        if parser.error == YAML_READER_ERROR {
-            at = Encoding.mark(at: parser.problem_offset, in: bytes)
-            if parser.problem_value >= 0 && message.hasPrefix("control characters") {
-                message += " (found U+\(hex(parser.problem_value)))"
-            }
-        } else {
-            at = mark(parser.problem_mark)
-            // libyaml says "found character that cannot start any token" (or that a tab "violates
-            // indentation") at a tab that indents a line: say what to do instead.
-            let text = SourceMap(bytes)
-            if let offset = text.offset(of: at), offset < bytes.count, bytes[offset] == 0x09,
-               let line = text.line(at.line), line.unicodeScalars.prefix(at.column - 1).allSatisfy({ $0 == " " || $0 == "\t" }) {
-                return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
-                                  rule: RuleID.yamlSyntax.rawValue,
-                                  message: "a tab indents this line; YAML indents with spaces only",
-                                  help: "replace the tab with spaces, as many as the lines around it use")
-            }
-            if let context = parser.context {
-                let where_ = mark(parser.context_mark)
-                message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"
-            }
-        }
-        return Diagnostic(span: Span(at), severity: .error, rule: RuleID.yamlSyntax.rawValue, message: message)
-    }
-
-    func hex(_ value: Int32) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    }
-
-    func mark(_ m: yaml_mark_t) -> Mark {
-        Mark(line: m.line + 1, column: m.column + 1)
-    }
-
-    func style(_ s: yaml_scalar_style_t) -> ScalarStyle {
-        switch s {
-        case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
-        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
-        case YAML_LITERAL_SCALAR_STYLE: return .literal
-        case YAML_FOLDED_SCALAR_STYLE: return .folded
-        default: return .plain
         }
     }
 }

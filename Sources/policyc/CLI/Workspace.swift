@@ -65,7 +65,7 @@ enum Workspace {
         var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
             let path = paths[i]
-            return Files.read(path).map { Checker.check($0, path: path == "-" ? Files.stdinPath : path) }
+            return Files.read(path).map { Checker.check($0, path: path == "-" ? Files.stdinPath : path, threads: threads) }
         }
         if paths.count < 8 || threads == 1 {
             for i in paths.indices { results[i] = work(i) }
