@@ -199,6 +199,18 @@ extension Reporters {
         /// makes it. A long line (a 1 MiB flow list, say) is walked once for all its findings, not
         /// copied whole for each: a thousand findings on one line cost a thousand copies of it.
         mutating func excerpt(line n: Int, column: Int, endColumn: Int?) -> Excerpt? {
+            // Findings often stand on one span (a profile lacking six keys): its excerpt is made once.
+            if let last = lastExcerpt, last.line == n, last.column == column, last.endColumn == endColumn {
+                return last.excerpt
+            }
+            let made = makeExcerpt(line: n, column: column, endColumn: endColumn)
+            lastExcerpt = (n, column, endColumn, made)
+            return made
+        }
+
+        private var lastExcerpt: (line: Int, column: Int, endColumn: Int?, excerpt: Excerpt?)?
+
+        private mutating func makeExcerpt(line n: Int, column: Int, endColumn: Int?) -> Excerpt? {
             guard let line = line(n) else { return nil }
             // Bytes bound scalars: a line of few bytes is cheap to copy whole.
             guard Substring(line).utf8.count > 4 * Excerpt.window else {
