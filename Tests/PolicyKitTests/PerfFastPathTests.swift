@@ -512,7 +512,11 @@ import Testing
     @Test func nearestAnswersAsComputingEveryDistance() {
         let candidates = Language.root.map(\.key) + ["maxRetries", "retryOn", "network", "a", "ab"]
         var rng = Rng(state: 61)
-        var words = candidates + ["max_retries", "MAX-RETRIES", "maxRetry", String(repeating: "maxRetries", count: 20), "x", ""]
+        var words = candidates + ["max_retries", "MAX-RETRIES", "maxRetry", String(repeating: "maxRetries", count: 20), "x", "",
+                                  // Non-ASCII: lowered by Unicode, not by bytes (İ lowers to two scalars).
+                                  "MAXRETRİES", "İ", "maxRétries", "max_rétries", "ß", "NETWORK\u{301}", "net work\u{308}", "ＮＥＴＷＯＲＫ",
+                                  // Too far to be typos, the same once squashed.
+                                  "m a x r e t r i e s", "M_A_X-R_E_T_R_I_E_S", "N E T W O R K", "n-e-t-w-o-r-Z", "N_E_T_W_O_R_K_Z", "ZA", "@[`{", "@@@@@@"]
         for _ in 0..<3000 {
             let base = rng.pick(candidates)
             var w = Array(base)
@@ -520,8 +524,8 @@ import Testing
                 let i = rng.below(w.count)
                 switch rng.below(3) {
                 case 0: w.remove(at: i)
-                case 1: w.insert(rng.pick(Array("abz_-")), at: i)
-                default: w[i] = rng.pick(Array("xyzQ"))
+                case 1: w.insert(rng.pick(Array("abz_- ")), at: i)
+                default: w[i] = rng.pick(Array("xyzQZA@[_Éİé"))
                 }
             }
             if rng.below(10) == 0 { w += Array(repeating: "k", count: rng.below(90)) }
@@ -529,7 +533,7 @@ import Testing
         }
         var found = 0
         for word in words {
-            for set in [candidates, ["network"], ["a"], []] {
+            for set in [candidates, ["network"], ["a"], [], ["Network", "maxRétries", "max-retries", "İd", "networkz", "za", "@[`{", "``````"]] {
                 let answer = Suggest.nearest(word, in: set)
                 #expect(answer == Self.reference(word, in: set), "\(word) in \(set)")
                 if answer != nil { found += 1 }

@@ -96,9 +96,9 @@ public struct SourceMap: Sendable {
         if let lineBreak { self.lineBreak = lineBreak }
     }
 
-    /// How many bytes from `start` on are printable ASCII (0x20 to 0x7F).
+    /// How many bytes from `start` on are printable ASCII (0x20 to 0x7F): none of them ends a line.
     @inline(__always)
-    private static func asciiRun(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func asciiRun(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var i = start
         if let base = b.baseAddress {
             while i + 8 <= b.count {

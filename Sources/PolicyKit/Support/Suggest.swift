@@ -1,28 +1,53 @@
 /// Did-you-mean: the candidate closest to `word`, when it is close enough to be a likely typo.
 public enum Suggest {
     public static func nearest(_ word: String, in candidates: [String]) -> String? {
-        let w = Array(word.lowercased().unicodeScalars.prefix(64))
-        var best: (String, Int)?
+        let w = lowercasedScalars(word, upTo: 64)
+        // Each candidate lowercased once, not once for the length test and again for the distance.
+        let lowered = candidates.map { lowercasedScalars($0) }
         // The distance is at least the difference in length: when that alone puts every candidate
-        // past its limit, none can be the answer, and a long unknown key (5 000 of them in a file)
-        // skips the distances, which cost 60,000 instructions each.
-        let hopeless = candidates.allSatisfy { c in
-            let n = c.lowercased().unicodeScalars.count
-            return abs(w.count - n) > max(2, max(w.count, n) / 3)
+        // past its limit, none can be a typo's answer, and a long unknown key (5 000 of them in a
+        // file) skips the distances, which cost 60,000 instructions each.
+        let hopeless = lowered.allSatisfy { c in
+            abs(w.count - c.count) > max(2, max(w.count, c.count) / 3)
         }
-        for c in candidates where !hopeless {
-            let d = distance(w, Array(c.lowercased().unicodeScalars))
-            if best == nil || d < best!.1 { best = (c, d) }
+        if !hopeless {
+            var best: (String, Int)?
+            for (c, lower) in zip(candidates, lowered) {
+                let d = distance(w, lower)
+                if best == nil || d < best!.1 { best = (c, d) }
+            }
+            // A third of the longer word: `maxRetry` → `maxRetries` (3 edits) is a typo, `cap` → `kind` is not.
+            if let (candidate, d) = best, d <= max(2, max(w.count, candidate.count) / 3) { return candidate }
         }
-        guard let (candidate, d) = best else { return nil }
-        // A third of the longer word: `maxRetry` → `maxRetries` (3 edits) is a typo, `cap` → `kind` is not.
-        let limit = max(2, max(w.count, candidate.count) / 3)
-        if d <= limit { return candidate }
         // A key written with other separators or case: max_retries → maxRetries. The word is
         // squashed once (a file of a thousand unknown keys asks this a thousand times).
-        let squash = { (s: String) in s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " } }
         let squashed = squash(word)
         return candidates.first { squash($0) == squashed }
+    }
+
+    /// `text.lowercased()`'s scalars, the first `limit`. ASCII text (every key of the language, and
+    /// most typos of one) is lowered byte by byte: `lowercased()` cost thousands of instructions a
+    /// word, and a file of a thousand unknown keys asked it of ten candidates each.
+    static func lowercasedScalars(_ text: String, upTo limit: Int = .max) -> [Unicode.Scalar] {
+        var text = text
+        let ascii = text.withUTF8 { bytes -> [Unicode.Scalar]? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return bytes.prefix(limit).map { Unicode.Scalar($0 &- 0x41 < 26 ? $0 | 0x20 : $0) }
+        }
+        return ascii ?? Array(text.lowercased().unicodeScalars.prefix(limit))
+    }
+
+    /// Lowercased without `_`, `-` and spaces (Characters, as a reader sees them).
+    static func squash(_ text: String) -> String {
+        var text = text
+        let ascii = text.withUTF8 { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            for b in bytes where b != 0x5F && b != 0x2D && b != 0x20 { out.append(b &- 0x41 < 26 ? b | 0x20 : b) }
+            return String(decoding: out, as: UTF8.self)
+        }
+        return ascii ?? text.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " }
     }
 
     /// The candidate that `word` is built on or part of, for a word too far from every candidate

@@ -145,6 +145,9 @@ extension Reporters {
                 let count = u.count
                 var i = start
                 while i < count && found.count < n {
+                    // Printable ASCII, most of a file, eight bytes at a time.
+                    i += SourceMap.asciiRun(u, from: i)
+                    guard i < count else { break }
                     let b = u[i]
                     if b > 0x0D && b < 0xC2 {
                         i += 1
