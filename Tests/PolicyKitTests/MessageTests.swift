@@ -86,6 +86,16 @@ import Testing
         #expect(try only(written).help == "the keys of 'retry' are profiles, retryOn, neverRetry, backoff, retryAfter and budget")
     }
 
+    /// A key too far from every key by length to be a typo, the same as one once separators and
+    /// case are dropped, is that key written another way.
+    @Test func aKeySpelledWithSeparatorsIsTakenForTheKey() throws {
+        let d = try only(check(canonical([("  retryOn: [", "  r_e_t_r_y_o_n: [")])))
+        #expect(d.rule == "unknown-key")
+        #expect(d.help == "did you mean 'retryOn'?")
+        #expect(Suggest.nearest("M-A-X R-E-T-R-I-E-S", in: Language.profile.map(\.key)) == "maxRetries")
+        #expect(Suggest.nearest("m a x r e t r i e s x", in: Language.profile.map(\.key)) == nil)
+    }
+
     // MARK: 10
 
     @Test func wordingOfBooleansViewerRefVersionAndTitles() throws {

@@ -94,7 +94,7 @@ enum EventSource {
                     _ = deliver(&chunk)
                     return
                 }
-                let kind = append(event, to: &chunk)
+                let kind = append(&event, to: &chunk)
                 yaml_event_delete(&event)
                 if kind == .streamEnd {
                     chunk.end = .finished
@@ -109,45 +109,46 @@ enum EventSource {
         }
     }
 
-    private static func append(_ event: yaml_event_t, to chunk: inout EventChunk) -> RawEvent.Kind {
-        let span = Span(start: mark(event.start_mark), end: mark(event.end_mark))
-        var raw = RawEvent(kind: .other, style: .plain, hasAnchor: false, hasTag: false, span: span,
-                           textStart: UInt32(truncatingIfNeeded: chunk.text.count), textCount: 0, tagCount: 0)
-        func properties(anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?) {
-            raw.hasAnchor = anchor != nil
-            if let tag {
-                let count = strlen(tag)
-                chunk.text.append(contentsOf: UnsafeBufferPointer(start: tag, count: count))
-                raw.hasTag = true
-                raw.tagCount = UInt32(truncatingIfNeeded: count)
-            }
-        }
+    /// `event` in place (inout: a copy of libyaml's event is a hundred bytes an event).
+    private static func append(_ event: inout yaml_event_t, to chunk: inout EventChunk) -> RawEvent.Kind {
+        let kind: RawEvent.Kind
+        var style = ScalarStyle.plain
+        var anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?
+        let textStart = UInt32(truncatingIfNeeded: chunk.text.count)
+        var textCount: UInt32 = 0, tagCount: UInt32 = 0
         switch event.type {
-        case YAML_STREAM_START_EVENT: raw.kind = .streamStart
-        case YAML_STREAM_END_EVENT: raw.kind = .streamEnd
-        case YAML_DOCUMENT_START_EVENT: raw.kind = .documentStart
-        case YAML_DOCUMENT_END_EVENT: raw.kind = .documentEnd
-        case YAML_ALIAS_EVENT: raw.kind = .alias
+        case YAML_STREAM_START_EVENT: kind = .streamStart
+        case YAML_STREAM_END_EVENT: kind = .streamEnd
+        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
+        case YAML_ALIAS_EVENT: kind = .alias
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
-            raw.kind = .scalar
-            raw.style = style(scalar.style)
+            kind = .scalar
+            style = Self.style(scalar.style)
             // A scalar is at most the file (1 MiB), so its length and offset fit in 32 bits.
-            raw.textCount = UInt32(truncatingIfNeeded: scalar.length)
+            textCount = UInt32(truncatingIfNeeded: scalar.length)
             chunk.text.append(contentsOf: UnsafeBufferPointer(start: scalar.value, count: scalar.length))
-            properties(anchor: scalar.anchor, tag: scalar.tag)
+            (anchor, tag) = (scalar.anchor, scalar.tag)
         case YAML_SEQUENCE_START_EVENT:
-            raw.kind = .sequenceStart
-            properties(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag)
+            kind = .sequenceStart
+            (anchor, tag) = (event.data.sequence_start.anchor, event.data.sequence_start.tag)
         case YAML_MAPPING_START_EVENT:
-            raw.kind = .mappingStart
-            properties(anchor: event.data.mapping_start.anchor, tag: event.data.mapping_start.tag)
-        case YAML_SEQUENCE_END_EVENT: raw.kind = .sequenceEnd
-        case YAML_MAPPING_END_EVENT: raw.kind = .mappingEnd
-        default: break
+            kind = .mappingStart
+            (anchor, tag) = (event.data.mapping_start.anchor, event.data.mapping_start.tag)
+        case YAML_SEQUENCE_END_EVENT: kind = .sequenceEnd
+        case YAML_MAPPING_END_EVENT: kind = .mappingEnd
+        default: kind = .other
         }
-        chunk.events.append(raw)
-        return raw.kind
+        if let tag {
+            let count = strlen(tag)
+            chunk.text.append(contentsOf: UnsafeBufferPointer(start: tag, count: count))
+            tagCount = UInt32(truncatingIfNeeded: count)
+        }
+        chunk.events.append(RawEvent(kind: kind, style: style, hasAnchor: anchor != nil, hasTag: tag != nil,
+                                     span: Span(start: mark(event.start_mark), end: mark(event.end_mark)),
+                                     textStart: textStart, textCount: textCount, tagCount: tagCount))
+        return kind
     }
 
     static func syntaxError(_ parser: yaml_parser_t, in bytes: [UInt8]) -> Diagnostic {
@@ -183,8 +184,9 @@ enum EventSource {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
+    /// A file is at most 1 MiB (`Loader.maxBytes`): its lines and columns fit in 32 bits.
     static func mark(_ m: yaml_mark_t) -> Mark {
-        Mark(line: m.line + 1, column: m.column + 1)
+        Mark(line: Int(truncatingIfNeeded: m.line) &+ 1, column: Int(truncatingIfNeeded: m.column) &+ 1)
     }
 
     static func style(_ s: yaml_scalar_style_t) -> ScalarStyle {

@@ -138,6 +138,7 @@ private struct EventReader {
             pipe.stop()
             worker.join()
         } else {
+            // Small chunks: on one thread they only batch the calls, and stay in the cache.
             EventSource.parse(bytes, chunkSize: 256) { chunk in
                 consume(chunk, decodable: &decodable)
             }
@@ -263,10 +264,11 @@ private struct EventReader {
             reportOnce("anchor", at: event.span.start,
                        "anchors and aliases are not supported in policy files; write the value out in full")
         }
-        if let tag = chunk.tag(event) {
+        if event.hasTag {
+            // The tag's text is read only for the first message (a file may hold 60 000 tags).
             reportOnce("tag", at: event.span.start, {
                 // libyaml hands over the resolved tag; show the `!!` shorthand people write.
-                var text = tag
+                var text = chunk.tag(event) ?? ""
                 if text.hasPrefix("tag:yaml.org,2002:") { text = "!!" + text.dropFirst("tag:yaml.org,2002:".count) }
                 return "tags such as '\(printable(text))' are not supported; the key a value stands under gives its type"
             }())
