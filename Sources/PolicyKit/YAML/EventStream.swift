@@ -30,7 +30,7 @@ struct RawEvent {
 /// A run of events, and how the stream ended if it ended after them.
 struct EventChunk {
     enum End {
-        /// libyaml's stream ended, or the reader asked to stop.
+        /// libyaml's stream ended.
         case finished
         /// libyaml refused the input here; no event follows.
         case failed(Diagnostic)
