@@ -29,8 +29,10 @@ public struct PolicyDoc: Sendable, Hashable {
                     base: Located<Int>? = nil, cap: Located<Int>? = nil, timeout: Located<Int>? = nil,
                     deadline: Located<Int>? = nil) {
             self.name = name
-            let fields = Fields(kind: kind, maxRetries: maxRetries, base: base, cap: cap, timeout: timeout, deadline: deadline)
-            if fields != Fields() { box = Box(fields) }
+            // Without comparing a whole Fields with an empty one: most of the cost of an empty profile.
+            if kind != nil || maxRetries != nil || base != nil || cap != nil || timeout != nil || deadline != nil {
+                box = Box(Fields(kind: kind, maxRetries: maxRetries, base: base, cap: cap, timeout: timeout, deadline: deadline))
+            }
         }
 
         public var kind: Located<String>? {
