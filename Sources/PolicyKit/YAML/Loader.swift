@@ -32,7 +32,7 @@ public enum Loader {
 
     /// A pipelined load hands events over in chunks of this many, at most `depth` of them queued:
     /// a hand-over costs a lock and perhaps a wake-up, far less than parsing two thousand events,
-    /// and four chunks are a few hundred KB.
+    /// and four chunks of libyaml's events (104 bytes each, and their texts) are about a megabyte.
     static let pipe = (chunk: 2048, depth: 4)
 
     /// `threads`: 1 (the default) parses on this thread; more, or nil for every core, parses a
@@ -151,8 +151,8 @@ private struct EventReader {
     /// The chunk's events, in order; false once nothing more is wanted (the stream ended, or
     /// reading stopped), with `decodable` cleared if it stopped on an error.
     mutating func consume(_ chunk: borrowing EventChunk, decodable: inout Bool) -> Bool {
-        for i in chunk.events.indices {
-            switch handle(chunk.events[i], in: chunk) {
+        for i in 0..<chunk.count {
+            switch handle(chunk.event(i), in: chunk) {
             case .goOn: continue
             case .done: return false
             case .abort:
