@@ -286,29 +286,6 @@ import Testing
         #expect(firstEarlier(count: 3, [("\u{E9}", 0), ("e\u{301}", 1), ("\u{E9}", 2)]) == [nil, nil, 0])
     }
 
-    /// The radix sort orders as `sort()` does: below and above the size where it starts counting,
-    /// with bytes that every key shares (skipped passes), repeated keys, and the extremes.
-    @Test func radixSortOrdersAsSortDoes() {
-        var rng = Rng(state: 7)
-        for count in [0, 1, 255, 256, 257, 1000, 70_000] {
-            for kind in 0..<4 {
-                var keys: [UInt64] = (0..<count).map { _ in
-                    let r = rng.next() << 31 ^ rng.next() ^ rng.next() << 62
-                    switch kind {
-                    case 0: return r                          // every byte varies
-                    case 1: return r & 0xFFFF                 // six high bytes shared
-                    case 2: return UInt64(rng.below(7)) << 40 // many repeats, one byte varies
-                    default: return [0, .max, 1 << 63, r][rng.below(4)]
-                    }
-                }
-                let expected = keys.sorted()
-                keys.radixSort()
-                let same = keys == expected  // not the arrays themselves: 70 000 numbers on a failure
-                #expect(same, "\(count) keys of kind \(kind)")
-            }
-        }
-    }
-
     // The loader scans a small mapping for a repeated key and hashes a large one: both must
     // point at the first occurrence, at every size around the switch.
     @Test(arguments: [1, 2, 15, 16, 17, 40])

@@ -71,7 +71,7 @@ extension Rule {
                 }
                 folds.append(fold & ~indexMask | UInt64(p))
             }
-            folds.radixSort()
+            folds.sort()
             func index(_ k: Int) -> Int32 { Int32(truncatingIfNeeded: folds[k] & indexMask) }
             func group(_ k: Int) -> UInt64 { folds[k] & ~indexMask }
             // Group by group of one fold (one identifier is never in two), each profile's first
