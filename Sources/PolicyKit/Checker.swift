@@ -55,7 +55,13 @@ public enum Checker {
     /// `threads` as for `Loader.load`: more than one (nil: every core) lets a large file be parsed
     /// on a second thread.
     public static func check(_ bytes: [UInt8], path: String, threads: Int? = 1) -> CheckedFile {
-        var loaded = Loader.load(bytes, threads: threads)
+        // What the decoder never looks into is kept with its kind and span only (see `Loader.load`).
+        check(bytes, path: path, threads: threads, reading: .object(Language.root))
+    }
+
+    /// `check` with the loader's `reading` given (tests compare it with everything kept).
+    static func check(_ bytes: [UInt8], path: String, threads: Int?, reading: Shape?) -> CheckedFile {
+        var loaded = Loader.load(bytes, threads: threads, reading: reading)
         var diagnostics = loaded.diagnostics
         var suppressed = loaded.suppressed
         var doc: PolicyDoc?

@@ -417,6 +417,99 @@ import Testing
         }
     }
 
+    /// What the reader never looks into is let go as it streams in: a flow collection keeps its
+    /// kind and span, a block one its last entry or item; what the shape reads is kept whole, and
+    /// a repeated key inside a let-go collection is still found.
+    @Test func unreadCollectionsAreLetGoButStillChecked() throws {
+        let yaml = """
+            a:
+              b: {c: {d: 1, d: 2}, e: [1, [2]]}
+              f:
+                - 1
+                - {g: 1}
+              l: [1, 2]
+            h:
+              i: 1
+              j: [3]
+            """
+        let shape = Shape.object([Field("a", .object([Field("l", .list(.integer(min: 0, max: 9), unique: false), title: "", help: "")]),
+                                        title: "", help: "")])
+        let loaded = Loader.load(Array(yaml.utf8), reading: shape)
+        #expect(loaded.diagnostics.map(\.rule) == ["yaml-duplicate-key"])
+        guard case .mapping(let top)? = loaded.root?.kind, case .mapping(let a) = top[0].value.kind,
+              case .mapping(let h) = top[1].value.kind else { Issue.record("not mappings"); return }
+        // `b` (a key the shape lacks, flow) keeps its span only; `f` (block) its last item; `l`
+        // (read) all its items; `h` (block, unread) its last entry.
+        guard case .mapping(let b) = a[0].value.kind, case .sequence(let f) = a[1].value.kind,
+              case .sequence(let l) = a[2].value.kind else { Issue.record("b, f, l"); return }
+        #expect(b.isEmpty && a[0].value.span == Span(start: Mark(line: 2, column: 6), end: Mark(line: 2, column: 36)))
+        #expect(f.count == 1 && f[0].span.start == Mark(line: 5, column: 7))
+        #expect(l.count == 2)
+        #expect(h.map(\.key) == ["j"])
+        // Without a shape, everything is kept.
+        #expect(Self.describe(Loader.load(Array(yaml.utf8))).contains("\"i\"@"))
+    }
+
+    /// Letting go of what the decoder never reads changes no finding, fix or document:
+    /// `Checker.check` with it and without, over the inputs above and policies whose values and
+    /// unknown keys hold flow and block collections (fixes placed after them, inserted and
+    /// appended around them).
+    @Test func unreadContentsChangeNothingThatLintReports() {
+        let nested = """
+            version: 1
+            policy: nested
+            retry:
+              profiles:
+                a:
+                  kind: {x: [1,
+                    2]}
+                b:
+                  base: [1, {y: 2}]
+                  cap:
+                    z: {w: 1}
+                c: {kind: interactive, timeout: {t: [1]}}
+                d:
+                  kind: background
+                  odd:
+                    - 1
+                    - x:
+                        - 2
+
+                  # a block list ends where the next key starts
+              retryOn: [429, {s: [503]}]
+              extra:
+                - [1, 2]
+                - - 3
+                  - {q: 4}
+              neverRetry:
+                - {status: 503, code: {a: 1}}
+                - status: 400
+                  code: [x, {y: z}]
+                - [7, 8]
+            unknown:
+              - {a: 1}
+              - b:
+                  - 1
+                  - 2
+            """
+        var inputs = Self.pipeInputs()
+        inputs.append(("nested", Array(nested.utf8)))
+        // Without neverRetry, whose fix then inserts it after retryOn's deep flow item.
+        let withoutNeverRetry = nested.split(separator: "\n", omittingEmptySubsequences: false).prefix(21).joined(separator: "\n") + "\n"
+        inputs.append(("nested without neverRetry", Array(withoutNeverRetry.utf8)))
+        var fixes = 0
+        for (name, bytes) in inputs {
+            let kept = Checker.check(bytes, path: "p.yaml", threads: 1, reading: nil)
+            let letGo = Checker.check(bytes, path: "p.yaml", threads: 1, reading: .object(Language.root))
+            // Compared whole, not printed whole: a failure names the input.
+            let same = letGo.diagnostics == kept.diagnostics && letGo.doc == kept.doc
+            #expect(same, "\(name)")
+            if name.hasPrefix("nested") { fixes += kept.diagnostics.count { $0.fix != nil } }
+        }
+        // The nested policies do make fixes that must be placed around their deep values.
+        #expect(fixes >= 6)
+    }
+
     /// The inputs above do reach what they are for: each stops, fails or is refused where it says.
     @Test func thePipeInputsStopWhereTheySay() throws {
         let inputs = Dictionary(Self.madePipeInputs().map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })

@@ -26,6 +26,22 @@ public indirect enum Shape: Sendable {
     case list(Shape, unique: Bool)
 
     /// How a value of this shape is named in messages: "a duration", "a list".
+    /// The shape of the value under `key` in a mapping of this shape (keys compare by bytes, as
+    /// the decoder compares them); nil for a key it does not have.
+    func valueShape(_ key: String) -> Shape? {
+        switch self {
+        case .object(let fields): return fields.first { sameText($0.key, key) }?.shape
+        case .namedMap(let value, _): return value
+        default: return nil
+        }
+    }
+
+    /// The shape of a list's items.
+    var itemShape: Shape? {
+        if case .list(let item, _) = self { return item }
+        return nil
+    }
+
     public var expectation: String {
         switch self {
         case .integer(let min, _): return min == 0 ? "an integer of 0 or more" : "an integer"

@@ -37,12 +37,20 @@ public enum Loader {
 
     /// `threads`: 1 (the default) parses on this thread; more, or nil for every core, parses a
     /// file of at least `pipelineMinimum` bytes on a second thread while this one builds the tree.
-    public static func load(_ bytes: [UInt8], threads: Int? = 1) -> LoadResult {
-        load(bytes, pipe: threads != 1 && bytes.count >= pipelineMinimum ? pipe : nil)
+    ///
+    ///
+    /// `reading`: the shape its reader reads the document as (`Language.root` for a policy), or
+    /// nil to keep everything. A collection that reader never looks into (the value of a key the
+    /// shape does not have, a list where a number belongs) is kept with its kind and span only:
+    /// a flow one (`{…}`, `[…]`) without contents, a block one with its last entry or item, from
+    /// which an editor finds its last line. A repeated key in it is still found. So a file of
+    /// tiny lists under an unknown key, or of profiles whose values nest, holds no tree of them.
+    public static func load(_ bytes: [UInt8], threads: Int? = 1, reading: Shape? = nil) -> LoadResult {
+        load(bytes, pipe: threads != 1 && bytes.count >= pipelineMinimum ? pipe : nil, reading: reading)
     }
 
     /// `pipe`: chunk size and queue depth of the second thread's hand-over; nil for one thread.
-    static func load(_ bytes: [UInt8], pipe: (chunk: Int, depth: Int)?) -> LoadResult {
+    static func load(_ bytes: [UInt8], pipe: (chunk: Int, depth: Int)?, reading: Shape? = nil) -> LoadResult {
         if bytes.count > maxBytes {
             // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
             // that many bytes is a lower bound, not the size.
@@ -56,7 +64,7 @@ public enum Loader {
         // With the encoding set, libyaml takes a BOM for a character of line 1: every column after
         // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        var run = EventReader(bytes: content)
+        var run = EventReader(bytes: content, reading: reading)
         return run.read(pipe: pipe)
     }
 
@@ -77,6 +85,10 @@ public enum Loader {
 /// One frame of the open collections while events stream in.
 private struct Frame {
     var isMapping: Bool
+    var isFlow: Bool
+    /// What the reader reads this collection as; nil when it reads no more than its kind and
+    /// span (then, with `EventReader.reading` set, its contents are let go: see `Loader.load`).
+    var shape: Shape?
     var start: Mark
     /// Collect nothing: this subtree is a refused key, a duplicate's value or a merge key's value.
     var discard: Bool
@@ -114,8 +126,14 @@ private struct EventReader {
     var roomyCollections = 0
     static let maxRoomyCollections = 1024
 
-    init(bytes: [UInt8]) {
+    /// See `Loader.load(_:threads:reading:)`.
+    let reading: Shape?
+    let pruning: Bool
+
+    init(bytes: [UInt8], reading: Shape?) {
         self.bytes = bytes
+        self.reading = reading
+        pruning = reading != nil
     }
 
     /// Parses on this thread, or, with `pipe`, on a second one while this one builds the tree:
@@ -223,7 +241,8 @@ private struct EventReader {
                            "a key must be a plain word, not a \(isMapping ? "mapping" : "list")")
                 discard = true
             }
-            var frame = Frame(isMapping: isMapping, start: start, discard: discard)
+            var frame = Frame(isMapping: isMapping, isFlow: event.isFlow, shape: pruning ? shapeOfNext(isMapping: isMapping) : nil,
+                              start: start, discard: discard)
             // The mappings and lists of a policy hold at most six entries or items: room for six
             // from the start spares growing an array three times. Only for a file's first thousand
             // collections (a policy has about a dozen), so that a hostile file of a hundred thousand
@@ -240,14 +259,41 @@ private struct EventReader {
             let node: Node
             if frame.discard {
                 node = Node(.reported, span: span)
-            } else if stack.count >= Loader.keptDepth {
-                // Below what any reader of the tree looks at: the collection without its contents.
+            } else if stack.count >= Loader.keptDepth || (pruning && frame.shape == nil && frame.isFlow) {
+                // Below what any reader of the tree looks at, or what this one does: the
+                // collection without its contents.
                 node = Node(frame.isMapping ? .mapping([]) : .sequence([]), span: span)
+            } else if pruning && frame.shape == nil && frame.isMapping {
+                // Unread, in block style: its last entry, whose last line is the mapping's (a
+                // list keeps only its last item as it goes, in `deliver`).
+                node = Node(.mapping(frame.entries.isEmpty ? [] : [frame.entries[frame.entries.count - 1]]), span: span)
             } else {
                 node = Node(frame.isMapping ? .mapping(frame.entries) : .sequence(frame.items), span: span)
             }
             deliver(node)
             return .goOn
+        }
+    }
+
+    /// The shape the collection that starts now is read as (see `Frame.shape`): what its parent's
+    /// shape says of the key it stands under or of its items, when that is a collection of its kind.
+    func shapeOfNext(isMapping: Bool) -> Shape? {
+        let expected: Shape?
+        if let top = stack.indices.last {
+            guard let parent = stack[top].shape else { return nil }
+            if stack[top].isMapping {
+                guard let key = stack[top].pendingKey else { return nil }
+                expected = parent.valueShape(key)
+            } else {
+                expected = parent.itemShape
+            }
+        } else {
+            expected = reading
+        }
+        switch expected {
+        case .object?, .namedMap?: return isMapping ? expected : nil
+        case .list?: return isMapping ? nil : expected
+        default: return nil
         }
     }
 
@@ -284,6 +330,11 @@ private struct EventReader {
         let top = stack.count - 1
         if stack[top].discard { return }
         if !stack[top].isMapping {
+            if pruning && stack[top].shape == nil {
+                // Unread (see `Loader.load`): a flow list keeps no item, a block list its last.
+                stack[top].items.removeAll(keepingCapacity: true)
+                if stack[top].isFlow { return }
+            }
             stack[top].items.append(node)
             return
         }
