@@ -597,6 +597,22 @@ def shape_quoted_names(rng):
     return fill(head, lambda i: f'    "p\\u00e9{i}\\t": {{}}\n', tail)
 
 
+def shape_unknown_tiny_lists(rng):
+    """One flow list of ~200 000 one-item lists under a key the language lacks: `x: [[1], [1], ...]`."""
+    return fill("version: 1\npolicy: lists\nx: [", lambda i: "[1], ", "[]]\n")
+
+
+def shape_unknown_nested_lists(rng):
+    """~130 000 block lists three deep (`- - - 1`) under a key the language lacks."""
+    return fill("version: 1\npolicy: lists\nx:\n", lambda i: "- - - 1\n")
+
+
+def shape_profiles_nested_values(rng):
+    """~23 000 profiles whose one value nests five flow mappings: `p1: {kind: {a: {b: {c: {d: x}}}}}`."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{kind: {{a: {{b: {{c: {{d: x}}}}}}}}}}\n", tail)
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -641,6 +657,9 @@ SHAPES = {
     "comments-inline": shape_comments_inline,
     "unicode-values": shape_unicode_values,
     "quoted-names": shape_quoted_names,
+    "unknown-tiny-lists": shape_unknown_tiny_lists,
+    "unknown-nested-lists": shape_unknown_nested_lists,
+    "profiles-nested-values": shape_profiles_nested_values,
 }
 
 
