@@ -25,7 +25,6 @@ public indirect enum Shape: Sendable {
     case namedMap(Shape, what: String)
     case list(Shape, unique: Bool)
 
-    /// How a value of this shape is named in messages: "a duration", "a list".
     /// The shape of the value under `key` in a mapping of this shape (keys compare by bytes, as
     /// the decoder compares them); nil for a key it does not have.
     func valueShape(_ key: String) -> Shape? {
@@ -42,6 +41,7 @@ public indirect enum Shape: Sendable {
         return nil
     }
 
+    /// How a value of this shape is named in messages: "a duration", "a list".
     public var expectation: String {
         switch self {
         case .integer(let min, _): return min == 0 ? "an integer of 0 or more" : "an integer"

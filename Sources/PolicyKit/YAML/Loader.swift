@@ -38,7 +38,6 @@ public enum Loader {
     /// `threads`: 1 (the default) parses on this thread; more, or nil for every core, parses a
     /// file of at least `pipelineMinimum` bytes on a second thread while this one builds the tree.
     ///
-    ///
     /// `reading`: the shape its reader reads the document as (`Language.root` for a policy), or
     /// nil to keep everything. A collection that reader never looks into (the value of a key the
     /// shape does not have, a list where a number belongs) is kept with its kind and span only:
