@@ -160,7 +160,7 @@ enum NameFold {
         return text.withUTF8 { b in
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             for c in b where c != 0x2D && c != 0x5F {
-                h = (h ^ UInt64(c >= 0x41 && c <= 0x5A ? c + 0x20 : c)) &* 0x0000_0100_0000_01B3
+                h = (h ^ UInt64(ASCIIName.lower(c))) &* 0x0000_0100_0000_01B3
             }
             return h
         }
@@ -262,4 +262,5 @@ enum ASCIIName {
     static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
     static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     static func upper(_ b: UInt8) -> UInt8 { isLower(b) ? b - 0x20 : b }
+    static func lower(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 0x20 : b }
 }

@@ -32,7 +32,7 @@ public enum Suggest {
         var text = text
         let ascii = text.withUTF8 { bytes -> [Unicode.Scalar]? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            return bytes.prefix(limit).map { Unicode.Scalar($0 &- 0x41 < 26 ? $0 | 0x20 : $0) }
+            return bytes.prefix(limit).map { Unicode.Scalar(ASCIIName.lower($0)) }
         }
         return ascii ?? Array(text.lowercased().unicodeScalars.prefix(limit))
     }
@@ -44,7 +44,7 @@ public enum Suggest {
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count)
-            for b in bytes where b != 0x5F && b != 0x2D && b != 0x20 { out.append(b &- 0x41 < 26 ? b | 0x20 : b) }
+            for b in bytes where b != 0x5F && b != 0x2D && b != 0x20 { out.append(ASCIIName.lower(b)) }
             return String(decoding: out, as: UTF8.self)
         }
         return ascii ?? text.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " }

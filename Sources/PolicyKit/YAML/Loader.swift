@@ -127,12 +127,12 @@ private struct EventReader {
 
     /// See `Loader.load(_:threads:reading:)`.
     let reading: Shape?
-    let pruning: Bool
+    /// Whether unread collections are let go: only when there is a shape to say what is read.
+    var pruning: Bool { reading != nil }
 
     init(bytes: [UInt8], reading: Shape?) {
         self.bytes = bytes
         self.reading = reading
-        pruning = reading != nil
     }
 
     /// Parses on this thread, or, with `pipe`, on a second one while this one builds the tree:
