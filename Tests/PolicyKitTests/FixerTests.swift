@@ -224,6 +224,16 @@ import Testing
         }
     }
 
+    /// The count the map makes room by: every LF, at any offset and beside any other byte.
+    @Test func lineFeedsAreCountedEightAtATime() {
+        var rng = Rng(state: 7)
+        for round in 0..<300 {
+            let bytes = (0..<rng.below(40)).map { _ in rng.pick([0x0A, 0x0A, 0x00, 0x0B, 0x09, 0x8A, 0xFF, 0x7F, 0x80, 0x0D] as [UInt8]) }
+            let count = bytes.withUnsafeBufferPointer { SourceMap.lineFeeds($0) }
+            #expect(count == bytes.count { $0 == 0x0A }, "round \(round): \(bytes)")
+        }
+    }
+
     // MARK: the unified diff
 
     @Test func diffIsUnified() {

@@ -4,26 +4,40 @@
 /// on bytes through it, so that every byte they do not touch stays as it was.
 public struct SourceMap: Sendable {
     public let bytes: [UInt8]
-    /// The offset of each line's first byte; `lineStarts[0]` is line 1 (3 after a BOM).
-    private var lineStarts: [Int] = []
-    /// The offset of each line's end: its line break, or the end of the file for the last line.
-    private var lineEnds: [Int] = []
+    /// Each line: where it starts (`lines[0]` is line 1, from byte 3 after a BOM), where it ends
+    /// (its line break, or the end of the file for the last line), and whether it is all ASCII
+    /// (its columns are then its bytes). One array of one element a line: three of them cost three
+    /// appends and three growths a line, a sixth of linting a 1 MiB file of short lines.
+    private var lines: [Line] = []
     /// The line break the file uses first (LF when it has none): what inserted lines end with.
     public private(set) var lineBreak = "\n"
-    /// Whether each line is all ASCII: its columns are then its bytes.
-    private var asciiLines: [Bool] = []
     /// For lines that are not all ASCII and longer than `stride` scalars, the offset of every
     /// `stride`-th scalar, so that a column far along a long line (a hostile one-line file) is
     /// found without walking the line.
     private var checkpoints: [Int: [Int]] = [:]
     private static let stride = 64
 
+    private struct Line {
+        // 32 bits: a file of 4 GiB is not a policy (the loader stops at 1 MiB).
+        var storedStart: UInt32, storedEnd: UInt32
+        var ascii: Bool
+        var start: Int { Int(storedStart) }
+        var end: Int { Int(storedEnd) }
+        init(start: Int, end: Int, ascii: Bool) {
+            storedStart = UInt32(clamping: start)
+            storedEnd = UInt32(clamping: end)
+            self.ascii = ascii
+        }
+    }
+
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        var lineStarts: [Int] = [], lineEnds: [Int] = [], asciiLines: [Bool] = [], checkpoints: [Int: [Int]] = [:]
+        var lines: [Line] = [], checkpoints: [Int: [Int]] = [:]
         var lineBreak: String?
         bytes.withUnsafeBufferPointer { b in
             let n = b.count
+            // Room for every line at once: growing the array copied it over and over.
+            lines.reserveCapacity(Self.lineFeeds(b) + 1)
             var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             var i = start
             // Scalars of this line so far, and the count at which the next checkpoint stands.
@@ -33,22 +47,12 @@ public struct SourceMap: Sendable {
             // needs no checkpoints (storing them for every line of over 64 characters cost more
             // than finding the lines).
             var ascii = true
-            func endLine(_ end: Int) {
-                if !ascii && !marks.isEmpty { checkpoints[lineStarts.count] = marks }
-                marks.removeAll(keepingCapacity: true)
-                asciiLines.append(ascii)
-                lineStarts.append(start)
-                lineEnds.append(end)
-                ascii = true
-                scalars = 0
-                nextMark = Self.stride
-            }
-            while i < n {
+            while true {
                 // Most bytes: printable ASCII, one scalar each and no line break. A run of them
                 // is skipped eight at a time, and its checkpoints placed by arithmetic: byte by
                 // byte, the map of a 1 MiB file cost 25 instructions a byte, as much as libyaml's
                 // parse of a file of comments.
-                let run = Self.asciiRun(b, from: i)
+                let run = i < n ? Self.asciiRun(b, from: i) : 0
                 if run > 0 {
                     while nextMark < scalars + run {
                         marks.append(i + nextMark - scalars)
@@ -56,44 +60,78 @@ public struct SourceMap: Sendable {
                     }
                     scalars += run
                     i += run
-                    if i == n { break }
                 }
-                let c = b[i]
-                if c & 0xC0 != 0x80 {
-                    if scalars == nextMark {
-                        marks.append(i)
-                        nextMark += Self.stride
-                    }
-                    scalars += 1
-                }
-                // The width of a line break at i, if one stands there.
+                // The width of a line break at i, if one stands there; the end of the file ends
+                // the last line.
                 var width = 0
-                if c == 0x0A {
-                    width = 1
-                } else if c == 0x0D {
-                    width = i + 1 < n && b[i + 1] == 0x0A ? 2 : 1
-                } else if c == 0xC2, i + 1 < n, b[i + 1] == 0x85 {
-                    width = 2
-                } else if c == 0xE2, i + 2 < n, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 {
-                    width = 3
+                if i < n {
+                    let c = b[i]
+                    if c & 0xC0 != 0x80 {
+                        if scalars == nextMark {
+                            marks.append(i)
+                            nextMark += Self.stride
+                        }
+                        scalars += 1
+                    }
+                    if c == 0x0A {
+                        width = 1
+                    } else if c == 0x0D {
+                        width = i + 1 < n && b[i + 1] == 0x0A ? 2 : 1
+                    } else if c == 0xC2, i + 1 < n, b[i + 1] == 0x85 {
+                        width = 2
+                    } else if c == 0xE2, i + 2 < n, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 {
+                        width = 3
+                    }
+                    if width == 0 {
+                        if c >= 0x80 { ascii = false }
+                        i += 1
+                        continue
+                    }
+                    if lineBreak == nil { lineBreak = String(decoding: b[i..<(i + width)], as: UTF8.self) }
                 }
-                if width == 0 {
-                    if c >= 0x80 { ascii = false }
-                    i += 1
-                    continue
+                if !marks.isEmpty {
+                    if !ascii { checkpoints[lines.count] = marks }
+                    marks.removeAll(keepingCapacity: true)
                 }
-                if lineBreak == nil { lineBreak = String(decoding: b[i..<(i + width)], as: UTF8.self) }
-                endLine(i)
+                lines.append(Line(start: start, end: i, ascii: ascii))
+                if i >= n { break }
+                ascii = true
+                scalars = 0
+                nextMark = Self.stride
                 i += width
                 start = i
             }
-            endLine(n)
         }
-        self.lineStarts = lineStarts
-        self.lineEnds = lineEnds
-        self.asciiLines = asciiLines
+        self.lines = lines
         self.checkpoints = checkpoints
         if let lineBreak { self.lineBreak = lineBreak }
+    }
+
+    /// How many LF bytes `b` holds, eight at a time: the lines of most files, to make room for.
+    static func lineFeeds(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0, i = 0
+        if let base = b.baseAddress {
+            while i + 8 <= b.count {
+                // Per byte lane, how many LFs it has seen; a lane holds 255 before it would carry.
+                var lanes: UInt64 = 0
+                let end = min(b.count, i + 8 * 255)
+                while i + 8 <= end {
+                    // Bytes equal to LF become zero. Every other byte sets its top bit in `other`
+                    // (each is cut to seven bits before the add, so no carry crosses into the next).
+                    let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ 0x0A0A_0A0A_0A0A_0A0A
+                    let other = ((w & 0x7F7F_7F7F_7F7F_7F7F) &+ 0x7F7F_7F7F_7F7F_7F7F | w) & 0x8080_8080_8080_8080
+                    lanes &+= (~other & 0x8080_8080_8080_8080) >> 7
+                    i += 8
+                }
+                // The sum of the lanes, in the top byte.
+                count += Int((lanes &* 0x0101_0101_0101_0101) >> 56)
+            }
+        }
+        while i < b.count {
+            if b[i] == 0x0A { count += 1 }
+            i += 1
+        }
+        return count
     }
 
     /// How many bytes from `start` on are printable ASCII (0x20 to 0x7F): none of them ends a line.
@@ -116,18 +154,19 @@ public struct SourceMap: Sendable {
     }
 
     /// How many lines the file has; a file that ends with a line break has an empty last line.
-    public var lineCount: Int { lineStarts.count }
+    public var lineCount: Int { lines.count }
 
     /// Whether the last line is empty: the file ends with a line break (or is empty).
-    public var endsWithLineBreak: Bool { lineStarts[lineStarts.count - 1] == bytes.count }
+    public var endsWithLineBreak: Bool { lines[lines.count - 1].start == bytes.count }
 
     /// The byte offset of `mark`; nil when the file has no such position. The end of a line (one
     /// column past its last character) is a position.
     public func offset(of mark: Mark) -> Int? {
-        guard mark.line >= 1, mark.line <= lineStarts.count, mark.column >= 1 else { return nil }
-        var i = lineStarts[mark.line - 1]
-        let end = lineEnds[mark.line - 1]
-        if asciiLines[mark.line - 1] {
+        guard mark.line >= 1, mark.line <= lines.count, mark.column >= 1 else { return nil }
+        let line = lines[mark.line - 1]
+        var i = line.start
+        let end = line.end
+        if line.ascii {
             let offset = i + mark.column - 1
             return offset <= end ? offset : nil
         }
@@ -152,17 +191,17 @@ public struct SourceMap: Sendable {
 
     /// The position of a byte offset (clamped to the file): the inverse of `offset(of:)`.
     public func mark(at offset: Int) -> Mark {
-        let offset = max(lineStarts[0], min(offset, bytes.count))
+        let offset = max(lines[0].start, min(offset, bytes.count))
         // The last line that starts at or before the offset.
-        var lo = 0, hi = lineStarts.count - 1
+        var lo = 0, hi = lines.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
-            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+            if lines[mid].start <= offset { lo = mid } else { hi = mid - 1 }
         }
-        let end = min(offset, lineEnds[lo])
-        if asciiLines[lo] { return Mark(line: lo + 1, column: end - lineStarts[lo] + 1) }
+        let end = min(offset, lines[lo].end)
+        if lines[lo].ascii { return Mark(line: lo + 1, column: end - lines[lo].start + 1) }
         var column = 1
-        var i = lineStarts[lo]
+        var i = lines[lo].start
         while i < end {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
@@ -172,8 +211,8 @@ public struct SourceMap: Sendable {
 
     /// The text of line `n` without its line break (nil when there is no such line).
     public func line(_ n: Int) -> String? {
-        guard n >= 1, n <= lineStarts.count else { return nil }
-        return String(decoding: bytes[lineStarts[n - 1]..<lineEnds[n - 1]], as: UTF8.self)
+        guard n >= 1, n <= lines.count else { return nil }
+        return String(decoding: bytes[lines[n - 1].start..<lines[n - 1].end], as: UTF8.self)
     }
 
     /// The text from one position up to another, when both are positions of the file.
@@ -184,13 +223,13 @@ public struct SourceMap: Sendable {
 
     /// The byte at `mark`, if there is one on its line.
     func byte(at mark: Mark) -> UInt8? {
-        guard let i = offset(of: mark), i < lineEnds[mark.line - 1] else { return nil }
+        guard let i = offset(of: mark), i < lines[mark.line - 1].end else { return nil }
         return bytes[i]
     }
 
     /// Whether only spaces stand before `mark` on its line (a key that starts its line).
     func startsItsLine(_ mark: Mark) -> Bool {
         guard let i = offset(of: mark) else { return false }
-        return bytes[lineStarts[mark.line - 1]..<i].allSatisfy { $0 == 0x20 }
+        return bytes[lines[mark.line - 1].start..<i].allSatisfy { $0 == 0x20 }
     }
 }
