@@ -73,6 +73,12 @@ import Testing
             #expect(Set(reported.map(\.rule)).isSuperset(of: ["bad-name", "name-collision", "missing-key", "unknown-key"]))
             let limit = try #require(file.diagnostics.first { $0.rule == "input-limit" })
             #expect(limit.message == "the file has \(total) findings; only the first \(Loader.maxFindings) are reported")
+            // On two threads (the parse, then name-collision beside the other rules: the file has
+            // more than `asideMinimum` profiles), the same report, fixes and all.
+            #expect(file.doc.map { $0.profiles.count >= Checker.asideMinimum } == true)
+            #expect(bytes.count >= Loader.pipelineMinimum)
+            let threaded = Checker.check(bytes, path: "many.yaml", threads: 2)
+            #expect(threaded.diagnostics == file.diagnostics)
         }
     }
 }

@@ -134,7 +134,7 @@ public struct Rule: Sendable {
 }
 
 /// Collects a rule's findings with its id and severity filled in.
-public struct Findings {
+public struct Findings: Sendable {
     public private(set) var diagnostics: [Diagnostic] = []
     /// The rule being checked; findings added without one are dropped.
     var rule: (id: RuleID, severity: Severity)?

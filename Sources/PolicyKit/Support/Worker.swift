@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `body` on a thread of its own; `join` waits for it to end.
+struct Worker: ~Copyable {
+    private var thread: pthread_t
+
+    /// nil when no thread could be made (the caller then does the work itself).
+    init?(_ body: @escaping @Sendable () -> Void) {
+        final class Box { let body: @Sendable () -> Void; init(_ body: @escaping @Sendable () -> Void) { self.body = body } }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let status = pthread_create(&thread, nil, { raw in
+            #if canImport(Darwin)
+            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            box.body()
+            return nil
+        }, box)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            return nil
+        }
+        #if canImport(Darwin)
+        self.thread = thread!
+        #else
+        self.thread = thread
+        #endif
+    }
+
+    consuming func join() {
+        pthread_join(thread, nil)
+    }
+}
+
+/// A value a worker leaves for the thread that joins it: written before the worker ends, read
+/// after `join` (which orders the two), never by both at once.
+final class Handover<Value: Sendable>: @unchecked Sendable {
+    var value: Value?
+}
