@@ -1,3 +1,5 @@
+internal import CPrefetch
+
 /// Items of a growing list by hash, to find an earlier item equal to a new one in O(1): an
 /// open-addressing table of item indices with their hashes. Dictionaries keyed by the items
 /// themselves (a key's text, a decoded value) hashed every item again on each growth and retained
@@ -27,6 +29,15 @@ struct HashIndex {
             i = (i + 1) & mask
         }
         return nil
+    }
+
+    /// Asks for the cache line where the probe for `hash` starts, without waiting for it: the
+    /// table of a large mapping is a megabyte, and each look-up in it a cache miss.
+    @inline(__always)
+    func prefetch(hash: UInt64) {
+        guard !slots.isEmpty else { return }
+        let i = Self.position(hash & 0xFFFF_FFFF_0000_0000) & (slots.count - 1)
+        slots.withUnsafeBufferPointer { policyc_prefetch($0.baseAddress! + i) }
     }
 
     /// Adds item `index` (below 2³² − 1) with `hash`.

@@ -130,6 +130,24 @@ struct EventChunk {
                         tag: tag.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
     }
 
+    /// What a look-ahead reads of event `i` (see `EventReader.prefetchNextKey`): whether it
+    /// opens or closes a collection, or is a scalar and its bytes, and nothing else.
+    enum Peek {
+        case open, close, other
+        case scalar(UnsafeBufferPointer<UInt8>)
+    }
+
+    func peek(_ i: Int) -> Peek {
+        let e = store.events + i
+        switch e.pointee.type {
+        case YAML_SCALAR_EVENT:
+            return .scalar(UnsafeBufferPointer(start: UnsafePointer(e.pointee.data.scalar.value), count: e.pointee.data.scalar.length))
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT: return .open
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT: return .close
+        default: return .other
+        }
+    }
+
     /// A scalar's value.
     func value(_ event: RawEvent) -> String {
         guard let text = event.text else { return "" }
