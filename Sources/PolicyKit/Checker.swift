@@ -145,9 +145,9 @@ public enum Checker {
     /// The rule checked beside the others, on a second thread when `threads` allows and the
     /// policy has at least `asideMinimum` profiles: on a file of 60,000 profiles the rules were a
     /// quarter of lint's time, name-collision (every name folded and sorted) the most of them.
-    /// Its findings are the same on any thread: it makes no fix (so needs no editor, whose
-    /// making depends on the findings before it), it collects apart from the same start, and a
-    /// finding is reported by its place in the file, whichever collector admitted it first.
+    /// Its findings are the same on any thread: it makes no fix (whether a fix is made depends on
+    /// how many findings came before), it collects apart from the same start, and the report
+    /// keeps the earliest findings by their place in the file, whichever collector made them.
     static let asideRule = RuleID.nameCollision
     static let asideMinimum = 2048
 

@@ -44,12 +44,18 @@ public struct ExactText: Hashable, Sendable, CustomStringConvertible {
     public static func == (a: ExactText, b: ExactText) -> Bool { sameText(a.text, b.text) }
 
     public func hash(into hasher: inout Hasher) {
-        // The length first (a variable-length value must not hash as its prefix would), then the bytes.
-        hasher.combine(text.utf8.count)
-        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { Self.hash(UnsafeRawBufferPointer($0), into: &hasher) }
         if hashed == nil {
             // The same bytes the same way, so equal texts hash alike however they are stored.
-            Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+            Array(text.utf8).withUnsafeBytes { Self.hash($0, into: &hasher) }
         }
+    }
+
+    /// How a text of these UTF-8 bytes hashes: the length first (a variable-length value must not
+    /// hash as its prefix would), then the bytes.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeRawBufferPointer, into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        hasher.combine(bytes: bytes)
     }
 }

@@ -337,7 +337,7 @@ private struct EventReader {
                 stack[top].items.removeAll(keepingCapacity: true)
                 if stack[top].isFlow { return }
             }
-            if stack[top].items.count >= 1024, stack[top].items.count == stack[top].items.capacity { Self.growRoom(&stack[top].items, fileSize: bytes.count) }
+            Self.makeRoom(&stack[top].items, fileSize: bytes.count)
             stack[top].items.append(node)
             return
         }
@@ -351,22 +351,26 @@ private struct EventReader {
             return
         }
         if !stack[top].skipValue {
-            if stack[top].entries.count >= 1024, stack[top].entries.count == stack[top].entries.capacity { Self.growRoom(&stack[top].entries, fileSize: bytes.count) }
+            Self.makeRoom(&stack[top].entries, fileSize: bytes.count)
             stack[top].entries.append(Entry(key: key, keySpan: stack[top].pendingKeySpan, value: node))
         }
         stack[top].skipValue = false
     }
 
-    /// Room for a full collection's next entry or item. A large one grows eightfold, not twofold:
-    /// each growth copies the array into new memory, and on a file of 60,000 profiles the page
-    /// faults of those copies were a tenth of lint's time. Room not yet filled is address space,
-    /// not memory (no page of it is touched), and is never more than the file could fill: an
-    /// entry or an item takes at least two bytes of it.
+    /// Room for a collection's next entry or item. One of over `largeCollection` grows eightfold
+    /// when full, not twofold: each growth copies the array into new memory, and on a file of
+    /// 60,000 profiles the page faults of those copies were a tenth of lint's time. Room not yet
+    /// filled is address space, not memory (no page of it is touched), and is never more than the
+    /// file could fill: an entry or an item takes at least two bytes of it.
     /// (Static: a method of the reader, given its own stack's array, made Swift copy the stack.)
-    static func growRoom<T>(_ array: inout [T], fileSize: Int) {
+    @inline(__always)
+    static func makeRoom<T>(_ array: inout [T], fileSize: Int) {
         let count = array.count
+        guard count >= largeCollection, count == array.capacity else { return }
         array.reserveCapacity(max(count + 1, min(count * 8, fileSize / 2)))
     }
+
+    static let largeCollection = 1024
 
     mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int, in chunk: borrowing EventChunk) {
         stack[top].pendingKeySpan = span
@@ -442,8 +446,7 @@ private struct EventReader {
         }
         guard depth == 0, j < end, case .scalar(let bytes) = chunk.peek(j) else { return }
         var hasher = Hasher()
-        hasher.combine(bytes.count)
-        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        ExactText.hash(UnsafeRawBufferPointer(bytes), into: &hasher)
         stack[top].seen.prefetch(hash: hasher.finalize64())
     }
 
