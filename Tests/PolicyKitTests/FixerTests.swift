@@ -224,13 +224,20 @@ import Testing
         }
     }
 
-    /// The count the map makes room by: every LF, at any offset and beside any other byte.
+    /// The count the map makes room by: every LF, at any offset and beside any other byte, in
+    /// short texts and in texts past the 2,040 bytes after which the per-byte counts are summed
+    /// (all LFs there: each byte's count at its most).
     @Test func lineFeedsAreCountedEightAtATime() {
         var rng = Rng(state: 7)
-        for round in 0..<300 {
-            let bytes = (0..<rng.below(40)).map { _ in rng.pick([0x0A, 0x0A, 0x00, 0x0B, 0x09, 0x8A, 0xFF, 0x7F, 0x80, 0x0D] as [UInt8]) }
+        let others: [UInt8] = [0x0A, 0x0A, 0x00, 0x0B, 0x09, 0x8A, 0xFF, 0x7F, 0x80, 0x0D]
+        var texts = (0..<300).map { _ in (0..<rng.below(40)).map { _ in rng.pick(others) } }
+        for length in [2039, 2040, 2041, 4087, 4096, 6000] {
+            texts.append([UInt8](repeating: 0x0A, count: length))
+            texts.append((0..<length).map { _ in rng.pick(others) })
+        }
+        for bytes in texts {
             let count = bytes.withUnsafeBufferPointer { SourceMap.lineFeeds($0) }
-            #expect(count == bytes.count { $0 == 0x0A }, "round \(round): \(bytes)")
+            #expect(count == bytes.count { $0 == 0x0A }, "\(bytes.count) bytes")
         }
     }
 

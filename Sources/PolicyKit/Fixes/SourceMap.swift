@@ -7,7 +7,8 @@ public struct SourceMap: Sendable {
     /// Each line: where it starts (`lines[0]` is line 1, from byte 3 after a BOM), where it ends
     /// (its line break, or the end of the file for the last line), and whether it is all ASCII
     /// (its columns are then its bytes). One array of one element a line: three of them cost three
-    /// appends and three growths a line, a sixth of linting a 1 MiB file of short lines.
+    /// appends and three growths a line (with the growths' page faults, the map was 5 % of the
+    /// instructions of linting a 1 MiB list of short lines).
     private var lines: [Line] = []
     /// The line break the file uses first (LF when it has none): what inserted lines end with.
     public private(set) var lineBreak = "\n"
@@ -123,8 +124,10 @@ public struct SourceMap: Sendable {
                     lanes &+= (~other & 0x8080_8080_8080_8080) >> 7
                     i += 8
                 }
-                // The sum of the lanes, in the top byte.
-                count += Int((lanes &* 0x0101_0101_0101_0101) >> 56)
+                // The sum of the lanes (up to 2,040: more than a byte holds): pairs of lanes
+                // added into 16-bit lanes, whose sum the multiply gathers in the top 16 bits.
+                let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes >> 8) & 0x00FF_00FF_00FF_00FF)
+                count += Int((pairs &* 0x0001_0001_0001_0001) >> 48)
             }
         }
         while i < b.count {
