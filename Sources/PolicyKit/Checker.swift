@@ -75,9 +75,16 @@ public enum Checker {
             // Each tree is let go as soon as it is no longer needed, so a large file never holds
             // all three: the decoded one once the document is read from it, the node tree before
             // that when the findings already fill the file's report (the rules' fixes are written
-            // from it, and past the cap no fix is made).
-            if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings { root = nil }
-            let decoded = PolicyDoc(tree.take())
+            // from it, and past the cap no fix is made). A file large enough to be parsed on a
+            // second thread lets them go on another: that core is idle by now, and each entry's
+            // text and value are released in turn (on 70,000 `{}` profiles, 3 % of this thread's
+            // instructions, and the memory handed back besides: lint took 4 % less time).
+            let apart = Loader.pipelines(bytes, threads: threads)
+            if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings {
+                Worker.release(root.take(), apart: apart)
+            }
+            let decoded = PolicyDoc(tree)
+            Worker.release(tree.take(), apart: apart)
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
                 // Another version may mean other keys: saying more would only be noise.
@@ -116,6 +123,9 @@ public enum Checker {
                 }
                 diagnostics += findings.diagnostics + aside.diagnostics
                 suppressed += findings.skipped + aside.skipped
+                findings.root = nil
+                aside.root = nil
+                Worker.release(root.take(), apart: apart)
             }
         }
         diagnostics.sort(by: Diagnostic.inReportOrder)

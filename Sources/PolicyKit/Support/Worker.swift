@@ -42,6 +42,18 @@ struct Worker: ~Copyable {
     consuming func join() {
         pthread_join(thread, nil)
     }
+
+    /// Lets the thread end on its own: no one will wait for it.
+    consuming func detach() {
+        pthread_detach(thread)
+    }
+
+    /// Lets `value` go on a thread of its own when `apart`, else here. For a large tree, when a
+    /// core is idle: tearing one down releases each entry's text and value in turn.
+    static func release<Value: Sendable>(_ value: consuming Value, apart: Bool) {
+        guard apart, let worker = Worker({ [value] in withExtendedLifetime(value) {} }) else { return }
+        worker.detach()
+    }
 }
 
 /// A value a worker leaves for the thread that joins it: written before the worker ends, read

@@ -45,7 +45,12 @@ public enum Loader {
     /// which an editor finds its last line. A repeated key in it is still found. So a file of
     /// tiny lists under an unknown key, or of profiles whose values nest, holds no tree of them.
     public static func load(_ bytes: [UInt8], threads: Int? = 1, reading: Shape? = nil) -> LoadResult {
-        load(bytes, pipe: threads != 1 && bytes.count >= pipelineMinimum ? pipe : nil, reading: reading)
+        load(bytes, pipe: pipelines(bytes, threads: threads) ? pipe : nil, reading: reading)
+    }
+
+    /// Whether `load` parses `bytes` on a second thread.
+    static func pipelines(_ bytes: [UInt8], threads: Int?) -> Bool {
+        threads != 1 && bytes.count >= pipelineMinimum
     }
 
     /// `pipe`: chunk size and queue depth of the second thread's hand-over; nil for one thread.
