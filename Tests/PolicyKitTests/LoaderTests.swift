@@ -417,6 +417,37 @@ import Testing
         }
     }
 
+    /// An empty collection (`{}`, `[]`) is made at once when its end is the next event of the
+    /// chunk. In chunks of one event it never is, so that load makes every collection in a frame:
+    /// both give the same tree and findings, wherever the empty collection stands (a value, an
+    /// item, a key, with an anchor or a tag, a duplicate's value, below the kept depth).
+    @Test func emptyCollectionsAreMadeAsTheirFramesMakeThem() {
+        let yaml = """
+            version: 1
+            a: {}
+            b: []
+            c: [{}, [], {x: {}}, [[]], {}]
+            {}: 1
+            []: 2
+            d: &anchor {}
+            e: !tag []
+            f: {g: {}, g: []}
+            deep: [[[[[[[[[[{}, []]]]]]]]]]]
+            retry:
+              profiles:
+                p1: {}
+                p2: []
+                p3: {retryOn: [], backoff: {}}
+            """
+        let bytes = Array(yaml.utf8)
+        for reading in [nil, Shape.object(Language.root)] {
+            let framed = Self.describe(Loader.load(bytes, pipe: (chunk: 1, depth: 1), reading: reading))
+            let direct = Self.describe(Loader.load(bytes, pipe: nil, reading: reading))
+            #expect(direct == framed)
+            #expect(framed.contains("{0}") && framed.contains("[0]") && framed.contains("not a mapping") && framed.contains("anchors"))
+        }
+    }
+
     /// What the reader never looks into is let go as it streams in: a flow collection keeps its
     /// kind and span, a block one its last entry or item; what the shape reads is kept whole, and
     /// a repeated key inside a let-go collection is still found.
