@@ -69,21 +69,23 @@ public enum Checker {
             var decoder = Decoder()
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
             decoder.source = bytes
+            // A file large enough to be parsed on a second thread may use it again from here on:
+            // that core is idle once the parse is done.
+            let apart = Loader.pipelines(bytes, threads: threads)
+            decoder.splits = apart
             var root = loaded.root.take()
             var tree = decoder.decodeRoot(root)
             decoder.releaseTree()
             // Each tree is let go as soon as it is no longer needed, so a large file never holds
             // all three: the decoded one once the document is read from it, the node tree before
             // that when the findings already fill the file's report (the rules' fixes are written
-            // from it, and past the cap no fix is made). A file large enough to be parsed on a
-            // second thread lets them go on another: that core is idle by now, and each entry's
-            // text and value are released in turn (on 70,000 `{}` profiles, 3 % of this thread's
-            // instructions, and the memory handed back besides: lint took 4 % less time).
-            let apart = Loader.pipelines(bytes, threads: threads)
+            // from it, and past the cap no fix is made). `apart`, they go on another thread: each
+            // entry's text and value are released in turn (on 70,000 `{}` profiles, 3 % of this
+            // thread's instructions, and the memory handed back besides: lint took 4 % less time).
             if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings {
                 Worker.release(root.take(), apart: apart)
             }
-            let decoded = PolicyDoc(tree)
+            let decoded = PolicyDoc(tree, apart: apart)
             Worker.release(tree.take(), apart: apart)
             doc = decoded
             if let version = decoded.version, version.value != Language.version {

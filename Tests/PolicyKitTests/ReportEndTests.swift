@@ -81,4 +81,36 @@ import Testing
             #expect(threaded.diagnostics == file.diagnostics)
         }
     }
+
+    /// A file whose findings fill the report within its first profiles, and whose later profiles
+    /// have findings of every kind the decoder makes (nulls, unknown and misplaced keys, bad and
+    /// repeated values) among thousands of `{}`: on two threads the rest of the profiles is
+    /// decoded and read in halves (`Decoder.decodeSplit`, `Worker.map`), and the report, the
+    /// count past its end and the document are those of one thread.
+    @Test func profilesDecodedInHalvesGiveWhatOneThreadGives() throws {
+        var rng = Rng(state: 61)
+        var text = "version: 1\npolicy: halves\nretry:\n  profiles:\n"
+        for i in 0..<12_000 {
+            switch rng.below(12) {
+            case 0: text += "    n\(i):\n"
+            case 1: text += "    t\(i): ~\n"
+            case 2: text += "    u\(i): {kind: interactive, x: 1, maxRetrie: 3}\n"
+            case 3: text += "    m\(i): {budget: {ratio: 10%, minPerMinute: 10}, kind: background}\n"
+            case 4: text += "    v\(i): {kind: sometimes, maxRetries: many, base: 5 sec, timeout: -1s}\n"
+            case 5: text += "    w\(i): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+            case 6: text += "    l\(i): [1, 2]\n"
+            default: text += "    p\(i): {}\n"
+            }
+        }
+        let bytes = Array(text.utf8)
+        #expect(bytes.count >= Loader.pipelineMinimum)
+        let one = Checker.check(bytes, path: "halves.yaml", threads: 1)
+        let profiles = try #require(one.doc?.profiles.count)
+        #expect(profiles >= 2 * Decoder.splitMinimum)
+        let limit = try #require(one.diagnostics.first { $0.rule == "input-limit" })
+        #expect(limit.message.hasPrefix("the file has "))
+        let two = Checker.check(bytes, path: "halves.yaml", threads: 2)
+        #expect(two.diagnostics == one.diagnostics)
+        #expect(two.doc == one.doc)
+    }
 }

@@ -48,6 +48,10 @@ struct Decoder {
     var room = Loader.maxFindings
     /// The file's bytes, from which fixes are made (none without them).
     var source: [UInt8] = []
+    /// Whether the rest of a large mapping of profiles may be decoded on two threads once the
+    /// findings fill the room (see `decodeSplit`), and from how many entries on.
+    var splits = false
+    static let splitMinimum = 4096
     private var root: Node?
     private var madeEditor: Editor?
     /// The keys from the root to the mapping being decoded: a profile by its name, a list item as
@@ -101,6 +105,48 @@ struct Decoder {
         return made
     }
 
+    /// One entry of a `namedMap` (a profile), added to `out` when its value decodes.
+    private mutating func decodeNamed(_ e: Entry, as shape: Shape, in node: Node, into out: inout [DecodedEntry]) {
+        path.append(e.key)
+        defer { path.removeLast() }
+        if e.value.isNull {
+            failNull(e, in: node, shape: shape, key: .quotedPrintable(e.key))
+            return
+        }
+        if let v = decode(e.value, as: shape, key: .quotedPrintable(e.key), owner: .profile(e.key), keySpan: e.keySpan) {
+            out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
+        }
+    }
+
+    /// The entries of a `namedMap` from `start` on, once the findings fill the room: from then on
+    /// a decoder only counts what it finds (every change but the count is made within the room),
+    /// so the second half is decoded on a thread of its own by a copy of this decoder, and the
+    /// halves give what one decoder would. Returns where it stopped (the end).
+    private mutating func decodeSplit(_ entries: [Entry], from start: Int, as shape: Shape, in node: Node,
+                                      into out: inout [DecodedEntry]) -> Int {
+        let half = start + (entries.count - start) / 2
+        let copy = self
+        let result = Handover<(entries: [DecodedEntry], suppressed: Int)>()
+        let worker = Worker { [copy] in
+            var decoder = copy
+            var made: [DecodedEntry] = []
+            made.reserveCapacity(entries.count - half)
+            for k in half..<entries.count { decoder.decodeNamed(entries[k], as: shape, in: node, into: &made) }
+            result.value = (made, decoder.suppressed - copy.suppressed)
+        }
+        for k in start..<half { decodeNamed(entries[k], as: shape, in: node, into: &out) }
+        if let worker {
+            worker.join()
+        }
+        if let rest = result.value {
+            out += rest.entries
+            suppressed += rest.suppressed
+        } else {
+            for k in half..<entries.count { decodeNamed(entries[k], as: shape, in: node, into: &out) }
+        }
+        return entries.count
+    }
+
     /// - Parameters:
     ///   - key: how the value is named in messages ("'timeout'", "an item of 'retryOn'").
     ///   - owner: for mappings, how the mapping is named when a key is missing or unknown.
@@ -123,16 +169,14 @@ struct Decoder {
             }
             var out: [DecodedEntry] = []
             out.reserveCapacity(entries.count)
-            for e in entries {
-                path.append(e.key)
-                defer { path.removeLast() }
-                if e.value.isNull {
-                    failNull(e, in: node, shape: valueShape, key: .quotedPrintable(e.key))
-                    continue
+            var j = 0
+            while j < entries.count {
+                if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
+                    j = decodeSplit(entries, from: j, as: valueShape, in: node, into: &out)
+                    break
                 }
-                if let v = decode(e.value, as: valueShape, key: .quotedPrintable(e.key), owner: .profile(e.key), keySpan: e.keySpan) {
-                    out.append(DecodedEntry(key: e.key, keySpan: e.keySpan, value: v))
-                }
+                decodeNamed(entries[j], as: valueShape, in: node, into: &out)
+                j += 1
             }
             return Decoded(value: .object(out), span: node.span)
         case .list(let itemShape, let unique):

@@ -136,15 +136,16 @@ public struct PolicyDoc: Sendable, Hashable {
     /// One pass over each decoded mapping, by key: looking every key up by name copied the
     /// decoded values over and over. Keys of a decoded mapping are unique (the loader drops
     /// repeated keys), so each case is met at most once. Entries are read by index, here and
-    /// below: iterating copies each entry, its decoded value with it.
-    init(_ root: Decoded?) {
+    /// below: iterating copies each entry, its decoded value with it. `apart`: a large policy's
+    /// profiles are read on two threads (see `Worker.map`).
+    init(_ root: Decoded?, apart: Bool = false) {
         guard let root, case .object(let top) = root.value else { return }
         for i in top.indices {
             switch top[i].key {
             case "version": version = top[i].value.int
             case "policy": policy = top[i].value.string
             case "description": description = top[i].value.string
-            case "retry": readRetry(top[i].value)
+            case "retry": readRetry(top[i].value, apart: apart)
             case "prefetch":
                 guard case .object(let entries) = top[i].value.value else { break }
                 for j in entries.indices {
@@ -174,14 +175,14 @@ public struct PolicyDoc: Sendable, Hashable {
         }
     }
 
-    private mutating func readRetry(_ retry: Decoded) {
+    private mutating func readRetry(_ retry: Decoded, apart: Bool) {
         guard case .object(let entries) = retry.value else { return }
         for i in entries.indices {
             switch entries[i].key {
             case "profiles":
                 guard case .object(let profiles) = entries[i].value.value else { break }
                 profilesSpan = entries[i].value.span
-                self.profiles = profiles.indices.map { Self.profile(profiles[$0]) }
+                self.profiles = Worker.map(profiles.count, apart: apart) { Self.profile(profiles[$0]) }
             case "retryOn":
                 guard case .list(let items) = entries[i].value.value else { break }
                 // Sized once: compactMap grows its result an item at a time.
