@@ -62,14 +62,13 @@ public enum Loader {
             return refused(.inputLimit, at: .start,
                 "the file \(size), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
         }
-        if let problem = Encoding.problem(in: bytes) {
-            return refused(.inputLimit, at: problem.mark, problem.message)
-        }
         // With the encoding set, libyaml takes a BOM for a character of line 1: every column after
         // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var run = EventReader(bytes: content, reading: reading)
-        return run.read(pipe: pipe)
+        // On a second thread libyaml parses while this one checks the encoding (9 million
+        // instructions for a file of non-ASCII names): a file refused is refused all the same.
+        return run.read(pipe: pipe, refusing: { Encoding.problem(in: bytes) })
     }
 
     static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
@@ -143,13 +142,21 @@ private struct EventReader {
     }
 
     /// Parses on this thread, or, with `pipe`, on a second one while this one builds the tree:
-    /// libyaml's part (a third of a large file's work) then runs beside the rest.
-    mutating func read(pipe settings: (chunk: Int, depth: Int)?) -> LoadResult {
+    /// libyaml's part (a third of a large file's work) then runs beside the rest. When `problem`
+    /// finds the bytes unfit to read (asked while libyaml parses, or first on one thread), the
+    /// file is refused with it alone.
+    mutating func read(pipe settings: (chunk: Int, depth: Int)?,
+                       refusing problem: () -> Encoding.Problem?) -> LoadResult {
         var decodable = true
         let pipe = settings.map { EventPipe(depth: $0.depth) }
         if let pipe, let settings, let worker = Worker({ [bytes] in
             EventSource.parse(bytes, chunkSize: settings.chunk) { pipe.send(&$0) }
         }) {
+            if let found = problem() {
+                pipe.stop()
+                worker.join()
+                return Loader.refused(.inputLimit, at: found.mark, found.message)
+            }
             var chunk: EventChunk? = nil
             while true {
                 let next = pipe.receive(returning: chunk.take())
@@ -162,6 +169,7 @@ private struct EventReader {
             pipe.stop()
             worker.join()
         } else {
+            if let found = problem() { return Loader.refused(.inputLimit, at: found.mark, found.message) }
             // Small chunks: on one thread they only batch the calls, and stay in the cache.
             EventSource.parse(bytes, chunkSize: 256) { chunk in
                 consume(chunk, decodable: &decodable)
