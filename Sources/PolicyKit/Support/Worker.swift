@@ -49,8 +49,8 @@ struct Worker: ~Copyable {
     }
 
     /// `(0..<count).map(transform)`, its second half made on a thread of its own when `apart`
-    /// and `count` is at least `minimum`: each half is written in place, so nothing is copied
-    /// (joining two arrays of profiles retained every text in them once more).
+    /// and `count` is at least `minimum`. Each half is written in place: joining two arrays
+    /// would copy the second, retaining every text in it once more.
     static func map<T>(_ count: Int, apart: Bool, minimum: Int = 4096,
                        _ transform: @escaping @Sendable (Int) -> T) -> [T] {
         guard apart, count >= max(minimum, 2) else { return (0..<count).map(transform) }
