@@ -48,8 +48,8 @@ struct Decoder {
     var room = Loader.maxFindings
     /// The file's bytes, from which fixes are made (none without them).
     var source: [UInt8] = []
-    /// Whether the rest of a large mapping of profiles may be decoded on two threads once the
-    /// findings fill the room (see `decodeSplit`), and from how many entries on.
+    /// Whether the rest of a mapping of profiles may be decoded on two threads once the findings
+    /// fill the room (see `decodeSplit`), and how many entries must be left for it.
     var splits = false
     static let splitMinimum = 4096
     private var root: Node?
@@ -121,9 +121,9 @@ struct Decoder {
     /// The entries of a `namedMap` from `start` on, once the findings fill the room: from then on
     /// a decoder only counts what it finds (every change but the count is made within the room),
     /// so the second half is decoded on a thread of its own by a copy of this decoder, and the
-    /// halves give what one decoder would. Returns where it stopped (the end).
+    /// halves give what one decoder would.
     private mutating func decodeSplit(_ entries: [Entry], from start: Int, as shape: Shape, in node: Node,
-                                      into out: inout [DecodedEntry]) -> Int {
+                                      into out: inout [DecodedEntry]) {
         let half = start + (entries.count - start) / 2
         let copy = self
         let result = Handover<(entries: [DecodedEntry], suppressed: Int)>()
@@ -144,7 +144,6 @@ struct Decoder {
         } else {
             for k in half..<entries.count { decodeNamed(entries[k], as: shape, in: node, into: &out) }
         }
-        return entries.count
     }
 
     /// - Parameters:
@@ -172,7 +171,7 @@ struct Decoder {
             var j = 0
             while j < entries.count {
                 if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
-                    j = decodeSplit(entries, from: j, as: valueShape, in: node, into: &out)
+                    decodeSplit(entries, from: j, as: valueShape, in: node, into: &out)
                     break
                 }
                 decodeNamed(entries[j], as: valueShape, in: node, into: &out)
