@@ -130,17 +130,10 @@ public enum Checker {
                 Worker.release(root.take(), apart: apart)
             }
         }
-        diagnostics.sort(by: Diagnostic.inReportOrder)
+        diagnostics.sortForReport()
         if diagnostics.count > Loader.maxFindings {
             suppressed += diagnostics.count - Loader.maxFindings
             diagnostics.removeLast(diagnostics.count - Loader.maxFindings)
-        }
-        if suppressed > 0 {
-            // At the top of the file, so it reads first: what follows is not all there is.
-            diagnostics.append(Diagnostic(
-                span: Span(.start), severity: .error, rule: RuleID.inputLimit.rawValue,
-                message: "the file has \(Loader.maxFindings + suppressed) findings; only the first \(Loader.maxFindings) are reported",
-                help: "fix these and check again"))
         }
         for i in diagnostics.indices {
             diagnostics[i].file = path
@@ -148,7 +141,16 @@ public enum Checker {
                 diagnostics[i].related[j].file = path
             }
         }
-        diagnostics.sort(by: Diagnostic.inReportOrder)
+        diagnostics.sortForReport()
+        if suppressed > 0 {
+            // At the top of the file, so it reads first: what follows is not all there is. Put
+            // where a stable sort would put it, after the findings that do not sort after it.
+            let limit = Diagnostic(
+                file: path, span: Span(.start), severity: .error, rule: RuleID.inputLimit.rawValue,
+                message: "the file has \(Loader.maxFindings + suppressed) findings; only the first \(Loader.maxFindings) are reported",
+                help: "fix these and check again")
+            diagnostics.insert(limit, at: diagnostics.firstIndex { Diagnostic.inReportOrder(limit, $0) } ?? diagnostics.endIndex)
+        }
         let clean = !diagnostics.contains { $0.severity == .error }
         return CheckedFile(path: path, diagnostics: diagnostics, doc: doc, clean: clean,
                            source: diagnostics.isEmpty ? [] : bytes)
@@ -200,7 +202,7 @@ public enum Checker {
                 file: files[i].path, span: name.span, severity: .error, rule: RuleID.nameCollision.rawValue,
                 message: message, help: "rename one of the two policies",
                 related: [.init(file: first.file, span: first.name.span, message: "'\(first.name.value)' is defined here")]))
-            files[i].diagnostics.sort(by: Diagnostic.inReportOrder)
+            files[i].diagnostics.sortForReport()
             files[i].policy = nil
         }
     }

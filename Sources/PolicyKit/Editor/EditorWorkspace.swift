@@ -170,7 +170,7 @@ public struct EditorWorkspace: Sendable {
                 message: "'\(printable(entry.value))' is not a file or folder here; 'policyc' run in this folder stops at it",
                 help: "name a policy file or folder, relative to this file's folder"))
         }
-        diagnostics.sort(by: Diagnostic.inReportOrder)
+        diagnostics.sortForReport()
         return diagnostics
     }
 
@@ -240,7 +240,7 @@ public struct EditorWorkspace: Sendable {
                 for (i, entry) in named[start..<end].enumerated() {
                     guard let uri = entry.uri, !files[i].diagnostics.isEmpty else { continue }
                     result[uri, default: []] += files[i].diagnostics
-                    result[uri]!.sort(by: Diagnostic.inReportOrder)
+                    result[uri]!.sortForReport()
                 }
             }
             start = end

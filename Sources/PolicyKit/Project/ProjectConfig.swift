@@ -73,7 +73,7 @@ public struct ProjectConfig: Sendable, Hashable {
                 diagnostics[i].related[j].file = path
             }
         }
-        diagnostics.sort(by: Diagnostic.inReportOrder)
+        diagnostics.sortForReport()
         return (config, diagnostics)
     }
 

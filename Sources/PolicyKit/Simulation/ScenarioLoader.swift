@@ -28,7 +28,7 @@ public enum ScenarioLoader {
         let scenario = checker.check(bytes)
         var diagnostics = checker.diagnostics
         for i in diagnostics.indices { diagnostics[i].file = path }
-        diagnostics.sort(by: Diagnostic.inReportOrder)
+        diagnostics.sortForReport()
         let failed = diagnostics.contains { $0.severity == .error }
         return ScenarioFile(path: path, diagnostics: diagnostics, scenario: failed ? nil : scenario,
                             source: diagnostics.isEmpty ? [] : bytes)

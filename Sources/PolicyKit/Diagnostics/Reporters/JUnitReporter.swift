@@ -12,7 +12,7 @@ extension Reporters {
         var suites: [(path: String, text: String)] = []
         var totalTests = 0, totalFailures = 0, totalErrors = 0
         for file in sortedFiles(files) {
-            let diagnostics = file.diagnostics.sorted(by: Diagnostic.inReportOrder)
+            let diagnostics = file.diagnostics.sortedForReport()
             var cases = ""
             var failures = 0
             for d in diagnostics {

@@ -105,11 +105,16 @@ public struct ReportSummary: Sendable, Hashable {
 
     public init(_ files: [CheckedFile], notices: [InputNotice] = []) {
         // By index, and from the findings themselves: passing each file along, or asking it for
-        // its counts, copied it, its whole policy with it.
+        // its counts, copied it, its whole policy with it; and `count(where:)` copied each
+        // finding, 3,000 instructions apiece.
         var errors = 0, warnings = 0
         for i in files.indices {
-            errors += files[i].diagnostics.count { $0.severity == .error }
-            warnings += files[i].diagnostics.count { $0.severity == .warning }
+            for j in files[i].diagnostics.indices {
+                switch files[i].diagnostics[j].severity {
+                case .error: errors += 1
+                case .warning: warnings += 1
+                }
+            }
         }
         warnings += notices.count { $0.kind == .empty }
         self.init(files: files.count, errors: errors, warnings: warnings,
@@ -174,7 +179,8 @@ public enum Reporters {
     static func sortedDiagnostics(_ files: [CheckedFile]) -> [Diagnostic] {
         var all: [Diagnostic] = []
         for i in files.indices { all += files[i].diagnostics }
-        return all.sorted(by: Diagnostic.inReportOrder)
+        all.sortForReport()
+        return all
     }
 
     /// `1 file`, `2 files`, `0 errors`.

@@ -28,11 +28,13 @@ extension Reporters {
     /// with a canonical profile of eight lines as its help) cost 57,000 instructions a finding.
     static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], color: Bool, to out: inout [UInt8]) {
         var source = SourceLines(bytes)
-        for var d in diagnostics.sorted(by: Diagnostic.inReportOrder) {
-            // A file name is echoed input too: a newline or an escape in it must not reach
-            // the terminal.
-            d.file = printable(d.file)
-            out += headline(d, color: color).utf8
+        // A file name is echoed input too: a newline or an escape in it must not reach the
+        // terminal. Made printable once for the findings that share it, as all of a file's do.
+        var shown: (file: String, printable: String)?
+        var guide: (rule: String, line: [UInt8])?
+        for d in diagnostics.sortedForReport() {
+            if shown?.file != d.file { shown = (d.file, printable(d.file)) }
+            writeHeadline(d, file: shown!.printable, color: color, to: &out)
             out.append(0x0A)
             let endColumn = d.span.end.line == d.line ? d.span.end.column : nil
             if let excerpt = source.excerpt(line: d.line, column: d.column, endColumn: endColumn) {
@@ -52,11 +54,12 @@ extension Reporters {
                 out += printable(related.message).utf8
                 out.append(0x0A)
             }
-            if let reference = reference(of: d.rule) {
-                out += "  guide: ".utf8
-                out += printable(reference.text).utf8
-                out.append(0x0A)
+            // The guide's line of the rule, made once for the findings of a rule in a row: the
+            // rule's lookup and the text cost 2,000 instructions a finding.
+            if guide?.rule != d.rule {
+                guide = (d.rule, reference(of: d.rule).map { Array("  guide: \(printable($0.text))\n".utf8) } ?? [])
             }
+            out += guide!.line
             // Last, so that the lines above read as they always have.
             if let fix = d.fix {
                 out += "  fix: ".utf8
@@ -92,14 +95,50 @@ extension Reporters {
         }
     }
 
-    /// `Diagnostic.headline`, coloured as compilers do: bold location and message, red `error:`,
-    /// yellow `warning:`. Without colour it is the headline itself.
-    static func headline(_ d: Diagnostic, color: Bool) -> String {
-        guard color else { return d.headline }
-        let severity = d.severity == .error ? ANSI.error : ANSI.warning
-        return "\(ANSI.bold)\(d.file):\(d.line):\(d.column):\(ANSI.reset) "
-            + "\(severity)\(d.severity.rawValue):\(ANSI.reset) "
-            + "\(ANSI.bold)\(printable(d.message)) [\(d.rule)]\(ANSI.reset)"
+    /// `Diagnostic.headline` with `file` for its file, coloured as compilers do: bold location and
+    /// message, red `error:`, yellow `warning:`. Written as bytes: the headline's interpolation
+    /// was 6,600 instructions a finding, a fifth of the report.
+    static func writeHeadline(_ d: Diagnostic, file: String, color: Bool, to out: inout [UInt8]) {
+        if color { out += ANSI.bold.utf8 }
+        out += file.utf8
+        out.append(0x3A)
+        writeDecimal(d.line, to: &out)
+        out.append(0x3A)
+        writeDecimal(d.column, to: &out)
+        out.append(0x3A)
+        if color { out += ANSI.reset.utf8 }
+        out.append(0x20)
+        if color { out += (d.severity == .error ? ANSI.error : ANSI.warning).utf8 }
+        out += d.severity.rawValue.utf8
+        out.append(0x3A)
+        if color { out += ANSI.reset.utf8 }
+        out.append(0x20)
+        if color { out += ANSI.bold.utf8 }
+        out += printable(d.message).utf8
+        out += " [".utf8
+        out += d.rule.utf8
+        out.append(0x5D)
+        if color { out += ANSI.reset.utf8 }
+    }
+
+    /// `n` in decimal, as `"\(n)"` writes it.
+    static func writeDecimal(_ n: Int, to out: inout [UInt8]) {
+        guard n >= 0 else {
+            out += String(n).utf8
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0, rest = n
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[19 - count] = UInt8(0x30 + rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            out += d[(20 - count)...]
+        }
     }
 }
 
