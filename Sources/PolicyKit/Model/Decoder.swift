@@ -65,8 +65,17 @@ struct Decoder {
     /// depths: a path of n keys (paths are at most `Loader.maxDepth` long).
     private var misplaced: [String: Set<String>] = [:]
     private var misplacedDepths: UInt64 = 0
-    /// The canonical entries found so far (see `canonical(_:at:)`), nil for one that is not there.
-    private var canonicalEntries: [String: CanonicalEntry?] = [:]
+    /// The canonical entries found so far (see `canonical(_:at:)`), nil for one that is not there,
+    /// and their places in it by key and path.
+    private var foundCanonical: [CanonicalEntry?] = []
+    private var canonicalEntries: [String: Int] = [:]
+    /// The last few asked for: profiles lacking the same keys ask for the same few entries in
+    /// turn, and joining and hashing the path each time was a fifth of the cost of their findings.
+    private var recentCanonical: [(key: String, path: [String], index: Int)] = []
+    /// The texts of the missing keys reported, by key and canonical entry, shared by the next
+    /// profile that lacks the same key (the same few, as `recentCanonical`).
+    private var recentMissing: [(key: String, canonical: Int, order: [String], title: String, help: String, fix: String)] = []
+    private static let recent = 16
 
     mutating func decodeRoot(_ root: Node?) -> Decoded? {
         self.root = root
@@ -308,21 +317,36 @@ struct Decoder {
     /// Reports a required key that is absent; the help and the fix hold the canonical policy's
     /// text for it, so that one round adds a whole missing section.
     mutating func missingKey(_ field: Field, in mapping: Node, entries: [Entry], fields: [Field], owner: Label, at keySpan: Span) {
-        // "HTTP status" keeps its capitals; "Retry budget" becomes "retry budget".
-        let title = field.title.dropFirst().first?.isUppercase == true ? field.title
-            : field.title.prefix(1).lowercased() + field.title.dropFirst()
-        let message = "\(owner) lacks the required key '\(field.key)' (\(title))"
-        guard let canonical = canonicalEntry(field.key, entries: entries) else {
-            fail(.missingKey, at: keySpan, message, help: "add '\(field.key):' with \(field.shape.expectation)")
+        let index = canonicalIndex(field.key, entries: entries)
+        guard let canonical = foundCanonical[index] else {
+            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(Self.lowercased(field.title)))",
+                 help: "add '\(field.key):' with \(field.shape.expectation)")
             return
         }
-        let help = canonical.lines.count == 1
-            ? "add '\(field.key): \(canonical.flow)'"
-            : "add it as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n")
+        let texts: (key: String, canonical: Int, order: [String], title: String, help: String, fix: String)
+        if let known = recentMissing.first(where: {
+            $0.key == field.key && $0.canonical == index && $0.order.elementsEqual(fields, by: { $0 == $1.key })
+        }) {
+            texts = known
+        } else {
+            let single = canonical.lines.count == 1
+            texts = (field.key, index, fields.map(\.key), Self.lowercased(field.title),
+                     single ? "add '\(field.key): \(canonical.flow)'"
+                         : "add it as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n"),
+                     single ? "add '\(field.key): \(canonical.flow)'" : "add the canonical '\(field.key)'")
+            if recentMissing.count == Self.recent { recentMissing.removeFirst() }
+            recentMissing.append(texts)
+        }
         let fix = editor().insertEntry(field.key, lines: canonical.lines, flow: canonical.flow, into: mapping,
-                                       order: fields.map(\.key), separated: path.isEmpty && canonical.lines.count > 1)
-            .map { Fix(.unsafe, canonical.lines.count == 1 ? "add '\(field.key): \(canonical.flow)'" : "add the canonical '\(field.key)'", edits: $0) }
-        fail(.missingKey, at: keySpan, message, help: help, fix: fix)
+                                       order: texts.order, separated: path.isEmpty && canonical.lines.count > 1)
+            .map { Fix(.unsafe, texts.fix, edits: $0) }
+        fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(texts.title))", help: texts.help, fix: fix)
+    }
+
+    /// A title as it reads inside a sentence: "Retry budget" becomes "retry budget", while
+    /// "HTTP status" keeps its capitals.
+    static func lowercased(_ title: String) -> String {
+        title.dropFirst().first?.isUppercase == true ? title : title.prefix(1).lowercased() + title.dropFirst()
     }
 
     /// Reports a key written without a value; its fix writes the canonical policy's value.
@@ -352,6 +376,12 @@ struct Decoder {
     /// the profiles) made a thousand findings on a mapping of 80,000 profiles quadratic.
     mutating func canonicalEntry(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil,
                                  profile: Node? = nil) -> CanonicalEntry? {
+        foundCanonical[canonicalIndex(key, entries: entries, parentPath: parentPath, profile: profile)]
+    }
+
+    /// `canonicalEntry`'s place in `foundCanonical`.
+    private mutating func canonicalIndex(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil,
+                                         profile: Node? = nil) -> Int {
         var canonicalPath = Array(parentPath ?? path[...])
         if canonicalPath.count >= 3, canonicalPath[0] == "retry", canonicalPath[1] == "profiles" {
             var kind: String?
@@ -369,13 +399,21 @@ struct Decoder {
 
     /// `CanonicalEntry.find`, once per key and path for the file: each call cuts the entry's
     /// lines out of the canonical text again, 40,000 instructions, and a file of a thousand
-    /// findings asks for the same few entries a thousand times.
-    private mutating func canonical(_ key: String, at path: [String]) -> CanonicalEntry? {
+    /// findings asks for the same few entries a thousand times. Its place in `foundCanonical`.
+    private mutating func canonical(_ key: String, at path: [String]) -> Int {
+        if let known = recentCanonical.first(where: { $0.key == key && $0.path == path }) { return known.index }
         let id = (path + [key]).joined(separator: "\u{0}")
-        if let known = canonicalEntries[id] { return known }
-        let found = CanonicalEntry.find(key, at: path)
-        canonicalEntries[id] = .some(found)
-        return found
+        let index: Int
+        if let known = canonicalEntries[id] {
+            index = known
+        } else {
+            index = foundCanonical.count
+            foundCanonical.append(CanonicalEntry.find(key, at: path))
+            canonicalEntries[id] = index
+        }
+        if recentCanonical.count == Self.recent { recentCanonical.removeFirst() }
+        recentCanonical.append((key, path, index))
+        return index
     }
 
     // MARK: where keys belong
