@@ -73,6 +73,8 @@ import Testing
             #expect(Set(reported.map(\.rule)).isSuperset(of: ["bad-name", "name-collision", "missing-key", "unknown-key"]))
             let limit = try #require(file.diagnostics.first { $0.rule == "input-limit" })
             #expect(limit.message == "the file has \(total) findings; only the first \(Loader.maxFindings) are reported")
+            // The notice stands where the report's order puts it: the whole report is in order.
+            #expect(zip(file.diagnostics, file.diagnostics.dropFirst()).allSatisfy { !Diagnostic.inReportOrder($1, $0) })
             // On two threads (the parse, then name-collision beside the other rules: the file has
             // more than `asideMinimum` profiles), the same report, fixes and all.
             #expect(file.doc.map { $0.profiles.count >= Checker.asideMinimum } == true)

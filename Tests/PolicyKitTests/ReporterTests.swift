@@ -56,6 +56,30 @@ import FoundationXML
         #expect(ReportSummary(files: 1, errors: 0, warnings: 0).failed(strict: true) == false)
     }
 
+    // MARK: order
+
+    /// `sortForReport` skips lists already in order and sorts the others by index: it must give
+    /// what a stable sort of the findings gives, ties (same place, rule and message) in the order
+    /// they came, for lists in order, reversed, shuffled and with many ties.
+    @Test func reportOrderIsAStableSort() {
+        var rng = Rng(state: 7)
+        for round in 0..<200 {
+            let count = rng.below(40)
+            var list: [Diagnostic] = (0..<count).map { i in
+                Diagnostic(file: rng.pick(["a.yaml", "b.yaml"]), span: Self.span(1 + rng.below(4), 1 + rng.below(3), 9),
+                           severity: .error, rule: rng.pick(["missing-key", "bad-name"]),
+                           message: rng.pick(["m", "n"]), help: "\(i)")
+            }
+            if round % 4 == 0 { list.sort { Diagnostic.inReportOrder($0, $1) } }
+            if round % 4 == 1 { list = list.sorted { Diagnostic.inReportOrder($0, $1) }.reversed() }
+            let stable = list.enumerated().sorted { a, b in
+                Diagnostic.inReportOrder(a.element, b.element)
+                    || (!Diagnostic.inReportOrder(b.element, a.element) && a.offset < b.offset)
+            }.map(\.element)
+            #expect(list.sortedForReport() == stable, "round \(round)")
+        }
+    }
+
     // MARK: text
 
     @Test func textIsCompilerStyleWithSourceCaretHelpAndGuide() {
