@@ -21,7 +21,14 @@ let package = Package(
         .target(name: "PolicyKit", dependencies: ["CYaml", "CPrefetch"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
-        .executableTarget(name: "policyc", dependencies: ["PolicyKit"], plugins: ["BuildInfoPlugin"]),
+        // A release build carries the Swift runtime inside it: loading and binding libswiftCore and
+        // its siblings took 1.6 ms of every run (lint of a small file: 4.5 ms, 2.7 ms so). The
+        // one-file release (Scripts/release) is linked the same way.
+        .executableTarget(
+            name: "policyc", dependencies: ["PolicyKit"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            plugins: ["BuildInfoPlugin"]
+        ),
         // Build-tool plugin: generates a target's policy code at build time (Examples/SwiftConsumer).
         .plugin(name: "PolicycPlugin", capability: .buildTool(), dependencies: ["policyc"]),
         // Records `git rev-parse --short=7 HEAD` before every build (not a product: policyc's own).
