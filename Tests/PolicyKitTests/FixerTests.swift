@@ -224,6 +224,45 @@ import Testing
         }
     }
 
+    /// The map made a piece at a time (as `Loader` makes it while libyaml parses) is the map made
+    /// at once: the same lines, break, checkpoints (long non-ASCII lines) and positions, whatever
+    /// the pieces, down to one byte, and wherever they stop (inside a character, a CRLF, a run).
+    @Test func aMapMadeInPiecesIsTheMapMadeAtOnce() {
+        var rng = Rng(state: 23)
+        // How often a piece ended before the file did: a piece runs on to the end of a run of
+        // ASCII or of a line, so short texts may take one, but the rounds take many.
+        var stops = 0
+        let pieces = ["a", "b c", "\t", "é", "日本", "\u{1F600}", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
+                      String(repeating: "x", count: 70), String(repeating: "é", count: 130), String(repeating: "0123456789", count: 13)]
+        for round in 0..<200 {
+            var text = round % 4 == 0 ? "\u{FEFF}" : ""
+            for _ in 0..<rng.below(40) { text += rng.pick(pieces) }
+            let bytes = Array(text.utf8)
+            let whole = SourceMap(bytes)
+            var builder = SourceMap.Builder(bytes)
+            let step = rng.pick([1, 2, 3, 7, 64, 1000])
+            var calls = 0
+            while builder.advance(by: step) { calls += 1 }
+            #expect(builder.isDone)
+            let again = builder.advance(by: step)
+            #expect(!again)
+            stops += calls
+            let pieced = builder.finish()
+            #expect(pieced.lineCount == whole.lineCount, "\(text.debugDescription)")
+            #expect(pieced.lineBreak == whole.lineBreak)
+            #expect(pieced.endsWithLineBreak == whole.endsWithLineBreak)
+            for n in 1...whole.lineCount + 1 {
+                #expect(pieced.line(n) == whole.line(n))
+                for column in 1...((whole.line(n)?.unicodeScalars.count ?? 0) + 2) {
+                    #expect(pieced.offset(of: Mark(line: n, column: column)) == whole.offset(of: Mark(line: n, column: column)),
+                            "\(text.debugDescription) \(n):\(column) in pieces of \(step)")
+                }
+            }
+            for offset in 0...bytes.count { #expect(pieced.mark(at: offset) == whole.mark(at: offset)) }
+        }
+        #expect(stops > 1000)
+    }
+
     /// The count the map makes room by: every LF, at any offset and beside any other byte, in
     /// short texts and in texts past the 2,040 bytes after which the per-byte counts are summed
     /// (all LFs there: each byte's count at its most).

@@ -8,7 +8,11 @@ public struct Editor: Sendable {
     public let root: Node?
 
     public init(_ bytes: [UInt8], root: Node?) {
-        text = SourceMap(bytes)
+        self.init(SourceMap(bytes), root: root)
+    }
+
+    public init(_ text: SourceMap, root: Node?) {
+        self.text = text
         self.root = root
     }
 

@@ -32,86 +32,143 @@ public struct SourceMap: Sendable {
     }
 
     public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        var lines: [Line] = [], checkpoints: [Int: [Int]] = [:]
-        var lineBreak: String?
-        bytes.withUnsafeBufferPointer { b in
-            let n = b.count
-            // Room for every line at once: growing the array copied it over and over.
-            lines.reserveCapacity(Self.lineFeeds(b) + 1)
-            var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            var i = start
-            // Scalars of this line so far, and the count at which the next checkpoint stands.
-            var scalars = 0, nextMark = Self.stride
-            var marks: [Int] = []
-            // Whether the line so far is all ASCII: then a column is a byte offset, and the line
-            // needs no checkpoints (storing them for every line of over 64 characters cost more
-            // than finding the lines).
-            var ascii = true
-            while true {
-                // Most bytes: printable ASCII, one scalar each and no line break. A run of them
-                // is skipped eight at a time, and its checkpoints placed by arithmetic: byte by
-                // byte, the map of a 1 MiB file cost 25 instructions a byte, as much as libyaml's
-                // parse of a file of comments.
-                let run = i < n ? Self.asciiRun(b, from: i) : 0
-                if run > 0 {
-                    while nextMark < scalars + run {
-                        marks.append(i + nextMark - scalars)
-                        nextMark += Self.stride
-                    }
-                    scalars += run
-                    i += run
-                }
-                // The width of a line break at i, if one stands there; the end of the file ends
-                // the last line.
-                var width = 0
-                if i < n {
-                    let c = b[i]
-                    if c & 0xC0 != 0x80 {
-                        if scalars == nextMark {
-                            marks.append(i)
-                            nextMark += Self.stride
-                        }
-                        scalars += 1
-                    }
-                    if c == 0x0A {
-                        width = 1
-                    } else if c == 0x0D {
-                        width = i + 1 < n && b[i + 1] == 0x0A ? 2 : 1
-                    } else if c == 0xC2, i + 1 < n, b[i + 1] == 0x85 {
-                        width = 2
-                    } else if c == 0xE2, i + 2 < n, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 {
-                        width = 3
-                    }
-                    if width == 0 {
-                        i += 1
-                        if c >= 0x80 {
-                            ascii = false
-                            // The rest of the character at once: no continuation byte starts a
-                            // scalar or a line break (53,000 lines of non-ASCII names took 24.6
-                            // million instructions byte by byte, 18.1 million so).
-                            if c >= 0xC0 { while i < n, b[i] & 0xC0 == 0x80 { i += 1 } }
-                        }
-                        continue
-                    }
-                    if lineBreak == nil { lineBreak = String(decoding: b[i..<(i + width)], as: UTF8.self) }
-                }
-                if !marks.isEmpty {
-                    if !ascii { checkpoints[lines.count] = marks }
-                    marks.removeAll(keepingCapacity: true)
-                }
-                lines.append(Line(start: start, end: i, ascii: ascii))
-                if i >= n { break }
-                ascii = true
-                scalars = 0
-                nextMark = Self.stride
-                i += width
-                start = i
-            }
+        var builder = Builder(bytes)
+        self = builder.finish()
+    }
+
+    /// The map made a piece at a time: `Loader` makes it while another thread parses (this one
+    /// would wait for the parser otherwise), and the first fix finds it made.
+    public struct Builder: Sendable {
+        let bytes: [UInt8]
+        private var lines: [Line] = []
+        private var checkpoints: [Int: [Int]] = [:]
+        private var lineBreak: String?
+        /// Where the current line starts, the next byte to read, its scalars so far and the count
+        /// at which its next checkpoint stands, the checkpoints so far, whether it is all ASCII.
+        private var start = 0, i = 0, scalars = 0, nextMark = SourceMap.stride
+        private var marks: [Int] = []
+        private var ascii = true
+        private var reserved = false
+        public private(set) var isDone = false
+
+        public init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            i = start
         }
+
+        /// The whole map.
+        public mutating func finish() -> SourceMap {
+            advance(by: .max)
+            return SourceMap(bytes: bytes, lines: lines, checkpoints: checkpoints, lineBreak: lineBreak ?? "\n")
+        }
+
+        /// Reads at least `count` more bytes (to the end of a line or of a run of ASCII); false
+        /// once the whole file is read.
+        @discardableResult
+        public mutating func advance(by count: Int) -> Bool {
+            guard !isDone else { return false }
+            // Locals: the loop's state in registers, stored back when it stops.
+            var lines = self.lines, checkpoints = self.checkpoints, lineBreak = self.lineBreak
+            var start = self.start, i = self.i, scalars = self.scalars, nextMark = self.nextMark
+            var marks = self.marks, ascii = self.ascii, reserved = self.reserved, done = false
+            let bytes = self.bytes
+            self.lines = []
+            self.marks = []
+            self.checkpoints = [:]
+            let limit = count >= bytes.count ? Int.max : i + count
+            bytes.withUnsafeBufferPointer { b in
+                let n = b.count
+                if !reserved {
+                    // Room for every line at once: growing the array copied it over and over.
+                    lines.reserveCapacity(SourceMap.lineFeeds(b) + 1)
+                    reserved = true
+                }
+                while true {
+                    if i >= limit && i < n { return }
+                    // Most bytes: printable ASCII, one scalar each and no line break. A run of them
+                    // is skipped eight at a time, and its checkpoints placed by arithmetic: byte by
+                    // byte, the map of a 1 MiB file cost 25 instructions a byte, as much as libyaml's
+                    // parse of a file of comments.
+                    let run = i < n ? SourceMap.asciiRun(b, from: i) : 0
+                    if run > 0 {
+                        while nextMark < scalars + run {
+                            marks.append(i + nextMark - scalars)
+                            nextMark += SourceMap.stride
+                        }
+                        scalars += run
+                        i += run
+                    }
+                    // The width of a line break at i, if one stands there; the end of the file ends
+                    // the last line.
+                    var width = 0
+                    if i < n {
+                        let c = b[i]
+                        if c & 0xC0 != 0x80 {
+                            if scalars == nextMark {
+                                marks.append(i)
+                                nextMark += SourceMap.stride
+                            }
+                            scalars += 1
+                        }
+                        if c == 0x0A {
+                            width = 1
+                        } else if c == 0x0D {
+                            width = i + 1 < n && b[i + 1] == 0x0A ? 2 : 1
+                        } else if c == 0xC2, i + 1 < n, b[i + 1] == 0x85 {
+                            width = 2
+                        } else if c == 0xE2, i + 2 < n, b[i + 1] == 0x80, b[i + 2] == 0xA8 || b[i + 2] == 0xA9 {
+                            width = 3
+                        }
+                        if width == 0 {
+                            i += 1
+                            if c >= 0x80 {
+                                ascii = false
+                                // The rest of the character at once: no continuation byte starts a
+                                // scalar or a line break (53,000 lines of non-ASCII names took 24.6
+                                // million instructions byte by byte, 18.1 million so).
+                                if c >= 0xC0 { while i < n, b[i] & 0xC0 == 0x80 { i += 1 } }
+                            }
+                            continue
+                        }
+                        if lineBreak == nil { lineBreak = String(decoding: b[i..<(i + width)], as: UTF8.self) }
+                    }
+                    if !marks.isEmpty {
+                        if !ascii { checkpoints[lines.count] = marks }
+                        marks.removeAll(keepingCapacity: true)
+                    }
+                    lines.append(Line(start: start, end: i, ascii: ascii))
+                    if i >= n {
+                        done = true
+                        return
+                    }
+                    ascii = true
+                    scalars = 0
+                    nextMark = SourceMap.stride
+                    i += width
+                    start = i
+                }
+            }
+            self.lines = lines
+            self.checkpoints = checkpoints
+            self.lineBreak = lineBreak
+            self.start = start
+            self.i = i
+            self.scalars = scalars
+            self.nextMark = nextMark
+            self.marks = marks
+            self.ascii = ascii
+            self.reserved = reserved
+            isDone = done
+            return !done
+        }
+    }
+
+    private init(bytes: [UInt8], lines: [Line], checkpoints: [Int: [Int]], lineBreak: String) {
+        self.bytes = bytes
         self.lines = lines
         self.checkpoints = checkpoints
-        if let lineBreak { self.lineBreak = lineBreak }
+        self.lineBreak = lineBreak
     }
 
     /// How many LF bytes `b` holds, eight at a time: the lines of most files, to make room for.

@@ -48,6 +48,9 @@ struct Decoder {
     var room = Loader.maxFindings
     /// The file's bytes, from which fixes are made (none without them).
     var source: [UInt8] = []
+    /// The map of its lines when the loader began one (`LoadResult.sourceMap`); finished by the
+    /// first fix, and kept so, for the rules' fixes after.
+    var sourceMap: SourceMap.Builder?
     /// Whether the rest of a mapping of profiles may be decoded on two threads once the findings
     /// fill the room (see `decodeSplit`), and how many entries must be left for it.
     var splits = false
@@ -109,7 +112,9 @@ struct Decoder {
     /// The file's editor, made on first use: only a finding with a fix needs it.
     private mutating func editor() -> Editor {
         if let madeEditor { return madeEditor }
-        let made = Editor(source, root: root)
+        var map = sourceMap ?? SourceMap.Builder(source)
+        let made = Editor(map.finish(), root: root)
+        sourceMap = map
         madeEditor = made
         return made
     }

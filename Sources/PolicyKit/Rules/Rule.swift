@@ -141,6 +141,8 @@ public struct Findings: Sendable {
     /// The file's bytes and tree, from which fixes are made (none without them).
     var source: [UInt8] = []
     var root: Node?
+    /// The map of its lines, as far as it is made (see `Decoder.sourceMap`).
+    var sourceMap: SourceMap.Builder?
     private var madeEditor: Editor?
 
     public init() {}
@@ -176,7 +178,9 @@ public struct Findings: Sendable {
     public mutating func editor() -> Editor? {
         guard diagnostics.count < Loader.maxFindings else { return nil }
         if let madeEditor { return madeEditor }
-        let made = Editor(source, root: root)
+        var map = sourceMap ?? SourceMap.Builder(source)
+        let made = Editor(map.finish(), root: root)
+        sourceMap = map
         madeEditor = made
         return made
     }
