@@ -409,10 +409,23 @@ import Testing
         let inputs = Self.pipeInputs()
         #expect(inputs.count > 400)
         for (name, bytes) in inputs {
-            let alone = Self.describe(Loader.load(bytes, pipe: nil))
+            let loadedAlone = Loader.load(bytes, pipe: nil)
+            let alone = Self.describe(loadedAlone)
+            #expect(loadedAlone.sourceMap == nil)
+            let whole = SourceMap(bytes)
             for pipe in [(chunk: 1, depth: 1), (chunk: 3, depth: 2), Loader.pipe] {
-                let piped = Self.describe(Loader.load(bytes, pipe: pipe))
+                let loaded = Loader.load(bytes, pipe: pipe)
+                let piped = Self.describe(loaded)
                 #expect(piped == alone, "\(name), chunks of \(pipe.chunk), \(pipe.depth) deep")
+                // The map of lines made while waiting for the parser: the map of the whole file.
+                #expect((loaded.sourceMap != nil) == loaded.decodable, "\(name)")
+                if var builder = loaded.sourceMap {
+                    let map = builder.finish()
+                    #expect(map.lineCount == whole.lineCount && map.lineBreak == whole.lineBreak, "\(name)")
+                    for offset in stride(from: 0, through: bytes.count, by: max(1, bytes.count / 64)) {
+                        #expect(map.mark(at: offset) == whole.mark(at: offset), "\(name) @\(offset)")
+                    }
+                }
             }
         }
     }
