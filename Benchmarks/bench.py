@@ -425,8 +425,10 @@ def main():
         ("lint-1MiB / floor-1MiB (5k profiles)", pair("lint-big-profiles", "floor-big-profiles"), "<=", 3.0),
         ("lint-1MiB / floor-1MiB (description)", pair("lint-big-description", "floor-big-description"), "<=", 3.0),
         ("generate-2000 / lint-2000", pair("generate-2000", "lint-2000"), "<=", 3.0),
-        ("release --version / --version", pair("release-version", "version"), "<=", 1.0),
-        ("release lint-2000 / lint-2000", pair("release-lint-2000", "lint-2000"), "<=", 1.0),
+        # Both carry the Swift runtime (Package.swift links it into release builds): the release
+        # binary must not be slower, within the noise of two equal binaries.
+        ("release --version / --version", pair("release-version", "version"), "<=", 1.05),
+        ("release lint-2000 / lint-2000", pair("release-lint-2000", "lint-2000"), "<=", 1.05),
     ]
     print()
     print("ratios of medians decide; ratios of minimums (less disturbed by other load) are shown beside them")
