@@ -19,11 +19,13 @@ import Testing
     }
 
     /// A long line's excerpt, made from the walked line, is the one the whole line would give,
-    /// wherever the column, with wide, combining, tab and control characters on the way.
+    /// wherever the column, with wide, combining, tab and control characters on the way; and so is
+    /// a long line of ASCII (tabs and control characters too), made from its bytes undecoded.
     @Test func longLineExcerptsAreTheWholeLinesOnes() {
         var rng = Rng(state: 41)
-        let pieces: [String] = ["a", "b", ", ", "\t", "日", "e\u{301}", "\u{1B}", "😀", "\u{202E}", "[", "1"]
-        for length in [10, 100, 700, 5_000, 20_000] {
+        let mixed: [String] = ["a", "b", ", ", "\t", "日", "e\u{301}", "\u{1B}", "😀", "\u{202E}", "[", "1"]
+        let ascii: [String] = ["a", "b", ", ", "\t", "\u{1B}", "\u{7F}", "[", "1"]
+        for (pieces, length) in [10, 100, 700, 5_000, 20_000].flatMap({ [(mixed, $0), (ascii, $0)] }) {
             var line = ""
             for _ in 0..<length { line += rng.pick(pieces) }
             let bytes = Array(("key: x\n" + line + "\nlast\n").utf8)
