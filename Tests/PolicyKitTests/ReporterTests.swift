@@ -82,6 +82,20 @@ import FoundationXML
 
     // MARK: text
 
+    /// The text report writes its headlines as bytes: each is `Diagnostic.headline`, whatever
+    /// the numbers, severities and messages (escapes made printable).
+    @Test func headlinesWrittenAsBytesAreTheHeadlines() {
+        var findings = Self.mixed.flatMap(\.diagnostics)
+        findings.append(Self.diagnostic(123_456, 7_890, nil, .warning, rule: "bad-name", message: "tab\there \u{1B}[31m"))
+        findings.append(Self.diagnostic(0, 0))
+        for var d in findings {
+            d.file = "dir/a b.yaml"
+            var bytes: [UInt8] = []
+            Reporters.writeHeadline(d, file: d.file, color: false, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == d.headline)
+        }
+    }
+
     @Test func textIsCompilerStyleWithSourceCaretHelpAndGuide() {
         let text = Reporters.text(Self.mixed)
         let expected = """

@@ -44,7 +44,9 @@ public struct SourceMap: Sendable {
         private var checkpoints: [Int: [Int]] = [:]
         private var lineBreak: String?
         /// Where the current line starts, the next byte to read, its scalars so far and the count
-        /// at which its next checkpoint stands, the checkpoints so far, whether it is all ASCII.
+        /// at which its next checkpoint stands, the checkpoints so far, whether it is all ASCII
+        /// (then a column is a byte offset, and the line needs no checkpoints: storing them for
+        /// every line of over 64 characters cost more than finding the lines).
         private var start = 0, i = 0, scalars = 0, nextMark = SourceMap.stride
         private var marks: [Int] = []
         private var ascii = true
