@@ -68,8 +68,7 @@ public enum Checker {
         if loaded.decodable {
             var decoder = Decoder()
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
-            decoder.source = bytes
-            decoder.sourceMap = loaded.sourceMap.take()
+            decoder.source = loaded.sourceMap.take() ?? SourceMap.Builder(bytes)
             // A file large enough to be parsed on a second thread may use it again from here on:
             // that core is idle once the parse is done.
             let apart = Loader.pipelines(bytes, threads: threads)
@@ -98,8 +97,7 @@ public enum Checker {
                 // One collector for every rule, each rule by index: copying the rules (their texts
                 // and closures) and a collector per rule cost more than most checks.
                 var findings = Findings()
-                findings.source = bytes
-                findings.sourceMap = decoder.sourceMap.take()
+                findings.source = decoder.source.take()
                 findings.root = root
                 for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
                 // The rule aside collects apart, from the same start, on whichever thread.

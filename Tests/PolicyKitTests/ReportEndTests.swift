@@ -52,7 +52,7 @@ import Testing
             let loaded = Loader.load(bytes)
             var decoder = Decoder()
             decoder.room = Loader.maxFindings - loaded.diagnostics.count
-            decoder.source = bytes
+            decoder.source = SourceMap.Builder(bytes)
             var root = loaded.root
             var tree = decoder.decodeRoot(root.take())
             let doc = PolicyDoc(tree.take())

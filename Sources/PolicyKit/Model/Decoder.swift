@@ -46,11 +46,10 @@ struct Decoder {
     var suppressed = 0
     /// Room left for findings: the loader's findings count against the same limit.
     var room = Loader.maxFindings
-    /// The file's bytes, from which fixes are made (none without them).
-    var source: [UInt8] = []
-    /// The map of its lines when the loader began one (`LoadResult.sourceMap`); finished by the
-    /// first fix, and kept so, for the rules' fixes after.
-    var sourceMap: SourceMap.Builder?
+    /// The file's bytes as the map of their lines, from which fixes are made (none without it):
+    /// the loader's, begun while libyaml parsed (`LoadResult.sourceMap`), finished by the first
+    /// fix and kept so, for the rules' fixes after.
+    var source: SourceMap.Builder?
     /// Whether the rest of a mapping of profiles may be decoded on two threads once the findings
     /// fill the room (see `decodeSplit`), and how many entries must be left for it.
     var splits = false
@@ -77,7 +76,7 @@ struct Decoder {
     private var recentCanonical: [(key: String, path: [String], index: Int)] = []
     /// The texts of the missing keys reported, by key and canonical entry, shared by the next
     /// profile that lacks the same key (the same few, as `recentCanonical`).
-    private var recentMissing: [(key: String, canonical: Int, order: [String], title: String, help: String, fix: String)] = []
+    private var recentMissing: [MissingTexts] = []
     private static let recent = 16
 
     mutating func decodeRoot(_ root: Node?) -> Decoded? {
@@ -112,9 +111,9 @@ struct Decoder {
     /// The file's editor, made on first use: only a finding with a fix needs it.
     private mutating func editor() -> Editor {
         if let madeEditor { return madeEditor }
-        var map = sourceMap ?? SourceMap.Builder(source)
+        var map = source ?? SourceMap.Builder([])
         let made = Editor(map.finish(), root: root)
-        sourceMap = map
+        source = map
         madeEditor = made
         return made
     }
@@ -328,17 +327,18 @@ struct Decoder {
                  help: "add '\(field.key):' with \(field.shape.expectation)")
             return
         }
-        let texts: (key: String, canonical: Int, order: [String], title: String, help: String, fix: String)
+        let texts: MissingTexts
         if let known = recentMissing.first(where: {
             $0.key == field.key && $0.canonical == index && $0.order.elementsEqual(fields, by: { $0 == $1.key })
         }) {
             texts = known
         } else {
             let single = canonical.lines.count == 1
-            texts = (field.key, index, fields.map(\.key), Self.lowercased(field.title),
-                     single ? "add '\(field.key): \(canonical.flow)'"
-                         : "add it as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n"),
-                     single ? "add '\(field.key): \(canonical.flow)'" : "add the canonical '\(field.key)'")
+            texts = MissingTexts(
+                key: field.key, canonical: index, order: fields.map(\.key), title: Self.lowercased(field.title),
+                help: single ? "add '\(field.key): \(canonical.flow)'"
+                    : "add it as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n"),
+                fix: single ? "add '\(field.key): \(canonical.flow)'" : "add the canonical '\(field.key)'")
             if recentMissing.count == Self.recent { recentMissing.removeFirst() }
             recentMissing.append(texts)
         }
@@ -346,6 +346,17 @@ struct Decoder {
                                        order: texts.order, separated: path.isEmpty && canonical.lines.count > 1)
             .map { Fix(.unsafe, texts.fix, edits: $0) }
         fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(texts.title))", help: texts.help, fix: fix)
+    }
+
+    /// What a missing key's findings say, for its key and canonical entry (by its place in
+    /// `foundCanonical`) in a mapping of the keys `order`.
+    private struct MissingTexts {
+        var key: String
+        var canonical: Int
+        var order: [String]
+        var title: String
+        var help: String
+        var fix: String
     }
 
     /// A title as it reads inside a sentence: "Retry budget" becomes "retry budget", while

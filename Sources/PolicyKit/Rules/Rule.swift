@@ -138,11 +138,10 @@ public struct Findings: Sendable {
     public private(set) var diagnostics: [Diagnostic] = []
     /// The rule being checked; findings added without one are dropped.
     var rule: (id: RuleID, severity: Severity)?
-    /// The file's bytes and tree, from which fixes are made (none without them).
-    var source: [UInt8] = []
+    /// The file's bytes (as the map of their lines, see `Decoder.source`) and tree, from which
+    /// fixes are made (none without them).
+    var source: SourceMap.Builder?
     var root: Node?
-    /// The map of its lines, as far as it is made (see `Decoder.sourceMap`).
-    var sourceMap: SourceMap.Builder?
     private var madeEditor: Editor?
 
     public init() {}
@@ -178,9 +177,9 @@ public struct Findings: Sendable {
     public mutating func editor() -> Editor? {
         guard diagnostics.count < Loader.maxFindings else { return nil }
         if let madeEditor { return madeEditor }
-        var map = sourceMap ?? SourceMap.Builder(source)
+        var map = source ?? SourceMap.Builder([])
         let made = Editor(map.finish(), root: root)
-        sourceMap = map
+        source = map
         madeEditor = made
         return made
     }
