@@ -71,7 +71,7 @@ struct Worker: ~Copyable {
     }
 
     /// The start of a buffer whose halves two threads fill, each its own (see `map`).
-    private struct Place<T>: @unchecked Sendable {
+    struct Place<T>: @unchecked Sendable {
         let base: UnsafeMutablePointer<T>
         init(_ base: UnsafeMutablePointer<T>) { self.base = base }
     }
