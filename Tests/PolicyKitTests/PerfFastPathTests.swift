@@ -286,6 +286,27 @@ import Testing
         #expect(firstEarlier(count: 3, [("\u{E9}", 0), ("e\u{301}", 1), ("\u{E9}", 2)]) == [nil, nil, 0])
     }
 
+    /// `name-collision`'s radix sort gives `sorted()`'s order: at sizes around the switch from
+    /// `sort()`, for values spread over all 64 bits, values that share all but their lowest
+    /// digit (the skipped digits), a digit most values share, repeats, and the extremes.
+    @Test func radixSortIsTheSortedOrder() {
+        var rng = Rng(state: 43)
+        let minimum = [UInt64].radixMinimum
+        for count in [0, 1, 2, minimum - 1, minimum, minimum + 1, 3000, 70_000] {
+            let spread = (0..<count).map { _ in rng.next() << 31 ^ rng.next() }
+            let low = (0..<count).map { _ in 0xABCD_0000_0000_0000 | UInt64(rng.below(1 << 11)) }
+            let repeats = (0..<count).map { _ in [0, 1, UInt64.max, UInt64.max - 1, 1 << 63][rng.below(5)] }
+            let indexed = spread.indices.map { i in spread[i] & ~0xFFFF | UInt64(i) }
+            // A digit most values share, but not all: it must still be sorted by.
+            let skewed = (0..<count).map { _ in UInt64(rng.below(8) == 0 ? 1 : 0) << 20 | UInt64(rng.below(1 << 11)) }
+            for values in [spread, low, repeats, indexed, skewed, spread.sorted(), spread.sorted().reversed()] {
+                var sorted = values
+                sorted.radixSort()
+                #expect(sorted == values.sorted(), "\(count) values")
+            }
+        }
+    }
+
     // The loader scans a small mapping for a repeated key and hashes a large one: both must
     // point at the first occurrence, at every size around the switch.
     @Test(arguments: [1, 2, 15, 16, 17, 40])
