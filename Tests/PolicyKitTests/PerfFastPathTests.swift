@@ -416,6 +416,42 @@ import Testing
         #expect(structural > 1000)
     }
 
+    /// Values of one identity hash alike, however their objects' entries are ordered: objects
+    /// with distinct keys (hashed in key order), with a repeated key and with more entries than
+    /// `sortedEntriesMaximum` (their entries' hashes summed). Each path is taken, and a
+    /// different identity gives a different hash here.
+    @Test func hashesAgreeWithIdentities() {
+        var maker = ValueMaker(rng: Rng(state: 37))
+        var values = (0..<1500).map { _ in maker.value() }
+        for size in [2, 3, FirstSeen.sortedEntriesMaximum, FirstSeen.sortedEntriesMaximum + 1, 12] {
+            for distinct in [true, false] {
+                for _ in 0..<40 {
+                    var keys = (0..<size).map { _ in maker.rng.pick(ValueMaker.keys) }
+                    if distinct {
+                        // The keys are distinct by bytes; a name beyond them makes up the size.
+                        keys = ValueMaker.keys + (0..<size).map { "key\($0)" }
+                        for i in keys.indices.reversed() where i > 0 { keys.swapAt(i, maker.rng.below(i + 1)) }
+                        keys = Array(keys.prefix(size))
+                    }
+                    values.append(.object(keys.map {
+                        DecodedEntry(key: $0, keySpan: Span(.start), value: Decoded(value: maker.value(depth: 1), span: Span(.start)))
+                    }))
+                }
+            }
+        }
+        // By the identity's bytes: a String key would join canonically equivalent identities.
+        var byIdentity: [[UInt8]: UInt64] = [:]
+        for v in values {
+            let hash = FirstSeen.hash(v)
+            #expect(FirstSeen.hash(maker.shuffled(v)) == hash, "\(v.identity)")
+            let identity = Array(v.identity.utf8)
+            if let other = byIdentity[identity] { #expect(other == hash, "\(v.identity)") }
+            byIdentity[identity] = hash
+        }
+        #expect(byIdentity.count > 500)
+        #expect(Set(byIdentity.values).count == byIdentity.count)
+    }
+
     @Test func identitiesThatUnicodeJoinsAcrossPartsAreStillTwo() {
         // "\u{958}" normalises to two scalars, so to Swift's `==` the one code's identity reads as
         // the other pair's; by bytes they are two values, as they are to every other reader.
