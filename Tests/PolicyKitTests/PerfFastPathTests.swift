@@ -286,6 +286,27 @@ import Testing
         #expect(firstEarlier(count: 3, [("\u{E9}", 0), ("e\u{301}", 1), ("\u{E9}", 2)]) == [nil, nil, 0])
     }
 
+    /// Comparing squashed on the bytes says what squashing both and comparing says: for ASCII
+    /// keys in any case with any separators, and for text past ASCII (the Kelvin sign lowercases
+    /// to "k", a combining mark after "I" stays) anywhere in either.
+    @Test func sameSquashedIsSquashingBoth() {
+        var rng = Rng(state: 47)
+        let pieces = ["max", "Max", "MAX", "retries", "Retries", "_", "-", " ", "k", "K", "\u{212A}", "I",
+                      "\u{307}", "é", "e\u{301}", "ß", "SS", "a", ""]
+        var words = ["maxRetries", "max_retries", "max-Retries", "MAXRETRIES", "maxRetrie", "maxRetriess", "",
+                     "-", "k", "\u{212A}", "K"]
+        for _ in 0..<600 { words.append((0..<rng.below(6)).map { _ in rng.pick(pieces) }.joined()) }
+        var same = 0
+        for a in words {
+            for b in [rng.pick(words), rng.pick(words), a.uppercased(), a.replacingOccurrences(of: "_", with: "-")] {
+                let expected = Suggest.squash(a) == Suggest.squash(b)
+                #expect(Suggest.sameSquashed(a, b) == expected, "\(a.debugDescription) \(b.debugDescription)")
+                if expected { same += 1 }
+            }
+        }
+        #expect(same > 600 && same < 4 * words.count - 100)
+    }
+
     /// `name-collision`'s radix sort gives `sorted()`'s order: at sizes around the switch from
     /// `sort()`, for values spread over all 64 bits, values that share all but their lowest
     /// digit (the skipped digits), a digit most values share, repeats, and the extremes.

@@ -2,15 +2,17 @@
 public enum Suggest {
     public static func nearest(_ word: String, in candidates: [String]) -> String? {
         let w = lowercasedScalars(word, upTo: 64)
-        // Each candidate lowercased once, not once for the length test and again for the distance.
-        let lowered = candidates.map { lowercasedScalars($0) }
         // The distance is at least the difference in length: when that alone puts every candidate
         // past its limit, none can be a typo's answer, and a long unknown key (5 000 of them in a
-        // file) skips the distances, which cost 60,000 instructions each.
-        let hopeless = lowered.allSatisfy { c in
-            abs(w.count - c.count) > max(2, max(w.count, c.count) / 3)
+        // file) skips the distances, which cost 60,000 instructions each. An ASCII candidate's
+        // length is its bytes': it is lowercased only when a distance is wanted.
+        let hopeless = candidates.allSatisfy { c in
+            let count = c.utf8.allSatisfy { $0 < 0x80 } ? c.utf8.count : lowercasedScalars(c).count
+            return abs(w.count - count) > max(2, max(w.count, count) / 3)
         }
         if !hopeless {
+            // Each candidate lowercased once.
+            let lowered = candidates.map { lowercasedScalars($0) }
             var best: (String, Int)?
             for (c, lower) in zip(candidates, lowered) {
                 let d = distance(w, lower)
@@ -19,10 +21,38 @@ public enum Suggest {
             // A third of the longer word: `maxRetry` → `maxRetries` (3 edits) is a typo, `cap` → `kind` is not.
             if let (candidate, d) = best, d <= max(2, max(w.count, candidate.count) / 3) { return candidate }
         }
-        // A key written with other separators or case: max_retries → maxRetries. The word is
-        // squashed once (a file of a thousand unknown keys asks this a thousand times).
-        let squashed = squash(word)
-        return candidates.first { squash($0) == squashed }
+        // A key written with other separators or case: max_retries → maxRetries.
+        return candidates.first { sameSquashed(word, $0) }
+    }
+
+    /// Whether `squash(a) == squash(b)`. For ASCII on the bytes, with nothing made: a file of a
+    /// thousand long unknown keys asked this ten thousand times, and squashing both texts each
+    /// time was a quarter of reporting them.
+    static func sameSquashed(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        let ascii = a.withUTF8 { x in
+            b.withUTF8 { y -> Bool? in
+                var i = 0, j = 0
+                while true {
+                    while i < x.count, x[i] == 0x5F || x[i] == 0x2D || x[i] == 0x20 { i += 1 }
+                    while j < y.count, y[j] == 0x5F || y[j] == 0x2D || y[j] == 0x20 { j += 1 }
+                    guard i < x.count, j < y.count else {
+                        // Both ended, or one did; a byte past ASCII decides nothing here.
+                        if x[i...].contains(where: { $0 >= 0x80 }) || y[j...].contains(where: { $0 >= 0x80 }) { return nil }
+                        return i == x.count && j == y.count
+                    }
+                    guard x[i] < 0x80, y[j] < 0x80 else { return nil }
+                    if ASCIIName.lower(x[i]) != ASCIIName.lower(y[j]) {
+                        // Unequal here, but text past ASCII further on lowercases by Characters.
+                        if x[i...].contains(where: { $0 >= 0x80 }) || y[j...].contains(where: { $0 >= 0x80 }) { return nil }
+                        return false
+                    }
+                    i += 1
+                    j += 1
+                }
+            }
+        }
+        return ascii ?? (squash(a) == squash(b))
     }
 
     /// `text.lowercased()`'s scalars, the first `limit`. ASCII text (every key of the language, and
