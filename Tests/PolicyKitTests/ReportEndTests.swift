@@ -87,7 +87,7 @@ import Testing
     /// A file whose findings fill the report within its first profiles, and whose later profiles
     /// have findings of every kind the decoder makes (nulls, unknown and misplaced keys, bad and
     /// repeated values) among thousands of `{}`: on two threads the rest of the profiles is
-    /// decoded and read in halves (`Decoder.decodeSplit`, `Worker.map`), and the report, the
+    /// decoded and read in pieces (`Decoder.decodeSplit`, `Worker.map`), and the report, the
     /// count past its end and the document are those of one thread.
     @Test func profilesDecodedInHalvesGiveWhatOneThreadGives() throws {
         var rng = Rng(state: 61)

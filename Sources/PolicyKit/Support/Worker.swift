@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -48,24 +49,23 @@ struct Worker: ~Copyable {
         pthread_detach(thread)
     }
 
-    /// `(0..<count).map(transform)`, its second half made on a thread of its own when `apart`
-    /// and `count` is at least `minimum`. Each half is written in place: joining two arrays
-    /// would copy the second, retaining every text in it once more.
+    /// `(0..<count).map(transform)`, made on this thread and one of its own when `apart` and
+    /// `count` is at least `minimum`, each taking `Pieces` as it is free. Each piece is written in
+    /// place: joining two arrays would copy the second, retaining every text in it once more.
     static func map<T>(_ count: Int, apart: Bool, minimum: Int = 4096,
                        _ transform: @escaping @Sendable (Int) -> T) -> [T] {
         guard apart, count >= max(minimum, 2) else { return (0..<count).map(transform) }
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let half = count / 2
             let place = Place(buffer.baseAddress!)
-            let worker = Worker {
-                for i in half..<count { (place.base + i).initialize(to: transform(i)) }
+            let pieces = Pieces(count)
+            @Sendable func make() {
+                while let piece = pieces.take() {
+                    for i in piece { (place.base + i).initialize(to: transform(i)) }
+                }
             }
-            for i in 0..<half { (place.base + i).initialize(to: transform(i)) }
-            if let worker {
-                worker.join()
-            } else {
-                for i in half..<count { (place.base + i).initialize(to: transform(i)) }
-            }
+            let worker = Worker(make)
+            make()
+            worker?.join()
             initialized = count
         }
     }
@@ -81,6 +81,32 @@ struct Worker: ~Copyable {
     static func release<Value: Sendable>(_ value: consuming Value, apart: Bool) {
         guard apart, let worker = Worker({ [value] in withExtendedLifetime(value) {} }) else { return }
         worker.detach()
+    }
+}
+
+/// `0..<count` in pieces of `size`, for threads that take them as they are free: each piece is
+/// taken once, in order. Halves fixed in advance left one thread waiting for the other: decoding
+/// 28,000 profiles, the thread of the second half ran 11 ms under perf against the first's 7, most
+/// of the difference its page faults and its new arena's growth. Which thread takes a piece
+/// depends on their speed; what is made of it must not.
+final class Pieces: Sendable {
+    let count: Int
+    let size: Int
+    private let next = Atomic<Int>(0)
+
+    init(_ count: Int, size: Int = 512) {
+        self.count = count
+        self.size = max(1, size)
+    }
+
+    /// How many pieces there are: the last may be short.
+    var pieceCount: Int { (count + size - 1) / size }
+
+    /// The next piece not yet taken, or nil when all are.
+    func take() -> Range<Int>? {
+        let start = next.wrappingAdd(size, ordering: .relaxed).oldValue
+        guard start < count else { return nil }
+        return start..<min(count, start + size)
     }
 }
 
