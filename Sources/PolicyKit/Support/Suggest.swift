@@ -36,14 +36,14 @@ public enum Suggest {
                 while true {
                     while i < x.count, x[i] == 0x5F || x[i] == 0x2D || x[i] == 0x20 { i += 1 }
                     while j < y.count, y[j] == 0x5F || y[j] == 0x2D || y[j] == 0x20 { j += 1 }
+                    // Where one text ends or the two differ, what is left decides, unless it holds
+                    // text past ASCII: that `squash` lowercases and filters by Characters.
                     guard i < x.count, j < y.count else {
-                        // Both ended, or one did; a byte past ASCII decides nothing here.
                         if x[i...].contains(where: { $0 >= 0x80 }) || y[j...].contains(where: { $0 >= 0x80 }) { return nil }
                         return i == x.count && j == y.count
                     }
                     guard x[i] < 0x80, y[j] < 0x80 else { return nil }
                     if ASCIIName.lower(x[i]) != ASCIIName.lower(y[j]) {
-                        // Unequal here, but text past ASCII further on lowercases by Characters.
                         if x[i...].contains(where: { $0 >= 0x80 }) || y[j...].contains(where: { $0 >= 0x80 }) { return nil }
                         return false
                     }

@@ -70,7 +70,7 @@ struct Worker: ~Copyable {
         }
     }
 
-    /// The start of a buffer whose halves two threads fill, each its own (see `map`).
+    /// The start of a buffer whose parts two threads fill, each its own (see `map`).
     struct Place<T>: @unchecked Sendable {
         let base: UnsafeMutablePointer<T>
         init(_ base: UnsafeMutablePointer<T>) { self.base = base }
