@@ -185,6 +185,8 @@ import Testing
         }
         for name in names {
             #expect(Values.isName(name) == Self.referenceIsName(name), "\(name)")
+            // One pass for both: the fold of a name, nil for what is not one.
+            #expect(NameFold.ofName(name) == (Self.referenceIsName(name) ? NameFold.of(name) : nil), "\(name)")
         }
     }
 

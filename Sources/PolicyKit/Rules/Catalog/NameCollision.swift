@@ -60,8 +60,7 @@ extension Rule {
             folds.reserveCapacity(count)
             for p in doc.profiles.indices {
                 let name = doc.profiles[p].name.value
-                guard Values.isName(name) else { continue }
-                let fold = NameFold.of(name)
+                guard let fold = NameFold.ofName(name) else { continue }
                 if NameAdvice.mayBeTaken(fold: fold) {
                     // A name without identifiers (a reserved word: bad-name's) shares none.
                     guard let id = identifiers(name, fold: fold) else { continue }
