@@ -89,7 +89,7 @@ import Testing
     /// repeated values) among thousands of `{}`: on two threads the rest of the profiles is
     /// decoded and read in pieces (`Decoder.decodeSplit`, `Worker.map`), and the report, the
     /// count past its end and the document are those of one thread.
-    @Test func profilesDecodedInHalvesGiveWhatOneThreadGives() throws {
+    @Test func profilesDecodedInPiecesGiveWhatOneThreadGives() throws {
         var rng = Rng(state: 61)
         var text = "version: 1\npolicy: halves\nretry:\n  profiles:\n"
         for i in 0..<12_000 {

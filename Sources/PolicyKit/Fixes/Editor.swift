@@ -16,6 +16,14 @@ public struct Editor: Sendable {
         self.root = root
     }
 
+    /// The editor of the file `source` maps (none: an empty file), finishing the map where it is
+    /// kept: the decoder's editor and the rules' then share one map, made once.
+    init(finishing source: inout SourceMap.Builder?, root: Node?) {
+        var map = source ?? SourceMap.Builder([])
+        self.init(map.finish(), root: root)
+        source = map
+    }
+
     // MARK: values
 
     /// Replaces a scalar's value, inside its quotes when it is quoted. A single-line scalar only.

@@ -111,9 +111,7 @@ struct Decoder {
     /// The file's editor, made on first use: only a finding with a fix needs it.
     private mutating func editor() -> Editor {
         if let madeEditor { return madeEditor }
-        var map = source ?? SourceMap.Builder([])
-        let made = Editor(map.finish(), root: root)
-        source = map
+        let made = Editor(finishing: &source, root: root)
         madeEditor = made
         return made
     }

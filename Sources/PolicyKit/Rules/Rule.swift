@@ -177,9 +177,7 @@ public struct Findings: Sendable {
     public mutating func editor() -> Editor? {
         guard diagnostics.count < Loader.maxFindings else { return nil }
         if let madeEditor { return madeEditor }
-        var map = source ?? SourceMap.Builder([])
-        let made = Editor(map.finish(), root: root)
-        source = map
+        let made = Editor(finishing: &source, root: root)
         madeEditor = made
         return made
     }
