@@ -263,6 +263,35 @@ import Testing
         #expect(stops > 1000)
     }
 
+    /// A map through a line (what a syntax error's tab check makes) places every position on the
+    /// lines up to it as the whole map does, and stops short of the end of a long file.
+    @Test func aMapThroughALineIsTheWholeMapOnThoseLines() {
+        var rng = Rng(state: 29)
+        let pieces = ["a", "b c", "\t", "é", "日本", "\n", "\r", "\r\n", "\u{85}", "\u{2028}",
+                      String(repeating: "x", count: 70), String(repeating: "é", count: 130)]
+        var shortened = 0
+        for round in 0..<150 {
+            var text = round % 4 == 0 ? "\u{FEFF}" : ""
+            // Every tenth text long enough (about 10,000 bytes) for the map to stop before its end.
+            for _ in 0..<(round % 10 == 0 ? 2000 : rng.below(40)) { text += rng.pick(pieces) }
+            let bytes = Array(text.utf8)
+            let whole = SourceMap(bytes)
+            let through = 1 + rng.below(round % 10 == 0 ? 20 : whole.lineCount + 1)
+            var builder = SourceMap.Builder(bytes)
+            let part = builder.finish(through: through)
+            #expect(part.lineCount >= min(through, whole.lineCount))
+            if part.lineCount < whole.lineCount { shortened += 1 }
+            for n in 1...min(through, whole.lineCount) {
+                #expect(part.line(n) == whole.line(n))
+                for column in 1...((whole.line(n)?.unicodeScalars.count ?? 0) + 2) {
+                    #expect(part.offset(of: Mark(line: n, column: column)) == whole.offset(of: Mark(line: n, column: column)),
+                            "\(text.debugDescription) \(n):\(column) through \(through)")
+                }
+            }
+        }
+        #expect(shortened >= 15)
+    }
+
     /// The count the map makes room by: every LF, at any offset and beside any other byte, in
     /// short texts and in texts past the 2,040 bytes after which the per-byte counts are summed
     /// (all LFs there: each byte's count at its most).

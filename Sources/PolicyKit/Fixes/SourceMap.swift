@@ -65,6 +65,14 @@ public struct SourceMap: Sendable {
             return SourceMap(bytes: bytes, lines: lines, checkpoints: checkpoints, lineBreak: lineBreak ?? "\n")
         }
 
+        /// A map of the lines up to `line` at least (all of them in a shorter file), to place
+        /// positions on those lines only: a syntax error near the start of 1 MiB of short lines
+        /// needs no map of the rest (24 million instructions).
+        public mutating func finish(through line: Int) -> SourceMap {
+            while lines.count < line, advance(by: 1 << 12) {}
+            return SourceMap(bytes: bytes, lines: lines, checkpoints: checkpoints, lineBreak: lineBreak ?? "\n")
+        }
+
         /// Reads at least `count` more bytes (to the end of a line or of a run of ASCII); false
         /// once the whole file is read.
         @discardableResult

@@ -217,7 +217,8 @@ enum EventSource {
             at = mark(parser.problem_mark)
             // libyaml says "found character that cannot start any token" (or that a tab "violates
             // indentation") at a tab that indents a line: say what to do instead.
-            let text = SourceMap(bytes)
+            var builder = SourceMap.Builder(bytes)
+            let text = builder.finish(through: at.line)
             if let offset = text.offset(of: at), offset < bytes.count, bytes[offset] == 0x09,
                let line = text.line(at.line), line.unicodeScalars.prefix(at.column - 1).allSatisfy({ $0 == " " || $0 == "\t" }) {
                 return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
