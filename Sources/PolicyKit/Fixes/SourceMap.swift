@@ -69,6 +69,8 @@ public struct SourceMap: Sendable {
         /// positions on those lines only: a syntax error near the start of 1 MiB of short lines
         /// needs no map of the rest (24 million instructions).
         public mutating func finish(through line: Int) -> SourceMap {
+            // No room made for every line of the file: counting them was half of the cost.
+            reserved = true
             while lines.count < line, advance(by: 1 << 12) {}
             return SourceMap(bytes: bytes, lines: lines, checkpoints: checkpoints, lineBreak: lineBreak ?? "\n")
         }
