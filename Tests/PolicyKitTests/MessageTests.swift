@@ -147,3 +147,47 @@ import Testing
         #expect(m.help == "add 'timeout: 8s'")
     }
 }
+
+/// A message shows at most `excerptLimit` scalars of a value, key or name from the policy: a
+/// value of 1 MiB made a message (and a line of output) of 1 MiB.
+@Suite struct ExcerptTests {
+    @Test func aLongTextIsCutAfterTheLimitInScalars() {
+        #expect(excerpt("short") == "short")
+        let atLimit = String(repeating: "é", count: excerptLimit)
+        #expect(excerpt(atLimit) == atLimit)
+        #expect(excerpt(atLimit + "x") == atLimit + "…")
+        #expect(excerpt(String(repeating: "a", count: excerptLimit + 1)) == String(repeating: "a", count: excerptLimit) + "…")
+        // Made printable after the cut: an escape counts as the one scalar it stands for.
+        let escaped = excerpt(String(repeating: "\u{1B}", count: excerptLimit + 5))
+        #expect(escaped == String(repeating: "\\u{1B}", count: excerptLimit) + "…")
+    }
+
+    /// Each place a value reaches a message, with a value of 100,000 characters.
+    @Test(arguments: [
+        ("kind: background      # a sync job", "kind: B", "'kind' is 'BBBB"),
+        ("base: 1s", "base: 1", "'base' must be a duration: '1111"),
+        ("maxRetries: 5", "maxRetries: 9", "'maxRetries' must be an integer"),
+        ("ratio: 10%", "ratio: 1", "'ratio' must be a percent: '1111"),
+        ("honor: true", "honor: t", "'honor' must be true or false: 'tttt"),
+        ("viewerRef: per-viewer-device", "viewerRef: v", "'viewerRef' is 'vvvv"),
+        ("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, n", "an item of 'retryOn' is 'nnnn"),
+        ("policy: playback", "policy: P", "policy name 'PPPP"),
+        ("    background:", "    ? b_", "profile name 'b_b_"),
+        ("prefetch:", "? k", "unknown key 'kkkk"),
+        ("reuseKey: [viewer, device, episode, intent]", "reuseKey: r", "'reuseKey' must be a list, found 'rrrr"),
+    ])
+    func aLongValueIsShownCut(_ replacing: String, _ start: String, _ message: String) throws {
+        var long = start + String(repeating: String(start.last!), count: 50_000)
+        if start.hasPrefix("? ") || start.hasPrefix("    ? ") {
+            long = start + String(repeating: start.hasSuffix("_") ? "b_" : "k", count: 50_000) + "\n" + (start.hasPrefix("    ") ? "    :" : ": 1\nprefetch:")
+        }
+        if start.hasSuffix("[network, n") { long += "]" }
+        let text = Canonical.text.replacingFirst(replacing, with: long)
+        let file = Checker.check(Array(text.utf8), path: "p.yaml")
+        let found = try #require(file.diagnostics.first { $0.message.hasPrefix(message) }, "\(file.diagnostics.map(\.message))")
+        #expect(found.message.contains("…"))
+        #expect(found.message.unicodeScalars.count < 400, "\(found.message.prefix(200))")
+        #expect((found.help ?? "").unicodeScalars.count < 400)
+        for d in file.diagnostics { #expect(d.message.utf8.count + (d.help ?? "").utf8.count < 2000, "\(d.message.prefix(200))") }
+    }
+}

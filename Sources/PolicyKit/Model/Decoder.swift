@@ -315,7 +315,7 @@ struct Decoder {
             var help = "move it into \(Self.describe(home.path))"
             if home.isAncestor {
                 let levels = path.count - home.path.count
-                help = "move it \(levels == 1 ? "one level" : "\(levels) levels") out, to line up with '\(printable(path[home.path.count]))'"
+                help = "move it \(levels == 1 ? "one level" : "\(levels) levels") out, to line up with '\(excerpt(path[home.path.count]))'"
                 misplaced[home.path.joined(separator: "/"), default: []].insert(key)
                 misplacedDepths |= 1 << UInt64(min(home.path.count, 63))
             }
@@ -327,15 +327,15 @@ struct Decoder {
         // A near spelling of any key; else a key it is built on, among those not written.
         let nearest = Suggest.nearest(key, in: keys) ?? Suggest.byParts(key, in: unwritten)
         guard let nearest else {
-            fail(.unknownKey, at: entry.keySpan, "unknown key '\(printable(key))' in \(owner)",
+            fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)",
                  help: "the keys of \(owner) are \(Suggest.andList(keys))")
             return nil
         }
         var fix: Fix?
         if unwritten.contains(nearest) {
-            fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(printable(key))' to '\(nearest)'", edits: $0) }
+            fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(excerpt(key))' to '\(nearest)'", edits: $0) }
         }
-        fail(.unknownKey, at: entry.keySpan, "unknown key '\(printable(key))' in \(owner)", help: "did you mean '\(nearest)'?", fix: fix)
+        fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)", help: "did you mean '\(nearest)'?", fix: fix)
         return nearest
     }
 
@@ -490,15 +490,15 @@ struct Decoder {
     /// A mapping of the language in words: "the top level", "'retry'", "profile 'fast'", "a profile".
     static func describe(_ path: [String]) -> String {
         guard let last = path.last else { return "the top level" }
-        if path.count == 3, path[1] == "profiles" { return last == "*" ? "a profile" : "profile '\(printable(last))'" }
+        if path.count == 3, path[1] == "profiles" { return last == "*" ? "a profile" : "profile '\(excerpt(last))'" }
         if last == "-", path.count >= 2 { return "an item of '\(path[path.count - 2])'" }
-        return "'\(path.map { $0 == "*" ? "<profile>" : printable($0) }.joined(separator: "."))'"
+        return "'\(path.map { $0 == "*" ? "<profile>" : excerpt($0) }.joined(separator: "."))'"
     }
 
     mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: Label, span: Span) -> Decoded? {
         func ok(_ v: Decoded.Value) -> Decoded { Decoded(value: v, span: span) }
         // Only a message shows the text: making it for every scalar cost more than decoding it.
-        var shown: String { "'\(printable(text))'" }
+        var shown: String { "'\(excerpt(text))'" }
         switch shape {
         case .integer, .status:
             var (lo, hi) = (100, 599)
@@ -597,7 +597,7 @@ struct Decoder {
         case .decimal(let lo, let hi):
             guard style.isPlain else {
                 var help: String?
-                if case .value = Values.decimal(text) { help = "write \(printable(text)) without quotes" }
+                if case .value = Values.decimal(text) { help = "write \(excerpt(text)) without quotes" }
                 return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation), found the quoted string \(shown)", help: help,
                             fix: help == nil ? nil : unquoting(span, text))
             }
@@ -641,7 +641,7 @@ struct Decoder {
     /// (`viewerRef: per-sesion` gets per-viewer-device, not per-session, itself an error).
     mutating func badChoice(_ text: String, _ options: [String], key: Label, span: Span) -> Decoded? {
         guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
-        let message = "\(key) is '\(printable(text))', which is not one of \(Suggest.orList(options))"
+        let message = "\(key) is '\(excerpt(text))', which is not one of \(Suggest.orList(options))"
         let allowed = path.last.flatMap { Self.allowedByRules[$0] } ?? options
         let nearest = Suggest.nearest(text, in: options)
         if let nearest, allowed.contains(nearest) {
@@ -683,15 +683,15 @@ struct Decoder {
             guard let v = scratch.decodeScalar(part, .plain, itemShape, key: key, span: node.span) else { return false }
             return !unique || seen.insert(v.value.identity).inserted
         }
-        let fix = editor().replace(node.span, with: list).map { Fix(valid ? .safe : .unsafe, "write \(list)", edits: $0) }
-        return fail(.typeMismatch, at: node.span, message, help: "write \(list)", fix: fix)
+        let fix = editor().replace(node.span, with: list).map { Fix(valid ? .safe : .unsafe, "write \(excerpt(list))", edits: $0) }
+        return fail(.typeMismatch, at: node.span, message, help: "write \(excerpt(list))", fix: fix)
     }
 
     /// The fix that writes `correction` over the scalar at `span`.
     /// Nil past the limit of findings: the finding will not be kept.
     mutating func fixing(_ span: Span, _ correction: Values.Correction?) -> Fix? {
         guard let correction, diagnostics.count < room else { return nil }
-        return editor().replace(span, with: correction.text).map { Fix(correction.safety, "write \(correction.text)", edits: $0) }
+        return editor().replace(span, with: correction.text).map { Fix(correction.safety, "write \(excerpt(correction.text))", edits: $0) }
     }
 
     /// The safe fix that writes a quoted number or boolean without its quotes.
@@ -714,7 +714,7 @@ struct Decoder {
         case .sequence: return "a list"
         case .reported: return "an alias"
         case .scalar(let text, let style):
-            let shown = printable(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+            let shown = excerpt(text)
             return style.isPlain ? "'\(shown)'" : "the string \"\(shown)\""
         }
     }
@@ -769,8 +769,8 @@ enum Label: CustomStringConvertible {
         switch self {
         case .plain(let s): return s
         case .quoted(let s): return "'\(s)'"
-        case .quotedPrintable(let s): return "'\(printable(s))'"
-        case .profile(let s): return "profile '\(printable(s))'"
+        case .quotedPrintable(let s): return "'\(excerpt(s))'"
+        case .profile(let s): return "profile '\(excerpt(s))'"
         case .itemOf(let l): return "an item of \(l)"
         }
     }

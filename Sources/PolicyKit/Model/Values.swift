@@ -36,7 +36,7 @@ public enum Values {
         let t = text
         if isPlainDecimal(t) {
             guard let v = Int(t), abs(v) <= maxMagnitude else {
-                return .invalid(message: "'\(t)' is too large; integers go up to \(maxMagnitude)", help: nil)
+                return .invalid(message: "'\(excerpt(t))' is too large; integers go up to \(maxMagnitude)", help: nil)
             }
             return .value(v)
         }
@@ -46,7 +46,7 @@ public enum Values {
         // Each of these spellings has one value, so its plain decimal is certain: but for a
         // leading zero, which YAML 1.1 reads as octal, and commas that may be a decimal comma.
         func suggest(_ v: Int?, _ what: String, _ safety: Fix.Safety = .safe) -> Parsed<Int> {
-            .invalid(message: "'\(t)' is \(what), not a plain decimal integer",
+            .invalid(message: "'\(excerpt(t))' is \(what), not a plain decimal integer",
                      help: v.map { "write \($0)" }, correction: v.map { Correction(String($0), safety) })
         }
         if body.hasPrefix("0x") { return suggest(Int(body.dropFirst(2), radix: 16).map { sign == "-" ? -$0 : $0 }, "hexadecimal") }
@@ -66,9 +66,9 @@ public enum Values {
             if d == d.rounded(), abs(d) <= Double(maxMagnitude) {
                 return suggest(Int(d) * (sign == "-" ? -1 : 1), body.contains("e") ? "written with an exponent" : "a decimal fraction")
             }
-            return .invalid(message: "'\(t)' is not a whole number", help: nil)
+            return .invalid(message: "'\(excerpt(t))' is not a whole number", help: nil)
         }
-        return .invalid(message: "'\(t)' is not an integer", help: nil)
+        return .invalid(message: "'\(excerpt(t))' is not an integer", help: nil)
     }
 
     /// Plain decimals within `maxMagnitude` read on bytes; nil for any other text, which
@@ -121,21 +121,21 @@ public enum Values {
         }
         switch text {
         // YAML 1.2 reads these as booleans too; only the spelling is refused.
-        case "True", "TRUE": return invalid("'\(text)' is a capitalised boolean; policyc accepts only true and false", true, .safe)
-        case "False", "FALSE": return invalid("'\(text)' is a capitalised boolean; policyc accepts only true and false", false, .safe)
+        case "True", "TRUE": return invalid("'\(excerpt(text))' is a capitalised boolean; policyc accepts only true and false", true, .safe)
+        case "False", "FALSE": return invalid("'\(excerpt(text))' is a capitalised boolean; policyc accepts only true and false", false, .safe)
         case "yes", "Yes", "YES", "y", "Y", "on", "On", "ON":
-            return invalid("'\(text)' is a YAML 1.1 spelling of a boolean, not accepted here", true, .safe)
+            return invalid("'\(excerpt(text))' is a YAML 1.1 spelling of a boolean, not accepted here", true, .safe)
         case "no", "No", "NO", "n", "N", "off", "Off", "OFF":
-            return invalid("'\(text)' is a YAML 1.1 spelling of a boolean, not accepted here", false, .safe)
-        case "1": return invalid("'\(text)' is a number, not a boolean", true, .unsafe)
-        case "0": return invalid("'\(text)' is a number, not a boolean", false, .unsafe)
+            return invalid("'\(excerpt(text))' is a YAML 1.1 spelling of a boolean, not accepted here", false, .safe)
+        case "1": return invalid("'\(excerpt(text))' is a number, not a boolean", true, .unsafe)
+        case "0": return invalid("'\(excerpt(text))' is a number, not a boolean", false, .unsafe)
         default: break
         }
         // Other mixes of case (`tRUE`, `yEs`) are no boolean in any YAML: likely meant, not certain.
         switch text.lowercased() {
-        case "yes", "y", "on", "true": return invalid("'\(text)' is not a boolean", true, .unsafe)
-        case "no", "n", "off", "false": return invalid("'\(text)' is not a boolean", false, .unsafe)
-        default: return .invalid(message: "'\(text)' is not a boolean", help: "write true or false")
+        case "yes", "y", "on", "true": return invalid("'\(excerpt(text))' is not a boolean", true, .unsafe)
+        case "no", "n", "off", "false": return invalid("'\(excerpt(text))' is not a boolean", false, .unsafe)
+        default: return .invalid(message: "'\(excerpt(text))' is not a boolean", help: "write true or false")
         }
     }
 
@@ -158,7 +158,7 @@ public enum Values {
         let digits = t.prefix(while: { $0.isASCIIDigit || $0 == "." })
         let word = t.dropFirst(digits.count).trimmingSpaces.lowercased()
         if !digits.isEmpty, decimal(digits) != nil, let u = spelledUnits[word] {
-            return .invalid(message: "'\(t)' has an unknown unit '\(word)'; units are ms, s, m and h", help: "write \(digits)\(u)",
+            return .invalid(message: "'\(excerpt(t))' has an unknown unit '\(excerpt(word))'; units are ms, s, m and h", help: "write \(excerpt("\(digits)\(u)"))",
                             correction: wholeDuration("\(digits)\(u)").map { Correction($0, .safe) })
         }
         var numberPart = Substring(t)
@@ -172,43 +172,43 @@ public enum Values {
         }
         let trimmed = numberPart.hasSuffix(" ") ? numberPart.trimmingSpaces : numberPart
         if factor != nil, trimmed != numberPart, decimal(trimmed) != nil {
-            return .invalid(message: "'\(t)' has a space before its unit", help: "write \(trimmed)\(unit)",
+            return .invalid(message: "'\(excerpt(t))' has a space before its unit", help: "write \(excerpt("\(trimmed)\(unit)"))",
                             correction: wholeDuration("\(trimmed)\(unit)").map { Correction($0, .safe) })
         }
         guard let factor else {
             if t != t.lowercased(), case .value = fullDuration(t.lowercased()) {
-                return .invalid(message: "'\(t)' has its unit in capitals; units are ms, s, m and h",
-                                help: "write \(t.lowercased())", correction: Correction(t.lowercased(), .safe))
+                return .invalid(message: "'\(excerpt(t))' has its unit in capitals; units are ms, s, m and h",
+                                help: "write \(excerpt(t.lowercased()))", correction: Correction(t.lowercased(), .safe))
             }
             if decimal(Substring(t)) != nil || Int(t) != nil {
-                return .invalid(message: "'\(t)' is a bare number; a duration needs a unit (its unit would be a guess)",
-                                help: "write \(t)ms or \(t)s", correction: bareNumberCorrection(t, typical: typical))
+                return .invalid(message: "'\(excerpt(t))' is a bare number; a duration needs a unit (its unit would be a guess)",
+                                help: "write \(excerpt(t + "ms")) or \(excerpt(t + "s"))", correction: bareNumberCorrection(t, typical: typical))
             }
-            return .invalid(message: "'\(t)' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
+            return .invalid(message: "'\(excerpt(t))' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
         }
         if numberPart.hasPrefix("-") {
-            return .invalid(message: "'\(t)' is negative; a duration is 0 or more", help: nil)
+            return .invalid(message: "'\(excerpt(t))' is negative; a duration is 0 or more", help: nil)
         }
         guard let (whole, fraction) = decimal(numberPart) else {
-            return .invalid(message: "'\(t)' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
+            return .invalid(message: "'\(excerpt(t))' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
         }
         // Exact decimal arithmetic: whole * factor + fraction * factor / 10^digits.
         let frac = fraction.drop(while: { _ in false }).reversed().drop(while: { $0 == "0" }).reversed()
         let fracDigits = String(frac)
         guard whole.count <= 16, fracDigits.count <= 12,
               let w = Int(whole.isEmpty ? "0" : whole), let f = fracDigits.isEmpty ? 0 : Int(fracDigits) else {
-            return .invalid(message: "'\(t)' is too long a duration", help: nil)
+            return .invalid(message: "'\(excerpt(t))' is too long a duration", help: nil)
         }
         var scale = 1
         for _ in 0..<fracDigits.count { scale *= 10 }
         let (wholeMs, o1) = w.multipliedReportingOverflow(by: factor)
         let (fracScaled, o2) = f.multipliedReportingOverflow(by: factor)
         guard !o1, !o2, wholeMs <= maxMagnitude else {
-            return .invalid(message: "'\(t)' is too long a duration", help: nil)
+            return .invalid(message: "'\(excerpt(t))' is too long a duration", help: nil)
         }
         guard fracScaled % scale == 0 else {
             let below = wholeMs + fracScaled / scale
-            return .invalid(message: "'\(t)' is not a whole number of milliseconds",
+            return .invalid(message: "'\(excerpt(t))' is not a whole number of milliseconds",
                             help: "write \(Format.duration(below)) or \(Format.duration(below + 1))")
         }
         return .value(wholeMs + fracScaled / scale)
@@ -334,34 +334,34 @@ public enum Values {
                 if let v = Double(number), v > 0, v < 1 {
                     // The ratio's digits with the point moved by two: 0.07 is 7%, exactly.
                     let ratio = ratioAsPercent(whole: d.0, fraction: d.1)
-                    return .invalid(message: "'\(t)' is a bare number; a percent needs a % sign",
-                                    help: "write \(number)% (or \(ratio)% if you meant the ratio \(number))",
+                    return .invalid(message: "'\(excerpt(t))' is a bare number; a percent needs a % sign",
+                                    help: "write \(excerpt(number + "%")) (or \(excerpt("\(ratio)%")) if you meant the ratio \(excerpt(number)))",
                                     correction: Correction("\(ratio)%", .unsafe))
                 }
-                return .invalid(message: "'\(t)' is a bare number; a percent needs a % sign", help: "write \(number)%",
+                return .invalid(message: "'\(excerpt(t))' is a bare number; a percent needs a % sign", help: "write \(excerpt(number + "%"))",
                                 correction: Double(number).map { $0 > 0 && $0 <= 100 } == true ? Correction("\(number)%", .unsafe) : nil)
             }
-            return .invalid(message: "'\(t)' is not a percent", help: "write a number and %, like 10%")
+            return .invalid(message: "'\(excerpt(t))' is not a percent", help: "write a number and %, like 10%")
         }
         var body = t.dropLast()
         if body.hasSuffix(" "), decimal(body.trimmingSpaces) != nil {
             let written = "\(body.trimmingSpaces)%"
             let correction: Correction? = if case .value = fullPercent(written) { Correction(written, .safe) } else { nil }
-            return .invalid(message: "'\(t)' has a space before %", help: "write \(written)", correction: correction)
+            return .invalid(message: "'\(excerpt(t))' has a space before %", help: "write \(excerpt(written))", correction: correction)
         }
         body = body.trimmingSpaces
         guard let (whole, fraction) = decimal(body), whole.count <= 16, fraction.count <= 16 else {
-            return .invalid(message: "'\(t)' is not a percent", help: "write a number and %, like 10%")
+            return .invalid(message: "'\(excerpt(t))' is not a percent", help: "write a number and %, like 10%")
         }
         let digitsWhole = whole.drop(while: { $0 == "0" })
         let digitsFraction = String(fraction.reversed().drop(while: { $0 == "0" }).reversed())
         let canonical = (digitsWhole.isEmpty ? "0" : String(digitsWhole))
             + (digitsFraction.isEmpty ? "" : "." + digitsFraction)
         guard let value = Double(canonical), value > 0 else {
-            return .invalid(message: "'\(t)' is not greater than 0%; a percent here is more than 0 and at most 100", help: nil)
+            return .invalid(message: "'\(excerpt(t))' is not greater than 0%; a percent here is more than 0 and at most 100", help: nil)
         }
         guard value <= 100 else {
-            return .invalid(message: "'\(t)' is over 100%; a percent here is more than 0 and at most 100", help: nil)
+            return .invalid(message: "'\(excerpt(t))' is over 100%; a percent here is more than 0 and at most 100", help: nil)
         }
         return .value(Percent(canonical: canonical))
     }
@@ -442,7 +442,9 @@ public enum Values {
     /// Why `s` is not a name, in words.
     public static func nameProblem(_ s: String) -> String {
         if s.isEmpty { return "a name cannot be empty" }
-        if s.unicodeScalars.count > maxNameLength { return "it is \(s.unicodeScalars.count) characters long, over the limit of \(maxNameLength)" }
+        // Counted once, and only past the limit in bytes (a name of 1 MiB was counted three times).
+        let length = s.utf8.count > maxNameLength ? s.unicodeScalars.count : 0
+        if length > maxNameLength { return "it is \(length) characters long, over the limit of \(maxNameLength)" }
         if s.unicodeScalars.contains(where: { !$0.isASCII }) { return "it has characters outside ASCII letters, digits and '-'" }
         if let f = s.utf8.first, !isLower(f) { return "it must start with a lowercase letter" }
         if s.contains("_") { return "use '-' or camelCase instead of '_'" }

@@ -10,6 +10,22 @@ public func printable(_ text: String) -> String {
     return out
 }
 
+/// The most of a value from a policy that a message shows, in Unicode scalars. Every value the
+/// language accepts is shorter (a name has at most 64), so only a mistake is ever cut; uncut, a
+/// value of 1 MiB made a message, and a line of output, of 1 MiB.
+public let excerptLimit = 80
+
+/// `printable(text)` cut after `excerptLimit` scalars, with … where it was cut: how a message
+/// shows a value, a key or a name from a policy.
+public func excerpt(_ text: String) -> String {
+    // A text of no more bytes than the limit has no more scalars either.
+    guard text.utf8.count > excerptLimit,
+          let cut = text.unicodeScalars.index(text.unicodeScalars.startIndex, offsetBy: excerptLimit,
+                                              limitedBy: text.unicodeScalars.endIndex),
+          cut != text.unicodeScalars.endIndex else { return printable(text) }
+    return printable(String(text.unicodeScalars[..<cut])) + "…"
+}
+
 /// Appends `scalar`, or its `\u{…}` form when echoing it is unsafe: the step every format's own
 /// escaping ends with.
 public func appendPrintable(_ scalar: Unicode.Scalar, to out: inout String) {

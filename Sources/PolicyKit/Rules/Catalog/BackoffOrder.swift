@@ -21,11 +21,11 @@ extension Rule {
                     let fix = (profile.cap?.value ?? step) >= step
                         ? findings.replacing(base.span, key: "base", with: Format.duration(step)) : nil
                     findings.add(at: base.span,
-                                 "profile '\(printable(profile.name.value))' has a base of 0ms; the backoff must be more than 0",
+                                 "profile '\(excerpt(profile.name.value))' has a base of 0ms; the backoff must be more than 0",
                                  help: "the canonical steps are 500ms (interactive) and 1s (background)", fix: fix)
                 } else if let cap = profile.cap, base.value > cap.value {
                     findings.add(at: base.span,
-                                 "profile '\(printable(profile.name.value))' has a base of \(Format.duration(base.value)), larger than its cap of \(Format.duration(cap.value))",
+                                 "profile '\(excerpt(profile.name.value))' has a base of \(Format.duration(base.value)), larger than its cap of \(Format.duration(cap.value))",
                                  help: "make base at most cap")
                 }
             }

@@ -31,14 +31,14 @@ extension Rule {
         check: { doc, findings in
             if let name = doc.policy, !Values.isName(name.value) {
                 findings.add(at: name.span,
-                             "policy name '\(printable(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
+                             "policy name '\(excerpt(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
                              help: NameAdvice.help(for: name.value, isProfile: false))
             }
             for profile in doc.profiles {
                 let name = profile.name
                 if !Values.isName(name.value) {
                     findings.add(at: name.span,
-                                 "profile name '\(printable(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
+                                 "profile name '\(excerpt(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
                                  help: NameAdvice.help(for: name.value, isProfile: true))
                 } else if let language = NameAdvice.reservedIn(name.value) {
                     let camel = Naming.lowerCamel(name.value)
@@ -136,7 +136,7 @@ enum NameAdvice {
 
     static func help(for name: String, isProfile: Bool) -> String {
         if let s = suggestion(for: name, isProfile: isProfile) { return "write '\(s)'" }
-        if name.unicodeScalars.count > Values.maxNameLength {
+        if name.utf8.count > Values.maxNameLength, name.unicodeScalars.count > Values.maxNameLength {
             return "shorten it to at most \(Values.maxNameLength) characters"
         }
         return "names look like playback, ios-player or ticketPlay: a lowercase letter, then letters and digits, with single '-' between words"

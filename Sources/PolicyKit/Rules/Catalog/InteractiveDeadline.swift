@@ -21,7 +21,7 @@ extension Rule {
                 guard let deadline = profile.deadline, deadline.value > 15_000 else { continue }
                 let fix = (profile.timeout?.value ?? 0) <= 15_000 ? findings.replacing(deadline.span, key: "deadline", with: "15s") : nil
                 findings.add(at: deadline.span,
-                             "interactive profile '\(printable(profile.name.value))' has a deadline of \(Format.duration(deadline.value)); a viewer should see Retry after about 15s",
+                             "interactive profile '\(excerpt(profile.name.value))' has a deadline of \(Format.duration(deadline.value)); a viewer should see Retry after about 15s",
                              help: "keep the deadline of an interactive profile at 15s or less", fix: fix)
             }
         })

@@ -17,7 +17,7 @@ extension Rule {
                 guard let retries = profile.maxRetries, retries.value > 3 else { continue }
                 let fix = findings.replacing(retries.span, key: "maxRetries", with: "3")
                 findings.add(at: retries.span,
-                             "interactive profile '\(printable(profile.name.value))' allows \(retries.value) retries; at most 3 are allowed",
+                             "interactive profile '\(excerpt(profile.name.value))' allows \(retries.value) retries; at most 3 are allowed",
                              fix: fix)
             }
         })

@@ -24,7 +24,7 @@ extension Rule {
                 // 5s is the nearest compliant value, unless it would break the deadline.
                 let fix = (profile.deadline?.value ?? 5000) >= 5000 ? findings.replacing(timeout.span, key: "timeout", with: "5s") : nil
                 findings.add(at: timeout.span,
-                             "profile '\(printable(profile.name.value))' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least 5s",
+                             "profile '\(excerpt(profile.name.value))' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least 5s",
                              fix: fix)
             }
         })

@@ -14,7 +14,7 @@ extension Rule {
                 guard let timeout = profile.timeout, let deadline = profile.deadline, timeout.value > deadline.value
                 else { continue }
                 findings.add(at: timeout.span,
-                             "profile '\(printable(profile.name.value))' has a timeout of \(Format.duration(timeout.value)), longer than its deadline of \(Format.duration(deadline.value))",
+                             "profile '\(excerpt(profile.name.value))' has a timeout of \(Format.duration(timeout.value)), longer than its deadline of \(Format.duration(deadline.value))",
                              help: "make timeout at most deadline")
             }
         })
