@@ -613,6 +613,50 @@ def shape_profiles_nested_values(rng):
     return fill(head, lambda i: f"    p{i}: {{kind: {{a: {{b: {{c: {{d: x}}}}}}}}}}\n", tail)
 
 
+def shape_overlong_values(rng):
+    """~7 000 profiles whose every value is far too long or too large (`base: 99999999999999999999s`, `cap: 1e400s`)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: {{kind: background, maxRetries: 123456789012345678901234567890, "
+                                f"base: 99999999999999999999s, cap: 1e400s, timeout: -0, deadline: .inf}}\n", tail)
+
+
+def shape_tab_indented(rng):
+    """Lines indented by tabs from the fourth on: a syntax error near the start of 1 MiB."""
+    return fill("version: 1\npolicy: tabs\nretry:\n", lambda i: f"\tp{i}: {{}}\n")
+
+
+def shape_long_policy_name(rng):
+    """One policy name of ~1 MiB (`policy: aaaa...`): a bad name, shown cut."""
+    retry = "\nretry:\n  profiles:\n    one:\n      kind: background\n      maxRetries: 1\n      base: 1s\n" \
+            "      cap: 30s\n      timeout: 15s\n      deadline: 60s\n"
+    return fill("version: 1\npolicy: ", lambda i: "a", retry)
+
+
+def shape_never_retry_quoted_statuses(rng):
+    """~30 000 neverRetry items whose status is quoted and code a number (`{status: "503", code: 7}`)."""
+    return fill("version: 1\npolicy: c\nretry:\n  neverRetry:\n", lambda i: f'    - {{status: "503", code: {i}}}\n')
+
+
+def shape_anchored_profiles(rng):
+    """~27 000 one-key profiles, each with an anchor (`p1: &a1 {kind: background}`)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}: &a{i} {{kind: background}}\n", tail)
+
+
+def shape_documents(rng):
+    """~35 000 small documents (`---` before each): the first is linted, the second refused."""
+    return fill("", lambda i: f"---\nversion: 1\npolicy: p{i}\n")
+
+
+def shape_duration_spellings(rng):
+    """~10 000 interactive profiles whose durations are spelt four ways (`0.5s`, `500 ms`, `8000ms`, `1m`)."""
+    head, tail = canonical_parts()
+    spell = [("0.5s", "8s", "5s", "15s"), ("500 ms", "8000ms", "6s", "20s"), ("1s", "1m", "7.5s", "1m"), ("250ms", "8 s", "10s", "30s")]
+    return fill(head, lambda i: "    p%d: {kind: interactive, maxRetries: 3, base: %s, cap: %s, timeout: %s, deadline: %s}\n"
+                % ((i,) + spell[i % 4]), tail)
+
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -660,6 +704,13 @@ SHAPES = {
     "unknown-tiny-lists": shape_unknown_tiny_lists,
     "unknown-nested-lists": shape_unknown_nested_lists,
     "profiles-nested-values": shape_profiles_nested_values,
+    "overlong-values": shape_overlong_values,
+    "tab-indented": shape_tab_indented,
+    "long-policy-name": shape_long_policy_name,
+    "never-retry-quoted-statuses": shape_never_retry_quoted_statuses,
+    "anchored-profiles": shape_anchored_profiles,
+    "documents": shape_documents,
+    "duration-spellings": shape_duration_spellings,
 }
 
 
