@@ -657,6 +657,11 @@ def shape_duration_spellings(rng):
 
 
 
+def shape_retry_on_decimals(rng):
+    """A block retryOn list of ~66 000 decimal numbers (`- 503.5`): neither network nor a status."""
+    return fill("version: 1\npolicy: w\nretry:\n  retryOn:\n", lambda i: f"    - 503.{i}\n")
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -711,6 +716,7 @@ SHAPES = {
     "anchored-profiles": shape_anchored_profiles,
     "documents": shape_documents,
     "duration-spellings": shape_duration_spellings,
+    "retry-on-decimals": shape_retry_on_decimals,
 }
 
 

@@ -84,6 +84,32 @@ import Testing
         }
     }
 
+    /// Past the report's end the decoder only counts, by the fast readings alone: it counts what
+    /// it would have reported, for every kind of value a profile or a list item takes.
+    @Test func pastTheReportsEndEveryFindingIsCounted() throws {
+        let items = ["network", "netwrk", "503", "503.5", "5e2", "+503", "-1", "0x1F", "99999999999999999999", "'503'",
+                     "\"network\"", "٣", "1_000", "", "~", "[1]", "{a: 1}", "NETWORK", "6000", "99"]
+        let durations = ["1s", "1.5s", "1.0000000000001s", "99999999999999999999s", "1e400s", "-0", ".inf", "5 sec", "8S",
+                         "500", "1." + String(repeating: "0", count: 50) + "s", "0.5ms", "x", "'2s'"]
+        let counts = ["3", "-1", "99", "3.0", "1e3", "zwei", "0x3", "+3", "٣", "99999999999999999999", "'3'"]
+        var text = "version: 1\npolicy: counted\nretry:\n  retryOn:\n"
+        for item in items { text += "    - \(item)\n" }
+        text += "  profiles:\n"
+        for (i, d) in durations.enumerated() {
+            text += "    d\(i): {kind: background, maxRetries: \(counts[i % counts.count]), base: \(d), cap: \(d), timeout: 10s, deadline: 60s}\n"
+        }
+        let loaded = Loader.load(Array(text.utf8))
+        var everything = Decoder()
+        everything.room = .max
+        _ = everything.decodeRoot(loaded.root)
+        var counted = Decoder()
+        counted.room = 0
+        _ = counted.decodeRoot(loaded.root)
+        #expect(counted.diagnostics.isEmpty)
+        #expect(everything.diagnostics.count > 30)
+        #expect(counted.suppressed == everything.diagnostics.count)
+    }
+
     /// A file whose findings fill the report within its first profiles, and whose later profiles
     /// have findings of every kind the decoder makes (nulls, unknown and misplaced keys, bad and
     /// repeated values) among thousands of `{}`: on two threads the rest of the profiles is
