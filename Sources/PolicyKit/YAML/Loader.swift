@@ -84,6 +84,8 @@ public enum Loader {
     /// The bytes mapped at a time while waiting for the parser: about 230,000 instructions on a
     /// 1 MiB file of short lines, so a chunk that arrives meanwhile waits little.
     static let mapPiece = 32 << 10
+    /// The pieces mapped, at most, before the parser's first chunk arrives.
+    static let earlyPieces = 2
 
     static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
         LoadResult(root: nil, decodable: false, diagnostics: [
@@ -176,8 +178,20 @@ private struct EventReader {
                 return Loader.refused(.inputLimit, at: found.mark, found.message)
             }
             var chunk: EventChunk? = nil
+            // Before the parser's first chunk, only a little of the waiting is spent: a file that
+            // libyaml refuses at once (a tab on line 4 of 1 MiB of short lines) needs no map, and
+            // mapping while the parser's thread started was a seventh of linting it.
+            var received = false, early = 0
+            func waiting() -> Bool {
+                if !received {
+                    guard early < Loader.earlyPieces else { return false }
+                    early += 1
+                }
+                return idle()
+            }
             while true {
-                let next = pipe.receive(returning: chunk.take(), whileWaiting: idle)
+                let next = pipe.receive(returning: chunk.take(), whileWaiting: waiting)
+                received = true
                 let goOn = consume(next, decodable: &decodable)
                 chunk = consume next
                 if !goOn { break }
