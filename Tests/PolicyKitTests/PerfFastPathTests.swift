@@ -579,8 +579,8 @@ import Testing
         for _ in 0..<3000 {
             var bytes: [UInt8] = []
             for _ in 0..<rng.below(40) {
-                // Mostly ASCII runs, so the eight-byte steps are taken and left at every offset.
-                bytes += rng.below(4) == 0 ? rng.pick(pieces) : [UInt8](repeating: 0x61, count: rng.below(12))
+                // Mostly ASCII runs, so the 32- and eight-byte steps are taken and left at every offset.
+                bytes += rng.below(4) == 0 ? rng.pick(pieces) : [UInt8](repeating: 0x61, count: rng.below(rng.below(2) == 0 ? 12 : 90))
             }
             #expect(Encoding.firstInvalidUTF8(bytes) == Self.referenceFirstInvalid(bytes), "\(bytes)")
         }
