@@ -662,6 +662,13 @@ def shape_retry_on_decimals(rng):
     return fill("version: 1\npolicy: w\nretry:\n  retryOn:\n", lambda i: f"    - 503.{i}\n")
 
 
+def shape_long_duration(rng):
+    """One duration of ~1 MiB (`base: 1111...s`): refused, and shown cut."""
+    head = "version: 1\npolicy: long\nretry:\n  profiles:\n    one:\n      kind: background\n      maxRetries: 1\n      base: "
+    tail = "s\n      cap: 30s\n      timeout: 15s\n      deadline: 60s\n"
+    return fill(head, lambda i: "1", tail)
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -717,6 +724,7 @@ SHAPES = {
     "documents": shape_documents,
     "duration-spellings": shape_duration_spellings,
     "retry-on-decimals": shape_retry_on_decimals,
+    "long-duration": shape_long_duration,
 }
 
 

@@ -38,7 +38,10 @@ import Testing
         // Long spellings too: trailing zeros do not count, so a valid duration has no length.
         let long = ["1." + String(repeating: "0", count: 60) + "s", "25" + "." + String(repeating: "0", count: 40) + "ms",
                     "1." + String(repeating: "0", count: 60) + "1s", String(repeating: "9", count: 40) + "s",
-                    "0000000000000001.5s", "00000000000000001s", "1.50000000000000000000000000000000000000000000m"]
+                    "0000000000000001.5s", "00000000000000001s", "1.50000000000000000000000000000000000000000000m",
+                    // Past the length whose mistakes are explained: valid, and not.
+                    "1." + String(repeating: "0", count: 2000) + "s", "1." + String(repeating: "0", count: 2000) + " s",
+                    String(repeating: "1", count: 2000) + "ms"]
         var texts = Self.durationSpellings() + long + ["8 sec", "500", "x", "", "1.5S", "5MS", "10 seconds", "3 h", "1e3ms"]
         var rng = Rng(state: 67)
         for _ in 0..<3000 {

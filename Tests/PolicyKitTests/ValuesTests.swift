@@ -48,6 +48,20 @@ import Testing
 
     // MARK: percents
 
+    /// A text longer than `longestExplained` bytes is refused without reading its Characters,
+    /// and a duration that long (its fraction's trailing zeros) still reads.
+    @Test func aVeryLongTextIsRefusedShortly() throws {
+        let digits = String(repeating: "1", count: 100_000)
+        let duration = try #require(problem(Values.duration(digits + " s")))
+        #expect(duration.message == "'" + String(repeating: "1", count: excerptLimit) + "…' is too long a duration")
+        #expect(value(Values.duration("1." + String(repeating: "0", count: 100_000) + "s")) == 1000)
+        let percent = try #require(problem(Values.percent(digits + " %")))
+        #expect(percent.message == "'" + String(repeating: "1", count: excerptLimit) + "…' is not a percent")
+        // At the length, still explained.
+        let explained = String(repeating: "1", count: Values.longestExplained - 2) + " s"
+        #expect(problem(Values.duration(explained))?.message.hasSuffix("has a space before its unit") == true)
+    }
+
     @Test(arguments: [("10%", "10"), ("2.5%", "2.5"), ("100%", "100"), ("0.01%", "0.01"), ("10.50%", "10.5"),
                       ("10.0%", "10")])
     func percents(_ text: String, _ canonical: String) {

@@ -148,12 +148,20 @@ public enum Values {
         return fullDuration(text, typical: typical)
     }
 
+    /// The longest text whose mistake is explained in full; a longer one is only refused.
+    static let longestExplained = 1024
+
     /// The units a duration ends with, and their milliseconds; `ms` before `s`.
     static let durationUnits: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
 
     /// `duration` without the fast path: every spelling, and the messages.
     static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
         let t = text
+        // The fast reading takes every duration, however long; explaining why a longer text is
+        // none reads its Characters (a 1 MiB one cost 920 million instructions).
+        if t.utf8.count > longestExplained, fastDuration(t) == nil {
+            return .invalid(message: "'\(excerpt(t))' is too long a duration", help: nil)
+        }
         // Units spelled out ("10 seconds", "5min"): say which short unit was meant.
         let digits = t.prefix(while: { $0.isASCIIDigit || $0 == "." })
         let word = t.dropFirst(digits.count).trimmingSpaces.lowercased()
@@ -328,6 +336,10 @@ public enum Values {
     /// `percent` without the fast path: every spelling, and the messages.
     static func fullPercent(_ text: String) -> Parsed<Percent> {
         let t = text
+        // No percent is this long (at most 16 digits either side of the point); see fullDuration.
+        if t.utf8.count > longestExplained {
+            return .invalid(message: "'\(excerpt(t))' is not a percent", help: "write a number and %, like 10%")
+        }
         guard t.hasSuffix("%") else {
             if let d = decimal(Substring(t)) {
                 let number = String(d.0) + (d.1.isEmpty ? "" : "." + d.1)
