@@ -89,3 +89,22 @@ import Testing
         #expect(value?["a"]?["b"]?["c"] == nil)
     }
 }
+
+/// The writer's layout: two spaces a level at any depth (the breaks of the first levels are made
+/// once), members in byte order, and what it writes reads back as the value.
+@Suite struct JSONWriterTests {
+    @Test func everyDepthIsIndentedTwoSpacesALevel() throws {
+        var value = JSON.object(["b": .int(1), "a": .array([.string("x"), .null])])
+        for depth in 0..<24 { value = depth % 2 == 0 ? .array([value, .bool(true)]) : .object(["k\(depth)": value, "A": .int(depth)]) }
+        let text = value.rendered()
+        for line in text.split(separator: "\n") {
+            let spaces = line.prefix { $0 == " " }.count
+            #expect(spaces % 2 == 0, "\(line)")
+        }
+        // The innermost object sits 24 levels in; its members come in byte order.
+        #expect(text.contains("\n" + String(repeating: "  ", count: 25) + "\"a\": [\n" + String(repeating: "  ", count: 26) + "\"x\","))
+        #expect(text.contains("\n" + String(repeating: "  ", count: 25) + "\"b\": 1\n" + String(repeating: "  ", count: 24) + "}"))
+        #expect(try JSONParser.parse(text).get() == value)
+        #expect(try JSONParser.parse(value.rendered(pretty: false)).get() == value)
+    }
+}

@@ -31,23 +31,37 @@ public indirect enum JSON: Sendable, Hashable {
             out += "["
             for (i, item) in items.enumerated() {
                 if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if pretty { JSON.lineBreak(indent + 1, into: &out) }
                 item.write(to: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            if pretty { JSON.lineBreak(indent, into: &out) }
             out += "]"
         case .object(let members):
             if members.isEmpty { out += "{}"; return }
             out += "{"
-            for (i, key) in members.keys.sorted(by: utf8Precedes).enumerated() {
+            // The members sorted, values and all: sorting the keys and looking each up again
+            // hashed every key twice.
+            for (i, member) in members.sorted(by: { utf8Precedes($0.key, $1.key) }).enumerated() {
                 if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                JSON.quote(key, into: &out)
+                if pretty { JSON.lineBreak(indent + 1, into: &out) }
+                JSON.quote(member.key, into: &out)
                 out += pretty ? ": " : ":"
-                members[key]!.write(to: &out, pretty: pretty, indent: indent + 1)
+                member.value.write(to: &out, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            if pretty { JSON.lineBreak(indent, into: &out) }
             out += "}"
+        }
+    }
+
+    /// A line break and two spaces a level, made once for each depth: made for every line, they
+    /// were a tenth of writing a SARIF report.
+    private static let lineBreaks: [String] = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
+
+    static func lineBreak(_ indent: Int, into out: inout String) {
+        if indent < lineBreaks.count {
+            out += lineBreaks[indent]
+        } else {
+            out += "\n" + String(repeating: "  ", count: indent)
         }
     }
 
