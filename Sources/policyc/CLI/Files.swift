@@ -149,10 +149,11 @@ enum Files {
         let size = info.st_size > 0 ? Int(info.st_size) + 1 : 4096
         var count = 0, ended = false
         var failed: Int32 = 0
-        // Read straight into the array's room: zeroing it first cost a million instructions a MiB.
-        var bytes = [UInt8](unsafeUninitializedCapacity: min(cap, size)) { buffer, initialized in
-            while count < buffer.count {
-                let n = systemRead(fd, buffer.baseAddress! + count, buffer.count - count)
+        // Reads into `room` bytes at `at` until they are full, the input ends or a read fails.
+        func fill(_ at: UnsafeMutableRawPointer, _ room: Int) -> Int {
+            var got = 0
+            while got < room {
+                let n = systemRead(fd, at + got, room - got)
                 if n < 0 {
                     if errno == EINTR { continue }
                     failed = errno
@@ -162,22 +163,19 @@ enum Files {
                     ended = true
                     break
                 }
-                count += n
+                got += n
             }
+            return got
+        }
+        // Read straight into the array's room: zeroing it first cost a million instructions a MiB.
+        var bytes = [UInt8](unsafeUninitializedCapacity: min(cap, size)) { buffer, initialized in
+            count = fill(buffer.baseAddress!, buffer.count)
             initialized = count
         }
         // A pipe, or a file that grew since `fstat`: more room, zeroed, as it is needed.
         while failed == 0, !ended, count < cap {
-            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(cap, bytes.count * 2) - bytes.count) }
-            let n = bytes.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                failed = errno
-            } else if n == 0 {
-                ended = true
-            } else {
-                count += n
-            }
+            bytes += [UInt8](repeating: 0, count: min(cap, bytes.count * 2) - bytes.count)
+            count += bytes.withUnsafeMutableBytes { fill($0.baseAddress! + count, $0.count - count) }
         }
         if failed != 0 {
             errno = failed
