@@ -28,6 +28,34 @@ import FoundationXML
                    help: help, related: related)
     }
 
+    /// The text report reads its lines from the checker's map when it has one: the same report,
+    /// byte for byte, as splitting the file itself, whatever the line breaks, a BOM, a final
+    /// break or none, long and non-ASCII lines, and findings on every line and past the last.
+    @Test func theReportFromTheMapIsTheReportFromTheSplit() {
+        var rng = Rng(state: 31)
+        let pieces = ["a", "b c", "\t", "é", "日本", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
+                      String(repeating: "x", count: 300), String(repeating: "é", count: 200)]
+        for round in 0..<200 {
+            var text = round % 5 == 0 ? "\u{FEFF}" : ""
+            for _ in 0..<rng.below(30) { text += rng.pick(pieces) }
+            let bytes = Array(text.utf8)
+            let map = SourceMap(bytes)
+            var diagnostics: [Diagnostic] = []
+            for line in 1...(map.lineCount + 1) {
+                for column in [1, 2, 5, 150, 400] where rng.below(2) == 0 || column == 1 {
+                    diagnostics.append(Self.diagnostic(line, column, column + rng.below(3)))
+                }
+            }
+            var split: [UInt8] = [], mapped: [UInt8] = []
+            Reporters.write(diagnostics, source: bytes, color: false, to: &split)
+            Reporters.write(diagnostics, source: bytes, lines: map, color: false, to: &mapped)
+            #expect(mapped == split, "\(text.debugDescription)")
+        }
+        // The checker hands its map on when a fix made it whole.
+        let checked = Checker.check(Array(Canonical.text.replacingFirst("prefetch:", with: "prefech:").utf8), path: "p.yaml")
+        #expect(checked.lines?.lineCount == SourceMap(checked.source).lineCount)
+    }
+
     /// One error with help, one warning, one error with a related location, and a clean file.
     static var mixed: [CheckedFile] {
         let broken = file("Policies/b.yaml", "version: 1\npolicy: b\nretry:\n  budgte: {}\n", [

@@ -11,7 +11,7 @@ extension Reporters {
     public static func text(_ files: [CheckedFile], color: Bool = false) -> String {
         var out: [UInt8] = []
         for file in sortedFiles(files, where: { !$0.diagnostics.isEmpty }) {
-            write(file.diagnostics, source: file.source, color: color, to: &out)
+            write(file.diagnostics, source: file.source, lines: file.lines, color: color, to: &out)
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -26,8 +26,9 @@ extension Reporters {
 
     /// The report is written as bytes: joining Strings piece by piece (a thousand findings, each
     /// with a canonical profile of eight lines as its help) cost 57,000 instructions a finding.
-    static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], color: Bool, to out: inout [UInt8]) {
-        var source = SourceLines(bytes)
+    static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: SourceMap? = nil, color: Bool,
+                      to out: inout [UInt8]) {
+        var source = SourceLines(bytes, map: lines)
         // A file name is echoed input too: a newline or an escape in it must not reach the
         // terminal. Made printable once for the findings that share it, as all of a file's do.
         var shown: (file: String, printable: String)?
@@ -166,9 +167,26 @@ extension Reporters {
         /// The last line decoded, for the other findings on it.
         private var decoded: (number: Int, text: String)?
 
-        init(_ bytes: [UInt8]) {
+        /// The checker's map of these bytes' lines, made whole for the fixes: then no line is
+        /// split here. Its lines are these (libyaml's breaks, line 1 after a BOM), but for the
+        /// empty line it counts after a final line break, which has no excerpt.
+        private let map: SourceMap?
+        private let mapLines: Int
+
+        init(_ bytes: [UInt8], map: SourceMap? = nil) {
             self.bytes = bytes
             next = bytes.isEmpty ? nil : bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            self.map = map?.bytes.count == bytes.count ? map : nil
+            mapLines = self.map.map { $0.endsWithLineBreak ? $0.lineCount - 1 : $0.lineCount } ?? 0
+        }
+
+        /// Where line `n` (1-based) starts and ends; nil past the last line.
+        private mutating func lineBounds(_ n: Int) -> (start: Int, end: Int)? {
+            guard n >= 1 else { return nil }
+            if let map { return n <= mapLines ? map.bounds(ofLine: n) : nil }
+            split(upTo: n)
+            guard n <= bounds.count else { return nil }
+            return (Int(bounds[n - 1].start), Int(bounds[n - 1].end))
         }
 
         /// Splits lines until there are `n` (or the file ends). On the bytes: walking the text
@@ -224,11 +242,9 @@ extension Reporters {
 
         /// Line `n` (1-based), or nil when the file has no such line (a finding at the very end).
         mutating func line(_ n: Int) -> Substring.UnicodeScalarView? {
-            guard n >= 1 else { return nil }
-            split(upTo: n)
-            guard n <= bounds.count else { return nil }
+            guard let (start, end) = lineBounds(n) else { return nil }
             if decoded?.number != n {
-                decoded = (n, String(decoding: bytes[Int(bounds[n - 1].start)..<Int(bounds[n - 1].end)], as: UTF8.self))
+                decoded = (n, String(decoding: bytes[start..<end], as: UTF8.self))
             }
             return Substring(decoded!.text).unicodeScalars
         }
@@ -272,14 +288,11 @@ extension Reporters {
         }
 
         private mutating func makeExcerpt(line n: Int, column: Int, endColumn: Int?) -> Excerpt? {
-            guard n >= 1 else { return nil }
-            split(upTo: n)
-            guard n <= bounds.count else { return nil }
             // A line of ASCII: its scalars are its bytes, and it is never decoded. Decoding a
             // 1 MiB line, walking it scalar by scalar and each finding's window from its mark cost
             // 130 million instructions for a thousand findings; a line of 200 bytes, decoded and
             // copied whole for each finding, a sixth of the report of a thousand unknown keys.
-            let start = Int(bounds[n - 1].start), end = Int(bounds[n - 1].end)
+            guard let (start, end) = lineBounds(n) else { return nil }
             let isLong = end - start > 4 * Excerpt.window
             if isLong, long[n] == nil, Self.isASCII(bytes[start..<end]) { long[n] = (end - start, [], true) }
             if isLong ? long[n]?.ascii == true : Self.isASCII(bytes[start..<end]) {
