@@ -669,6 +669,12 @@ def shape_long_duration(rng):
     return fill(head, lambda i: "1", tail)
 
 
+def shape_folded_description(rng):
+    """A folded description of ~260 000 short lines, then a retry section that lacks keys: findings on its last lines."""
+    retry = "retry:\n  profiles:\n    one: {kind: background, maxRetries: 1, base: 1s, cap: 8s, timeout: 10s, deadline: 60s}\n"
+    return fill("version: 1\npolicy: folded\ndescription: >-\n", lambda i: "  w\n\n", retry)
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -725,6 +731,7 @@ SHAPES = {
     "duration-spellings": shape_duration_spellings,
     "retry-on-decimals": shape_retry_on_decimals,
     "long-duration": shape_long_duration,
+    "folded-description": shape_folded_description,
 }
 
 
