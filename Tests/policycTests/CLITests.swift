@@ -66,7 +66,12 @@ import Testing
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
         if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
+            // A child that exits without reading its input (a usage error) may close the pipe
+            // before this write: EPIPE (or SIGPIPE) then says nothing about the test, whose
+            // outcome is checked below; the non-throwing `write(_:)` trapped on it and took the
+            // whole run down.
+            Child.ignoreSIGPIPE
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
             try input.fileHandleForWriting.close()
         }
         process.waitUntilExit()

@@ -157,8 +157,9 @@ enum Child {
     private static func spawnAddChdir(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>,
                                       _ path: UnsafePointer<CChar>) -> Int32
 
-    /// A child that exits before reading all of its stdin must not kill the test process.
-    private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
+    /// A child that exits before reading all of its stdin must not kill the test process (here
+    /// and in `CLITests.policyc`).
+    static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// `lint --format json`'s diagnostics, as dictionaries.
     static func diagnostics(_ outcome: Outcome) throws -> [[String: Any]] {

@@ -138,6 +138,18 @@ import Testing
         #expect(mixed.err.hasPrefix("error: with --fix, standard input ('-') must be the only PATH"))
     }
 
+    /// More input than a pipe holds, to a run that refuses its arguments before reading any: the
+    /// harness's write meets a closed pipe every time (the race that once took the test run down).
+    @Test func aRunThatReadsNoInputLeavesTheHarnessStanding() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write(Self.canonical, to: "a.yaml", in: dir)
+        let big = String(repeating: Self.broken, count: 1 + (1 << 20) / Self.broken.utf8.count)
+        let mixed = try CLITests.policyc(["lint", "--fix", "-", "a.yaml"], in: dir, stdin: big)
+        #expect(mixed.status == 2)
+        #expect(mixed.err.hasPrefix("error: with --fix, standard input ('-') must be the only PATH"))
+    }
+
     @Test func nothingIsWrittenWhenAnInputCannotBeRead() throws {
         let dir = try CLITests.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
