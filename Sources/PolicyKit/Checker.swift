@@ -131,10 +131,9 @@ public enum Checker {
                 diagnostics += findings.diagnostics + aside.diagnostics
                 suppressed += findings.skipped + aside.skipped
                 // A map the fixes made whole goes to the report, when there is one; a part of one,
-                // or one for a clean file, is let go here.
-                for var made in [findings.source.take(), aside.source.take()] where !diagnostics.isEmpty && made?.isDone == true {
-                    lines = made?.finish()
-                    break
+                // or one for a clean file, is let go with the findings.
+                if !diagnostics.isEmpty, var whole = [findings.source, aside.source].compactMap({ $0 }).first(where: \.isDone) {
+                    lines = whole.finish()
                 }
                 findings.root = nil
                 aside.root = nil

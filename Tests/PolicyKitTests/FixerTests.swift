@@ -192,12 +192,10 @@ import Testing
     /// from that position, and a column past a line's end is no position.
     @Test func sourceMapPositionsAreThoseOfAWalk() {
         var rng = Rng(state: 53)
-        let pieces = ["a", "b c", "\t", "é", "日本", "\u{1F600}", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
-                      "\u{1}", "\u{7F}", "\u{9F}", String(repeating: "x", count: 70), String(repeating: "é", count: 65),
-                      String(repeating: "0123456789", count: 13)]
+        // Control characters, and an accented line of just over a checkpoint's stride.
+        let pieces = Rng.linePieces + ["\u{1}", "\u{7F}", "\u{9F}", String(repeating: "é", count: 65)]
         for round in 0..<200 {
-            var text = round % 4 == 0 ? "\u{FEFF}" : ""
-            for _ in 0..<rng.below(61) { text += rng.pick(pieces) }
+            let text = rng.text(rng.below(61), of: pieces, bom: round % 4 == 0)
             let bytes = Array(text.utf8)
             let map = SourceMap(bytes)
             // The walk: lines end at LF, CR, CRLF, NEL, LS and PS; columns count scalars.
@@ -232,11 +230,8 @@ import Testing
         // How often a piece ended before the file did: a piece runs on to the end of a run of
         // ASCII or of a line, so short texts may take one, but the rounds take many.
         var stops = 0
-        let pieces = ["a", "b c", "\t", "é", "日本", "\u{1F600}", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
-                      String(repeating: "x", count: 70), String(repeating: "é", count: 130), String(repeating: "0123456789", count: 13)]
         for round in 0..<200 {
-            var text = round % 4 == 0 ? "\u{FEFF}" : ""
-            for _ in 0..<rng.below(40) { text += rng.pick(pieces) }
+            let text = rng.text(rng.below(40), bom: round % 4 == 0)
             let bytes = Array(text.utf8)
             let whole = SourceMap(bytes)
             var builder = SourceMap.Builder(bytes)
@@ -267,13 +262,10 @@ import Testing
     /// lines up to it as the whole map does, and stops short of the end of a long file.
     @Test func aMapThroughALineIsTheWholeMapOnThoseLines() {
         var rng = Rng(state: 29)
-        let pieces = ["a", "b c", "\t", "é", "日本", "\n", "\r", "\r\n", "\u{85}", "\u{2028}",
-                      String(repeating: "x", count: 70), String(repeating: "é", count: 130)]
         var shortened = 0
         for round in 0..<150 {
-            var text = round % 4 == 0 ? "\u{FEFF}" : ""
-            // Every tenth text long enough (about 10,000 bytes) for the map to stop before its end.
-            for _ in 0..<(round % 10 == 0 ? 2000 : rng.below(40)) { text += rng.pick(pieces) }
+            // Every tenth text long enough (tens of thousands of bytes) for the map to stop before its end.
+            let text = rng.text(round % 10 == 0 ? 2000 : rng.below(40), bom: round % 4 == 0)
             let bytes = Array(text.utf8)
             let whole = SourceMap(bytes)
             let through = 1 + rng.below(round % 10 == 0 ? 20 : whole.lineCount + 1)

@@ -162,26 +162,24 @@ import Testing
         #expect(escaped == String(repeating: "\\u{1B}", count: excerptLimit) + "…")
     }
 
-    /// Each place a value reaches a message, with a value of 100,000 characters.
+    /// Each place a value reaches a message, with a value of 50,000 repeats: the canonical text
+    /// with `replacing` written as `before`, the repeats, then `after`.
     @Test(arguments: [
-        ("kind: background      # a sync job", "kind: B", "'kind' is 'BBBB"),
-        ("base: 1s", "base: 1", "'base' must be a duration: '1111"),
-        ("maxRetries: 5", "maxRetries: 9", "'maxRetries' must be an integer"),
-        ("ratio: 10%", "ratio: 1", "'ratio' must be a percent: '1111"),
-        ("honor: true", "honor: t", "'honor' must be true or false: 'tttt"),
-        ("viewerRef: per-viewer-device", "viewerRef: v", "'viewerRef' is 'vvvv"),
-        ("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, n", "an item of 'retryOn' is 'nnnn"),
-        ("policy: playback", "policy: P", "policy name 'PPPP"),
-        ("    background:", "    ? b_", "profile name 'b_b_"),
-        ("prefetch:", "? k", "unknown key 'kkkk"),
-        ("reuseKey: [viewer, device, episode, intent]", "reuseKey: r", "'reuseKey' must be a list, found 'rrrr"),
+        ("kind: background      # a sync job", "kind: ", "B", "", "'kind' is 'BBBB"),
+        ("base: 1s", "base: ", "1", "", "'base' must be a duration: '1111"),
+        ("maxRetries: 5", "maxRetries: ", "9", "", "'maxRetries' must be an integer"),
+        ("ratio: 10%", "ratio: ", "1", "", "'ratio' must be a percent: '1111"),
+        ("honor: true", "honor: ", "t", "", "'honor' must be true or false: 'tttt"),
+        ("viewerRef: per-viewer-device", "viewerRef: ", "v", "", "'viewerRef' is 'vvvv"),
+        ("retryOn: [network, 429, 500, 502, 503]", "retryOn: [network, ", "n", "]", "an item of 'retryOn' is 'nnnn"),
+        ("policy: playback", "policy: ", "P", "", "policy name 'PPPP"),
+        ("    background:", "    ? ", "b_", "\n    :", "profile name 'b_b_"),
+        ("prefetch:", "? ", "k", "\n: 1\nprefetch:", "unknown key 'kkkk"),
+        ("reuseKey: [viewer, device, episode, intent]", "reuseKey: ", "r", "", "'reuseKey' must be a list, found 'rrrr"),
     ])
-    func aLongValueIsShownCut(_ replacing: String, _ start: String, _ message: String) throws {
-        var long = start + String(repeating: String(start.last!), count: 50_000)
-        if start.hasPrefix("? ") || start.hasPrefix("    ? ") {
-            long = start + String(repeating: start.hasSuffix("_") ? "b_" : "k", count: 50_000) + "\n" + (start.hasPrefix("    ") ? "    :" : ": 1\nprefetch:")
-        }
-        if start.hasSuffix("[network, n") { long += "]" }
+    func aLongValueIsShownCut(_ replacing: String, _ before: String, _ repeated: String, _ after: String,
+                              _ message: String) throws {
+        let long = before + String(repeating: repeated, count: 50_000) + after
         let text = Canonical.text.replacingFirst(replacing, with: long)
         let file = Checker.check(Array(text.utf8), path: "p.yaml")
         let found = try #require(file.diagnostics.first { $0.message.hasPrefix(message) }, "\(file.diagnostics.map(\.message))")

@@ -33,11 +33,10 @@ import FoundationXML
     /// break or none, long and non-ASCII lines, and findings on every line and past the last.
     @Test func theReportFromTheMapIsTheReportFromTheSplit() {
         var rng = Rng(state: 31)
-        let pieces = ["a", "b c", "\t", "é", "日本", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
-                      String(repeating: "x", count: 300), String(repeating: "é", count: 200)]
+        // Lines longer than an excerpt's window, for the windows cut from them.
+        let pieces = Rng.linePieces + [String(repeating: "x", count: 300), String(repeating: "é", count: 200)]
         for round in 0..<200 {
-            var text = round % 5 == 0 ? "\u{FEFF}" : ""
-            for _ in 0..<rng.below(30) { text += rng.pick(pieces) }
+            let text = rng.text(rng.below(30), of: pieces, bom: round % 5 == 0)
             let bytes = Array(text.utf8)
             let map = SourceMap(bytes)
             var diagnostics: [Diagnostic] = []

@@ -8,4 +8,17 @@ struct Rng {
     }
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+    /// Text with every line break libyaml counts, characters of each UTF-8 width, and long lines
+    /// of ASCII and of accents: what line maps and reports are tried on.
+    static let linePieces = ["a", "b c", "\t", "é", "日本", "\u{1F600}", "\n", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}",
+                             String(repeating: "x", count: 70), String(repeating: "é", count: 130),
+                             String(repeating: "0123456789", count: 13)]
+
+    /// `count` pieces picked from `pieces`, after a BOM when `bom`.
+    mutating func text(_ count: Int, of pieces: [String] = Rng.linePieces, bom: Bool = false) -> String {
+        var text = bom ? "\u{FEFF}" : ""
+        for _ in 0..<count { text += pick(pieces) }
+        return text
+    }
 }

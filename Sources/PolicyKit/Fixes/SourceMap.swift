@@ -287,13 +287,13 @@ public struct SourceMap: Sendable {
         return Mark(line: lo + 1, column: column)
     }
 
-    /// The text of line `n` without its line break (nil when there is no such line).
     /// Where line `n` (1-based) starts and ends in `bytes`, its line break left out.
     public func bounds(ofLine n: Int) -> (start: Int, end: Int)? {
         guard n >= 1, n <= lines.count else { return nil }
         return (lines[n - 1].start, lines[n - 1].end)
     }
 
+    /// The text of line `n` without its line break (nil when there is no such line).
     public func line(_ n: Int) -> String? {
         guard n >= 1, n <= lines.count else { return nil }
         return String(decoding: bytes[lines[n - 1].start..<lines[n - 1].end], as: UTF8.self)

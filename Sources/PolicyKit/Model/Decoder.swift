@@ -556,8 +556,9 @@ struct Decoder {
             // refuses exactly what the full one does (20 000 bad values cost 28,000 instructions
             // each to explain).
             if diagnostics.count >= room { return fail(.typeMismatch, at: span, "") }
-            // The usual value only for a finding that will be kept (it picks a fix's unit).
-            switch Values.fullDuration(text, typical: diagnostics.count < room ? typicalDuration() : nil) {
+            // A finding that will be kept: the full reading says why, the usual value picks a
+            // fix's unit (a value here is not reached: the fast reading takes every duration).
+            switch Values.fullDuration(text, typical: typicalDuration()) {
             case .value(let ms): return ok(.duration(ms))
             case .invalid(let message, let help, let correction):
                 return fail(.typeMismatch, at: span, "\(key) must be a duration: \(printable(message))", help: help,
