@@ -286,23 +286,37 @@ import Testing
         #expect(collisions > 20)
     }
 
-    /// The first earlier item of each key, by sorting: as a table of first occurrences says.
+    /// The first earlier item of each key, by its bytes' hash: as a table of first occurrences
+    /// says, for keys that are empty, prefixes of others or past ASCII, at sizes on both sides of
+    /// where the hashes are sorted by radix.
     @Test func firstEarlierIsTheFirstOccurrenceAtEverySize() {
+        func firsts(_ keys: [String], hash: (UnsafeBufferPointer<UInt8>) -> UInt64 = standardHash) -> [Int32?] {
+            var bytes: [UInt8] = []
+            var ends: [Int32] = []
+            for key in keys {
+                bytes += Array(key.utf8)
+                ends.append(Int32(bytes.count))
+            }
+            return bytes.withUnsafeBufferPointer { firstEarlier($0, ends: ends, hash: hash) }
+        }
         var rng = Rng(state: 41)
-        for count in [0, 1, 2, 15, 16, 17, 50] {
-            let keys: [String?] = (0..<count * 2).map { _ in rng.below(5) == 0 ? nil : "k\(rng.below(count + 1))" }
+        for count in [0, 1, 2, 15, 16, 17, 50, 300, 5_000] {
+            let keys: [String] = (0..<count).map { _ in
+                rng.below(9) == 0 ? "" : "k" + String(repeating: "1", count: rng.below(3)) + "\(rng.below(count / 3 + 1))"
+            }
             var reference: [String: Int32] = [:]
             var expected: [Int32?] = []
             for (i, key) in keys.enumerated() {
-                guard let key else { expected.append(nil); continue }
                 expected.append(reference[key])
                 if reference[key] == nil { reference[key] = Int32(i) }
             }
-            let keyed = keys.indices.compactMap { i in keys[i].map { (key: $0, index: Int32(i)) } }
-            #expect(firstEarlier(count: keys.count, keyed.reversed()) == expected, "\(count)")
+            #expect(firsts(keys) == expected, "\(count)")
+            // A hash of the length alone: keys of one length share their hash bits, and only their
+            // bytes tell them apart.
+            #expect(firsts(keys) { UInt64($0.count) << 56 } == expected, "\(count), colliding")
         }
         // By bytes: canonically equivalent keys are two keys.
-        #expect(firstEarlier(count: 3, [("\u{E9}", 0), ("e\u{301}", 1), ("\u{E9}", 2)]) == [nil, nil, 0])
+        #expect(firsts(["\u{E9}", "e\u{301}", "\u{E9}"]) == [nil, nil, 0])
     }
 
     /// Comparing squashed on the bytes says what squashing both and comparing says: for ASCII

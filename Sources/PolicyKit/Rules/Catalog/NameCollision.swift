@@ -117,14 +117,26 @@ extension Rule {
                         report(g, first)
                     }
                 } else {
-                    let ids = (run...k).map { f -> (swift: String, kotlin: String)? in
-                        let name = doc.profiles[Int(index(f))].name.value
-                        return identifiers(name, fold: NameFold.of(name)).map { ($0.swift, $0.kotlin) }
+                    // A large group (an attacker's): each language's identifiers written one after
+                    // another, then the first earlier of each by its bytes' hash (`firstEarlier`).
+                    var size = 0
+                    for f in run...k { size += 2 * doc.profiles[Int(index(f))].name.value.utf8.count }
+                    let written = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, size))
+                    defer { written.deallocate() }
+                    func firsts(_ kind: ASCIIName.Kind) -> [Int32?] {
+                        var ends: [Int32] = []
+                        ends.reserveCapacity(k - run + 1)
+                        var end = 0
+                        for f in run...k {
+                            var name = doc.profiles[Int(index(f))].name.value
+                            name.withUTF8 { end = ASCIIName.write($0, kind, to: written, at: end) }
+                            ends.append(Int32(end))
+                        }
+                        return firstEarlier(UnsafeBufferPointer(written), ends: ends)
                     }
-                    // A large group (an attacker's): by sorting, as `firstEarlier` does.
-                    let swiftFirst = firstEarlier(count: ids.count, ids.indices.compactMap { g in ids[g].map { (key: $0.swift, index: Int32(g)) } })
-                    let kotlinFirst = firstEarlier(count: ids.count, ids.indices.compactMap { g in ids[g].map { (key: $0.kotlin, index: Int32(g)) } })
-                    for g in ids.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
+                    let swiftFirst = firsts(.lowerCamel)
+                    let kotlinFirst = firsts(.screamingSnake)
+                    for g in swiftFirst.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
                 }
             }
             for p in members {
