@@ -675,6 +675,24 @@ def shape_folded_description(rng):
     return fill("version: 1\npolicy: folded\ndescription: >-\n", lambda i: "  w\n\n", retry)
 
 
+def shape_case_variants(rng):
+    """~37 000 profile names that differ only in where their capitals are (`aBcD…`): one fold, so one
+    group for name-collision to sort out, and no two alike."""
+    head, tail = canonical_parts()
+    word = "abcdefghijklmnopqrst"
+
+    def name(i):
+        return "".join(c.upper() if k > 0 and (i >> k) & 1 else c for k, c in enumerate(word))
+    return fill(head, lambda i: f"    {name(2 * i)}: {{}}\n", tail)
+
+
+def shape_repeated_flow_item(rng):
+    """One flow `retryOn` of ~340 000 items, all `9`: each a finding, and every one after the first a
+    repeat, so the list keeps one item (a reader that kept every item before dropping repeats held
+    20 MB more)."""
+    return fill("version: 1\npolicy: repeated\nretry:\n  retryOn: [9", lambda i: ", 9", "]\n")
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -732,6 +750,8 @@ SHAPES = {
     "retry-on-decimals": shape_retry_on_decimals,
     "long-duration": shape_long_duration,
     "folded-description": shape_folded_description,
+    "case-variants": shape_case_variants,
+    "repeated-flow-item": shape_repeated_flow_item,
 }
 
 
