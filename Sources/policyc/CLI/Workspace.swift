@@ -8,6 +8,18 @@ enum Workspace {
         var files: [CheckedFile]
         /// Inputs that could not be read (exit 2).
         var readErrors: [Files.ReadError]
+
+        /// Keeps the run to the end of the process, for a command that is about to exit: letting
+        /// go of a large file's policy piece by piece was the last 11 million instructions of
+        /// linting 28,000 profiles (3 ms), for memory the exit hands back at once.
+        consuming func keepUntilExit() {
+            _ = Unmanaged.passRetained(Kept(self))
+        }
+
+        private final class Kept {
+            let run: Run
+            init(_ run: Run) { self.run = run }
+        }
     }
 
     /// The paths to check: the arguments, or the project file's `policies` (`Policies/` by

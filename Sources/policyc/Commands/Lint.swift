@@ -54,6 +54,7 @@ enum Lint {
         Output.out(Reporters.render(format, run.files, notices: notices, options: reportOptions(format, strict: strict)))
         reportInputProblems(readErrors: readErrors, empty: gathered.empty)
         let summary = ReportSummary(run.files, notices: notices)
+        run.keepUntilExit()
         Output.err(summary.line(strict: strict) + "\n")
 
         if !readErrors.isEmpty { return 2 }
