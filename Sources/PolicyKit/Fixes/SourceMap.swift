@@ -159,6 +159,15 @@ public struct SourceMap: Sendable {
                     nextMark = SourceMap.stride
                     i += width
                     start = i
+                    // Empty lines in a row, each a line and nothing more: through the loop above, a
+                    // file of 1 MiB of line feeds cost 130 instructions a line.
+                    while i < n && i < limit {
+                        let c = b[i]
+                        guard c == 0x0A || c == 0x0D else { break }
+                        lines.append(Line(start: i, end: i, ascii: true))
+                        i += c == 0x0D && i + 1 < n && b[i + 1] == 0x0A ? 2 : 1
+                        start = i
+                    }
                 }
             }
             self.lines = lines
