@@ -218,6 +218,33 @@ import Testing
         }
     }
 
+    /// A name's constants looked up by their bytes are taken by what the Strings are: for every
+    /// taken word, its variants in case and dashes, random names, and names past ASCII (looked up
+    /// as Strings).
+    @Test func constantsLookedUpByBytesAreTakenAsTheirStrings() {
+        var rng = Rng(state: 53)
+        var names: [String] = []
+        for word in NameAdvice.takenTable.keys {
+            names.append(word)
+            for _ in 0..<4 {
+                names.append(String(word.map { c in
+                    let s = rng.below(3) == 0 ? (c.isUppercase ? c.lowercased() : c.uppercased()) : String(c)
+                    return rng.below(5) == 0 ? "-" + s : s
+                }.joined()))
+            }
+        }
+        for _ in 0..<2000 { names.append("a" + String((0..<rng.below(12)).map { _ in rng.pick(Array("aBZz09-")) })) }
+        names += ["défaut", "-", "--", "x-", "a--b", "aURLB", "my-URL"]
+        var taken = 0
+        for name in names {
+            let expected = (swift: NameAdvice.taken(Naming.swiftProfile(name)), kotlin: NameAdvice.taken(Naming.kotlinProfile(name)))
+            let found = NameAdvice.takenConstants(name)
+            #expect(found.swift == expected.swift && found.kotlin == expected.kotlin, "\(name)")
+            if !expected.swift.isEmpty || !expected.kotlin.isEmpty { taken += 1 }
+        }
+        #expect(taken > NameAdvice.takenTable.count)
+    }
+
     /// The property name-collision and bad-name rely on to skip names: a valid name folds as each
     /// of its identifiers does, so names with one identifier have one fold, and a name whose
     /// identifier is a taken word passes the filter of taken words.

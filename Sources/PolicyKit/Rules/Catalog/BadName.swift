@@ -79,6 +79,51 @@ enum NameAdvice {
 
     static func taken(_ identifier: String) -> Taken { takenTable[identifier] ?? [] }
 
+    /// `takenTable` by an identifier's bytes: a name's constants are looked up without making a
+    /// String of them (two Strings and three look-ups a name were most of linting 36,000 names
+    /// of one taken word's fold). Keyed by a hash of the bytes that needs no seed: the keys are the
+    /// language's words, which no file chooses.
+    private static let takenByBytes: [UInt64: [(bytes: [UInt8], taken: Taken)]] = {
+        var table: [UInt64: [(bytes: [UInt8], taken: Taken)]] = [:]
+        for (word, taken) in takenTable {
+            let bytes = Array(word.utf8)
+            table[bytes.withUnsafeBufferPointer(fnv1a), default: []].append((bytes, taken))
+        }
+        return table
+    }()
+
+    static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken {
+        guard let words = takenByBytes[fnv1a(identifier)] else { return [] }
+        for word in words where word.bytes.elementsEqual(identifier) { return word.taken }
+        return []
+    }
+
+    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return hash
+    }
+
+    /// What the constants of the valid name `name` are taken by: its Swift constant (lowerCamel)
+    /// and its Kotlin and TypeScript one (SCREAMING_SNAKE), as `taken` of `Naming.swiftProfile`
+    /// and `Naming.kotlinProfile` says, each written as bytes (see `takenByBytes`).
+    static func takenConstants(_ name: String) -> (swift: Taken, kotlin: Taken) {
+        var name = name
+        return name.withUTF8 { b in
+            guard ASCIIName.isASCIIName(b) else {
+                return (taken(Naming.swiftProfile(String(decoding: b, as: UTF8.self))),
+                        taken(Naming.kotlinProfile(String(decoding: b, as: UTF8.self))))
+            }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * b.count + 1) { out in
+                let camel = ASCIIName.write(b, .lowerCamel, to: out, at: 0)
+                // A name of dashes only has no parts: its constant is the name (`Naming.lowerCamel`).
+                let swift = camel == 0 ? taken(b) : taken(UnsafeBufferPointer(rebasing: out[..<camel]))
+                let snake = ASCIIName.write(b, .screamingSnake, to: out, at: 0)
+                return (swift, taken(UnsafeBufferPointer(rebasing: out[..<snake])))
+            }
+        }
+    }
+
     /// The folds of every word in `takenTable`: a valid name whose fold is not among them makes
     /// no taken identifier in any language, and is passed without making one.
     static let takenFolds = NameFold.Filter(takenTable.keys)
@@ -90,7 +135,7 @@ enum NameAdvice {
     /// would be, if any (every caller has checked `Values.isName`).
     static func reservedIn(_ name: String) -> String? {
         guard mayBeTaken(fold: NameFold.of(name)) else { return nil }
-        return reservedIn(taken(Naming.lowerCamel(name)))
+        return reservedIn(takenConstants(name).swift)
     }
 
     /// `reservedIn` for what the profile's constant (its lowerCamel form) is taken by.

@@ -62,10 +62,12 @@ extension Rule {
                 let name = doc.profiles[p].name.value
                 guard let fold = NameFold.ofName(name) else { continue }
                 if NameAdvice.mayBeTaken(fold: fold) {
-                    // A name without identifiers (a reserved word: bad-name's) shares none.
-                    guard let id = identifiers(name, fold: fold) else { continue }
-                    if id.taken.swift.contains(.swiftMember) || id.taken.kotlin.contains(.kotlinMember)
-                        || id.taken.kotlin.contains(.typeScriptMember) {
+                    // As `identifiers` says, from the constants' bytes: a name without identifiers
+                    // (a reserved word: bad-name's) shares none.
+                    let taken = NameAdvice.takenConstants(name)
+                    guard NameAdvice.reservedIn(taken.swift) == nil else { continue }
+                    if taken.swift.contains(.swiftMember) || taken.kotlin.contains(.kotlinMember)
+                        || taken.kotlin.contains(.typeScriptMember) {
                         members.append(Int32(p))
                     }
                 }
