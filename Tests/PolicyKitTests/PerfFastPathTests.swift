@@ -240,6 +240,7 @@ import Testing
             let expected = (swift: NameAdvice.taken(Naming.swiftProfile(name)), kotlin: NameAdvice.taken(Naming.kotlinProfile(name)))
             let found = NameAdvice.takenConstants(name)
             #expect(found.swift == expected.swift && found.kotlin == expected.kotlin, "\(name)")
+            #expect(NameAdvice.takenConstants(name, swiftOnly: true) == (expected.swift, []), "\(name)")
             if !expected.swift.isEmpty || !expected.kotlin.isEmpty { taken += 1 }
         }
         #expect(taken > NameAdvice.takenTable.count)

@@ -81,43 +81,82 @@ enum NameAdvice {
 
     /// `takenTable` by an identifier's bytes: a name's constants are looked up without making a
     /// String of them (two Strings and three look-ups a name were most of linting 36,000 names
-    /// of one taken word's fold). Keyed by a hash of the bytes that needs no seed: the keys are the
-    /// language's words, which no file chooses.
-    private static let takenByBytes: [UInt64: [(bytes: [UInt8], taken: Taken)]] = {
-        var table: [UInt64: [(bytes: [UInt8], taken: Taken)]] = [:]
-        for (word, taken) in takenTable {
-            let bytes = Array(word.utf8)
-            table[bytes.withUnsafeBufferPointer(fnv1a), default: []].append((bytes, taken))
+    /// of one taken word's fold).
+    private static let takenByBytes = TakenWords(takenTable)
+
+    static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken { takenByBytes.taken(identifier) }
+
+    /// The taken words in an open-addressing table by a hash of their bytes that needs no seed
+    /// (the keys are the language's words, which no file chooses; a file's identifier only looks
+    /// one up), at most a quarter full; the words' bytes one after another.
+    private struct TakenWords {
+        private var slots: [Int32]
+        private var hashes: [UInt64] = []
+        private var ends: [Int] = []
+        private var bytes: [UInt8] = []
+        private var taken: [Taken] = []
+
+        init(_ table: [String: Taken]) {
+            var size = 16
+            while size < 4 * table.count { size *= 2 }
+            slots = Array(repeating: -1, count: size)
+            for (word, taken) in table {
+                let hash = Array(word.utf8).withUnsafeBufferPointer(Self.hash)
+                var i = Int(truncatingIfNeeded: hash) & (size - 1)
+                while slots[i] >= 0 { i = (i + 1) & (size - 1) }
+                slots[i] = Int32(hashes.count)
+                hashes.append(hash)
+                bytes += word.utf8
+                ends.append(bytes.count)
+                self.taken.append(taken)
+            }
         }
-        return table
-    }()
 
-    static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken {
-        guard let words = takenByBytes[fnv1a(identifier)] else { return [] }
-        for word in words where word.bytes.elementsEqual(identifier) { return word.taken }
-        return []
-    }
+        func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken {
+            let hash = Self.hash(identifier)
+            var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
+            while slots[i] >= 0 {
+                let w = Int(slots[i])
+                if hashes[w] == hash {
+                    let start = w == 0 ? 0 : ends[w - 1]
+                    if ends[w] - start == identifier.count && bytes[start..<ends[w]].elementsEqual(identifier) { return taken[w] }
+                }
+                i = (i + 1) & (slots.count - 1)
+            }
+            return []
+        }
 
-    private static func fnv1a(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return hash
+        /// FNV-1a, 64 bits.
+        static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            return hash
+        }
     }
 
     /// What the constants of the valid name `name` are taken by: its Swift constant (lowerCamel)
-    /// and its Kotlin and TypeScript one (SCREAMING_SNAKE), as `taken` of `Naming.swiftProfile`
-    /// and `Naming.kotlinProfile` says, each written as bytes (see `takenByBytes`).
-    static func takenConstants(_ name: String) -> (swift: Taken, kotlin: Taken) {
+    /// and, unless `swiftOnly`, its Kotlin and TypeScript one (SCREAMING_SNAKE), as `taken` of
+    /// `Naming.swiftProfile` and `Naming.kotlinProfile` says, each written as bytes (see
+    /// `takenByBytes`). A name without dashes is its own lowerCamel constant.
+    static func takenConstants(_ name: String, swiftOnly: Bool = false) -> (swift: Taken, kotlin: Taken) {
         var name = name
         return name.withUTF8 { b in
             guard ASCIIName.isASCIIName(b) else {
                 return (taken(Naming.swiftProfile(String(decoding: b, as: UTF8.self))),
-                        taken(Naming.kotlinProfile(String(decoding: b, as: UTF8.self))))
+                        swiftOnly ? [] : taken(Naming.kotlinProfile(String(decoding: b, as: UTF8.self))))
             }
+            let hasDash = b.contains(0x2D)
+            if swiftOnly && !hasDash { return (taken(b), []) }
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * b.count + 1) { out in
-                let camel = ASCIIName.write(b, .lowerCamel, to: out, at: 0)
-                // A name of dashes only has no parts: its constant is the name (`Naming.lowerCamel`).
-                let swift = camel == 0 ? taken(b) : taken(UnsafeBufferPointer(rebasing: out[..<camel]))
+                var swift = Taken()
+                if hasDash {
+                    let camel = ASCIIName.write(b, .lowerCamel, to: out, at: 0)
+                    // A name of dashes only has no parts: its constant is the name (`Naming.lowerCamel`).
+                    swift = camel == 0 ? taken(b) : taken(UnsafeBufferPointer(rebasing: out[..<camel]))
+                } else {
+                    swift = taken(b)
+                }
+                guard !swiftOnly else { return (swift, []) }
                 let snake = ASCIIName.write(b, .screamingSnake, to: out, at: 0)
                 return (swift, taken(UnsafeBufferPointer(rebasing: out[..<snake])))
             }
@@ -135,7 +174,7 @@ enum NameAdvice {
     /// would be, if any (every caller has checked `Values.isName`).
     static func reservedIn(_ name: String) -> String? {
         guard mayBeTaken(fold: NameFold.of(name)) else { return nil }
-        return reservedIn(takenConstants(name).swift)
+        return reservedIn(takenConstants(name, swiftOnly: true).swift)
     }
 
     /// `reservedIn` for what the profile's constant (its lowerCamel form) is taken by.
