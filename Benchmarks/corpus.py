@@ -693,6 +693,24 @@ def shape_repeated_flow_item(rng):
     return fill("version: 1\npolicy: repeated\nretry:\n  retryOn: [9", lambda i: ", 9", "]\n")
 
 
+def shape_blank_lines(rng):
+    """Two keys, then 1 MiB of empty lines: libyaml skips them fast, and the fixes of the missing
+    keys need the map of every line."""
+    return fill("version: 1\npolicy: blank\n", lambda i: "\n")
+
+
+def shape_member_case_variants(rng):
+    """~36 000 profile names that differ only in their capitals, all of them variants of a member
+    every generated policy declares (`prefetchRetryRefused`): one fold, whose names are all looked
+    up among the taken words."""
+    head, tail = canonical_parts()
+    word = "prefetchretryrefused"
+
+    def name(i):
+        return "".join(c.upper() if k > 0 and (i >> (k - 1)) & 1 else c for k, c in enumerate(word))
+    return fill(head, lambda i: f"    {name(i)}: {{}}\n", tail)
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -752,6 +770,8 @@ SHAPES = {
     "folded-description": shape_folded_description,
     "case-variants": shape_case_variants,
     "repeated-flow-item": shape_repeated_flow_item,
+    "blank-lines": shape_blank_lines,
+    "member-case-variants": shape_member_case_variants,
 }
 
 
