@@ -104,6 +104,7 @@ public enum Checker {
                 var findings = Findings()
                 findings.source = decoder.source.take()
                 findings.root = root
+                findings.apart = apart
                 for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
                 // The rule aside collects apart, from the same start, on whichever thread.
                 var aside = findings

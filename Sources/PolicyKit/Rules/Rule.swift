@@ -143,6 +143,9 @@ public struct Findings: Sendable {
     var source: SourceMap.Builder?
     var root: Node?
     private var madeEditor: Editor?
+    /// Whether a rule may take a second thread for a large part of its work: a large file
+    /// checked where `POLICYC_THREADS` allows more than one (the Checker's `apart`).
+    var apart = false
 
     public init() {}
 

@@ -120,24 +120,30 @@ extension Rule {
                     }
                 } else {
                     // A large group (an attacker's): each language's identifiers written one after
-                    // another, then the first earlier of each by its bytes' hash (`firstEarlier`).
-                    var size = 0
-                    for f in run...k { size += 2 * doc.profiles[Int(index(f))].name.value.utf8.count }
-                    let written = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, size))
-                    defer { written.deallocate() }
-                    func firsts(_ kind: ASCIIName.Kind) -> [Int32?] {
+                    // another, then the first earlier of each by its bytes' hash (`firstEarlier`);
+                    // the two languages on two threads when the file may take a second (36,000
+                    // names of one fold: the rule was the last thing lint waited for).
+                    var room = 0
+                    for f in run...k { room += 2 * doc.profiles[Int(index(f))].name.value.utf8.count }
+                    let size = room, first = run, last = k, profiles = doc.profiles, sorted = folds
+                    @Sendable func firsts(_ kind: ASCIIName.Kind) -> [Int32?] {
+                        let written = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, size))
+                        defer { written.deallocate() }
                         var ends: [Int32] = []
-                        ends.reserveCapacity(k - run + 1)
+                        ends.reserveCapacity(last - first + 1)
                         var end = 0
-                        for f in run...k {
-                            var name = doc.profiles[Int(index(f))].name.value
+                        for f in first...last {
+                            var name = profiles[Int(sorted[f] & indexMask)].name.value
                             name.withUTF8 { end = ASCIIName.write($0, kind, to: written, at: end) }
                             ends.append(Int32(end))
                         }
                         return firstEarlier(UnsafeBufferPointer(written), ends: ends)
                     }
+                    let kotlin = Handover<[Int32?]>()
+                    let worker = findings.apart && k - run >= nameCollisionPairedGroup ? Worker { kotlin.value = firsts(.screamingSnake) } : nil
                     let swiftFirst = firsts(.lowerCamel)
-                    let kotlinFirst = firsts(.screamingSnake)
+                    worker?.join()
+                    let kotlinFirst = kotlin.value ?? firsts(.screamingSnake)
                     for g in swiftFirst.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
                 }
             }
@@ -161,3 +167,7 @@ extension Rule {
             }
         })
 }
+
+/// The size of a group of one fold from which `name-collision` finds its Swift and its Kotlin
+/// identifiers' firsts on two threads, when it may take a second (`Findings.apart`).
+let nameCollisionPairedGroup = 4096
