@@ -44,8 +44,8 @@ func firstEarlier(_ bytes: UnsafeBufferPointer<UInt8>, ends: [Int32],
 
 /// A hash of some bytes under a key drawn per process: eight bytes at a time through splitmix64's
 /// mixer, from a state that holds the key and the length. Without the key no file can be written
-/// to make two keys share their hash bits; the standard library's SipHash, as safe for that, was
-/// two thirds of `firstEarlier` on 36,000 names (35 of 52 million instructions).
+/// to make two keys share their hash bits; with the standard library's SipHash, as safe for that,
+/// `firstEarlier` took 52 million instructions on 36,000 names, with this 40.
 func keyedHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     let n = bytes.count
     var h = hashKey ^ (UInt64(n) &* 0x9E37_79B9_7F4A_7C15)

@@ -80,8 +80,8 @@ enum NameAdvice {
     static func taken(_ identifier: String) -> Taken { takenTable[identifier] ?? [] }
 
     /// `takenTable` by an identifier's bytes: a name's constants are looked up without making a
-    /// String of them (two Strings and three look-ups a name were most of linting 36,000 names
-    /// of one taken word's fold).
+    /// String of them (two Strings and three look-ups a name were 110 of 591 million instructions
+    /// linting a file of names of one taken word's fold).
     private static let takenByBytes = TakenWords(takenTable)
 
     static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken { takenByBytes.taken(identifier) }
