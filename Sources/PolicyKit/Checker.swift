@@ -165,7 +165,8 @@ public enum Checker {
         let clean = !diagnostics.contains { $0.severity == .error }
         var file = CheckedFile(path: path, diagnostics: diagnostics, doc: doc, clean: clean,
                                source: diagnostics.isEmpty ? [] : bytes)
-        if !diagnostics.isEmpty { file.lines = lines }
+        // Set only when the file had findings (above), which it keeps.
+        file.lines = lines
         return file
     }
 

@@ -820,12 +820,7 @@ struct FirstSeen {
         // An integer (a status code: most items of any long list) by two multiplies of splitmix64,
         // keyed as Hasher is, per process: hashing each with Hasher was a third of finding the
         // repeats in a list of 200,000 numbers.
-        if case .integer(let v) = value {
-            var z = UInt64(bitPattern: Int64(v)) ^ integerKey
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        if case .integer(let v) = value { return mix64(UInt64(bitPattern: Int64(v)) ^ integerKey) }
         var hasher = Hasher()
         hashIdentity(value, into: &hasher)
         return hasher.finalize64()

@@ -86,26 +86,18 @@ enum NameAdvice {
 
     static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken { takenByBytes.taken(identifier) }
 
-    /// The taken words in an open-addressing table by a hash of their bytes that needs no seed
-    /// (the keys are the language's words, which no file chooses; a file's identifier only looks
-    /// one up), at most a quarter full; the words' bytes one after another.
+    /// The taken words by a hash of their bytes that needs no seed (the keys are the language's
+    /// words, which no file chooses; a file's identifier only looks one up), in a `HashIndex`;
+    /// the words' bytes one after another.
     private struct TakenWords {
-        private var slots: [Int32]
-        private var hashes: [UInt64] = []
+        private var index = HashIndex()
         private var ends: [Int] = []
         private var bytes: [UInt8] = []
         private var taken: [Taken] = []
 
         init(_ table: [String: Taken]) {
-            var size = 16
-            while size < 4 * table.count { size *= 2 }
-            slots = Array(repeating: -1, count: size)
             for (word, taken) in table {
-                let hash = Array(word.utf8).withUnsafeBufferPointer(Self.hash)
-                var i = Int(truncatingIfNeeded: hash) & (size - 1)
-                while slots[i] >= 0 { i = (i + 1) & (size - 1) }
-                slots[i] = Int32(hashes.count)
-                hashes.append(hash)
+                index.insert(hash: Array(word.utf8).withUnsafeBufferPointer(Self.hash), index: ends.count)
                 bytes += word.utf8
                 ends.append(bytes.count)
                 self.taken.append(taken)
@@ -113,17 +105,11 @@ enum NameAdvice {
         }
 
         func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken {
-            let hash = Self.hash(identifier)
-            var i = Int(truncatingIfNeeded: hash) & (slots.count - 1)
-            while slots[i] >= 0 {
-                let w = Int(slots[i])
-                if hashes[w] == hash {
-                    let start = w == 0 ? 0 : ends[w - 1]
-                    if ends[w] - start == identifier.count && bytes[start..<ends[w]].elementsEqual(identifier) { return taken[w] }
-                }
-                i = (i + 1) & (slots.count - 1)
+            let found = index.find(hash: Self.hash(identifier)) { w in
+                let start = w == 0 ? 0 : ends[w - 1]
+                return ends[w] - start == identifier.count && bytes[start..<ends[w]].elementsEqual(identifier)
             }
-            return []
+            return found.map { taken[$0] } ?? []
         }
 
         /// FNV-1a, 64 bits.

@@ -21,20 +21,6 @@ extension Rule {
                        note: "close to a member's name is fine"),
         ],
         check: { doc, findings in
-            // The identifiers of a profile, or nil for a name that bad-name reports: it is not an
-            // identifier at all (one mistake, one finding). TypeScript's constants are Kotlin's (a
-            // test keeps it so): one name, one lookup, and Kotlin's stands for both languages.
-            func identifiers(_ name: String, fold: UInt64) -> (swift: String, kotlin: String, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))? {
-                guard Values.isName(name) else { return nil }
-                let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
-                // A fold no taken word has: nothing to look up (see `NameFold`).
-                guard NameAdvice.mayBeTaken(fold: fold) else { return (swift, kotlin, ([], [])) }
-                let camel = Naming.lowerCamel(name)
-                let camelTaken = NameAdvice.taken(camel)
-                guard NameAdvice.reservedIn(camelTaken) == nil else { return nil }
-                // Each constant looked up once (see `NameAdvice.takenTable`).
-                return (swift, kotlin, (swift == camel ? camelTaken : NameAdvice.taken(swift), NameAdvice.taken(kotlin)))
-            }
             /// What two profiles with one identifier both become: made only for a reported finding.
             func shared(_ first: String, _ second: String) -> String {
                 let swift = Naming.swiftProfile(second), kotlin = Naming.kotlinProfile(second)
@@ -56,19 +42,21 @@ extension Rule {
             let indexBits = max(1, Int.bitWidth - (count - 1).leadingZeroBitCount)
             let indexMask: UInt64 = (1 << UInt64(indexBits)) - 1
             var folds: [UInt64] = []
-            var members: [Int32] = []
+            // Profiles whose constant a generated member already has, with what takes them.
+            var members: [(index: Int32, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))] = []
             folds.reserveCapacity(count)
             for p in doc.profiles.indices {
                 let name = doc.profiles[p].name.value
                 guard let fold = NameFold.ofName(name) else { continue }
                 if NameAdvice.mayBeTaken(fold: fold) {
-                    // As `identifiers` says, from the constants' bytes: a name without identifiers
-                    // (a reserved word: bad-name's) shares none.
+                    // A name that is not an identifier at all (a reserved word: bad-name's finding,
+                    // one mistake, one finding) shares none. TypeScript's constants are Kotlin's (a
+                    // test keeps it so): Kotlin's lookup stands for both languages.
                     let taken = NameAdvice.takenConstants(name)
                     guard NameAdvice.reservedIn(taken.swift) == nil else { continue }
                     if taken.swift.contains(.swiftMember) || taken.kotlin.contains(.kotlinMember)
                         || taken.kotlin.contains(.typeScriptMember) {
-                        members.append(Int32(p))
+                        members.append((Int32(p), taken))
                     }
                 }
                 folds.append(fold & ~indexMask | UInt64(p))
@@ -79,7 +67,7 @@ extension Rule {
             // Group by group of one fold (one identifier is never in two), each profile's first
             // earlier profile with its Swift constant, else with its Kotlin one. Nothing is kept
             // per profile: tables of every profile's identifiers were 4 MB of 50 000 profiles.
-            let isMember = Set(members)
+            let isMember = Set(members.map(\.index))
             var collisions: [(index: Int32, first: Int32)] = []
             // A small group's identifiers as bytes, one after another: its Swift constant, then
             // its Kotlin one. No String is made for them (two a profile were a quarter of this
@@ -147,15 +135,18 @@ extension Rule {
                     for g in swiftFirst.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
                 }
             }
-            for p in members {
+            /// What a member's constants are taken by, in words: made only for a reported finding.
+            func said(_ name: String, _ taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken)) -> String {
+                let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
+                return Suggest.andList([taken.swift.contains(.swiftMember) ? "the Swift member \(swift)" : nil,
+                                        taken.kotlin.contains(.kotlinMember) ? "the Kotlin member \(kotlin)" : nil,
+                                        taken.kotlin.contains(.typeScriptMember) ? "the TypeScript member \(kotlin)" : nil]
+                    .compactMap { $0 })
+            }
+            for (p, taken) in members {
                 let name = doc.profiles[Int(p)].name
-                guard let (swift, kotlin, taken) = identifiers(name.value, fold: NameFold.of(name.value)) else { continue }
-                let said = [taken.swift.contains(.swiftMember) ? "the Swift member \(swift)" : nil,
-                            taken.kotlin.contains(.kotlinMember) ? "the Kotlin member \(kotlin)" : nil,
-                            taken.kotlin.contains(.typeScriptMember) ? "the TypeScript member \(kotlin)" : nil]
-                    .compactMap { $0 }
                 findings.add(at: name.span,
-                             "profile '\(name.value)' becomes \(Suggest.andList(said)), which every generated policy already declares",
+                             "profile '\(name.value)' becomes \(said(name.value, taken)), which every generated policy already declares",
                              help: "rename the profile, e.g. '\(name.value)-profile'")
             }
             for (p, firstIndex) in collisions {
