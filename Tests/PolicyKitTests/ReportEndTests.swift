@@ -141,4 +141,45 @@ import Testing
         #expect(two.diagnostics == one.diagnostics)
         #expect(two.doc == one.doc)
     }
+
+    /// Thousands of valid profiles, decoded ahead on two threads (`Decoder.decodeAhead`), with the
+    /// first findings placed before, at and after the pieces' bounds, in the worker's last piece,
+    /// enough of them late to fill the report, and a key misplaced late whose home then is not
+    /// also missing it: the report and the document are those of one thread.
+    @Test(arguments: [[], [0], [511], [512, 513], [1_100], [2_600], [4_999], [3_000, 4_000, 4_500],
+                      Array(2_000..<3_200), [4_990, -1], [-2], [-2, 4_321]])
+    func profilesDecodedAheadGiveWhatOneThreadGives(findingsAt places: [Int]) throws {
+        let count = 5_000
+        var text = "version: 1\npolicy: ahead\nretry:\n  profiles:\n"
+        for i in 0..<count {
+            if places.contains(i) {
+                text += i % 2 == 0 ? "    p\(i): {kind: sometimes, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+                    : "    p\(i):\n"
+            } else if places.contains(-2), i % 700 == 0 {
+                // An alias (the loader's finding) is left out without one of the decoder's.
+                text += i == 0 ? "    p0: &p {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+                    : "    p\(i): *p\n"
+            } else if i == count - 1, places.contains(-1) {
+                // `budget` belongs in `retry`, which lacks it: one finding, not two.
+                text += "    p\(i): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s, budget: {ratio: 10%, minPerMinute: 10}}\n"
+            } else {
+                text += "    p\(i): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+            }
+        }
+        let bytes = Array(text.utf8)
+        #expect(bytes.count >= Loader.pipelineMinimum)
+        let one = Checker.check(bytes, path: "ahead.yaml", threads: 1)
+        #expect(one.doc?.profiles.count ?? 0 >= Decoder.splitMinimum)
+        let two = Checker.check(bytes, path: "ahead.yaml", threads: 2)
+        #expect(two.diagnostics == one.diagnostics)
+        #expect(two.doc == one.doc)
+        // The profiles' own findings are all there (the report's first thousand when there are
+        // more): -1 and -2 make one each, the misplaced key and the aliases (one for all).
+        let profileFindings = one.diagnostics.filter { $0.span.start.line > 4 && $0.rule != "input-limit" }
+        #expect(profileFindings.count == min(places.count, Loader.maxFindings))
+        if places.contains(-1) {
+            #expect(one.diagnostics.contains { $0.message.contains("'budget' belongs in") })
+            #expect(!one.diagnostics.contains { $0.message.contains("lacks the required key 'budget'") })
+        }
+    }
 }

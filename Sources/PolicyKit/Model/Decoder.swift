@@ -1,3 +1,4 @@
+import Synchronization
 /// A value the decoder accepted, typed by the key it stands under, with where it was written.
 public struct Decoded: Sendable, Hashable {
     // Not `indirect`: the lists and objects are arrays already, and boxing every value cost an
@@ -180,6 +181,125 @@ struct Decoder {
         }
     }
 
+    /// The entries of a `namedMap` while the findings leave room, in pieces that this thread and
+    /// one of its own take in turn, each decoded by a copy of this decoder as it is at the start.
+    /// A piece so decoded is what this decoder would make of it when no entry before it changed
+    /// the decoder (no finding, none counted past the room): so the pieces up to the first that
+    /// changes it are kept, and that one's decoder with them. The usual long mapping of profiles
+    /// is clean, or has its findings late (thousands of valid profiles were a quarter of lint's
+    /// time, decoded on one thread). Gives where the entries still to decode in turn begin.
+    private mutating func decodeAhead(_ entries: [Entry], as shape: Shape, in node: Node,
+                                      into out: inout [DecodedEntry]) -> Int {
+        // The first piece in turn, alone: when it has findings (a file of mistakes, not of late
+        // ones), a second thread would make its own editor for its own findings (the map of the
+        // whole file's lines), only to be waited for and thrown away.
+        let first = min(Self.aheadPiece, entries.count)
+        let before = (diagnostics.count, suppressed)
+        for k in 0..<first {
+            if let e = decodeNamed(entries[k], as: shape, in: node) { out.append(e) }
+            if before != (diagnostics.count, suppressed) { return k + 1 }
+        }
+        let pieces = Pieces(entries.count - first, size: Self.aheadPiece)
+        var start = self
+        start.splits = false
+        var resume = entries.count
+        var adopted: Decoder?
+        // Every piece written in place, in one buffer, as `decodeSplit` does: pieces in arrays
+        // of their own, copied in after, held every decoded profile twice at the peak.
+        let earlier = out
+        out = [DecodedEntry](unsafeUninitializedCapacity: entries.count) { buffer, initialized in
+            _ = buffer.initialize(fromContentsOf: earlier)
+            let place = Worker.Place(buffer.baseAddress! + earlier.count)
+            let apart = Handover<[AheadPiece]>()
+            let worker = Worker { [start] in
+                apart.value = Self.decodePieces(start, entries, from: first, as: shape, in: node, taking: pieces, at: place)
+            }
+            var made = Self.decodePieces(start, entries, from: first, as: shape, in: node, taking: pieces, at: place)
+            worker?.join()
+            made += apart.value ?? []
+            made.sort { $0.piece < $1.piece }
+            // The pieces kept, in turn up to the first that changed the decoder, move down over
+            // what the entries that did not decode left empty; the others are let go.
+            var end = 0, next = 0, keeping = true
+            for piece in made {
+                let at = piece.piece * pieces.size
+                guard keeping, piece.kept, piece.piece == next else {
+                    (place.base + at).deinitialize(count: piece.written)
+                    keeping = false
+                    continue
+                }
+                if end < at { (place.base + end).moveInitialize(from: place.base + at, count: piece.written) }
+                end += piece.written
+                next += 1
+                if let changed = piece.changed {
+                    adopted = changed
+                    resume = piece.end
+                    keeping = false
+                }
+            }
+            if adopted == nil { resume = min(entries.count, first + next * pieces.size) }
+            initialized = earlier.count + end
+        }
+        if var adopted {
+            adopted.splits = splits
+            self = adopted
+        }
+        return resume
+    }
+
+    /// A piece of `decodeAhead` as decoded.
+    private struct AheadPiece {
+        var piece: Int
+        /// How many of its entries were written (at its place if every entry before it decoded).
+        var written: Int
+        /// When it changed the decoder: where the entries to decode in turn begin, and the
+        /// decoder after the entry that changed it.
+        var end = 0
+        var changed: Decoder?
+        /// False for a piece given up: an earlier one changed the decoder.
+        var kept = true
+    }
+
+    /// `decodeAhead`'s pieces as this thread takes them, each by a copy of `start`, written at
+    /// `place`: until none is left, or one after a piece that changed the decoder.
+    private static func decodePieces(_ start: Decoder, _ entries: [Entry], from first: Int, as shape: Shape, in node: Node,
+                                     taking pieces: Pieces, at place: Worker.Place<DecodedEntry>) -> [AheadPiece] {
+        var made: [AheadPiece] = []
+        // What a copy finished or made for a fix is the same for every copy: kept for the next.
+        var template = start
+        while let range = pieces.take() {
+            let p = range.lowerBound / pieces.size
+            var decoder = template
+            var piece = AheadPiece(piece: p, written: 0)
+            for k in range {
+                // Once an earlier piece changed the decoder, this one is decoded in turn.
+                if k & 31 == 0, pieces.isStopped(p) {
+                    piece.kept = false
+                    break
+                }
+                if let e = decoder.decodeNamed(entries[first + k], as: shape, in: node) {
+                    (place.base + range.lowerBound + piece.written).initialize(to: e)
+                    piece.written += 1
+                }
+                let changed: Bool = decoder.diagnostics.count != start.diagnostics.count || decoder.suppressed != start.suppressed
+                if changed {
+                    pieces.stop(after: p)
+                    piece.end = first + k + 1
+                    piece.changed = decoder
+                    break
+                }
+            }
+            made.append(piece)
+            if !piece.kept || piece.changed != nil { break }
+            template.madeEditor = decoder.madeEditor
+            template.source = decoder.source
+        }
+        return made
+    }
+
+    /// The entries in a piece of `decodeAhead`.
+    static let aheadPiece = 512
+
     /// - Parameters:
     ///   - key: how the value is named in messages ("'timeout'", "an item of 'retryOn'").
     ///   - owner: for mappings, how the mapping is named when a key is missing or unknown.
@@ -203,6 +323,9 @@ struct Decoder {
             var out: [DecodedEntry] = []
             out.reserveCapacity(entries.count)
             var j = 0
+            if splits, diagnostics.count < room, entries.count >= Self.splitMinimum {
+                j = decodeAhead(entries, as: valueShape, in: node, into: &out)
+            }
             while j < entries.count {
                 if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
                     decodeSplit(entries, from: j, as: valueShape, in: node, into: &out)

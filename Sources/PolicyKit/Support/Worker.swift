@@ -93,6 +93,7 @@ final class Pieces: Sendable {
     let count: Int
     let size: Int
     private let next = Atomic<Int>(0)
+    private let last = Atomic<Int>(.max)
 
     init(_ count: Int, size: Int = 512) {
         self.count = count
@@ -101,6 +102,17 @@ final class Pieces: Sendable {
 
     /// How many pieces there are: the last may be short.
     var pieceCount: Int { (count + size - 1) / size }
+
+    /// No piece after piece `p` is wanted from now on (the lowest so asked for holds): a thread
+    /// working ahead of it gives up (`Decoder.decodeAhead`).
+    func stop(after p: Int) {
+        last.min(p, ordering: .relaxed)
+    }
+
+    /// Whether a piece before `p` has asked for the pieces after it to stop.
+    func isStopped(_ p: Int) -> Bool {
+        p > last.load(ordering: .relaxed)
+    }
 
     /// The next piece not yet taken, or nil when all are.
     func take() -> Range<Int>? {
