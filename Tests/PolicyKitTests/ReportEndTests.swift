@@ -143,9 +143,10 @@ import Testing
     }
 
     /// Thousands of valid profiles, decoded ahead on two threads (`Decoder.decodeAhead`), with the
-    /// first findings placed before, at and after the pieces' bounds, in the worker's last piece,
-    /// enough of them late to fill the report, and a key misplaced late whose home then is not
-    /// also missing it: the report and the document are those of one thread.
+    /// first findings placed before, at and after the pieces' bounds, in the last piece, enough
+    /// of them late to fill the report, a key misplaced late whose home then is not also missing
+    /// it, and aliases, which leave a profile out without a finding of the decoder's (the pieces
+    /// after move down): the report and the document are those of one thread.
     @Test(arguments: [[], [0], [511], [512, 513], [1_100], [2_600], [4_999], [3_000, 4_000, 4_500],
                       Array(2_000..<3_200), [4_990, -1], [-2], [-2, 4_321]])
     func profilesDecodedAheadGiveWhatOneThreadGives(findingsAt places: [Int]) throws {
