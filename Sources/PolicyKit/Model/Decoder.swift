@@ -1,4 +1,3 @@
-import Synchronization
 /// A value the decoder accepted, typed by the key it stands under, with where it was written.
 public struct Decoded: Sendable, Hashable {
     // Not `indirect`: the lists and objects are arrays already, and boxing every value cost an
@@ -194,10 +193,10 @@ struct Decoder {
         // ones), a second thread would make its own editor for its own findings (the map of the
         // whole file's lines), only to be waited for and thrown away.
         let first = min(Self.aheadPiece, entries.count)
-        let before = (diagnostics.count, suppressed)
+        let before = madeSoFar
         for k in 0..<first {
             if let e = decodeNamed(entries[k], as: shape, in: node) { out.append(e) }
-            if before != (diagnostics.count, suppressed) { return k + 1 }
+            if madeSoFar != before { return k + 1 }
         }
         let pieces = Pieces(entries.count - first, size: Self.aheadPiece)
         var start = self
@@ -247,6 +246,10 @@ struct Decoder {
         return resume
     }
 
+    /// What every change a decoder makes shows in (`decodeAhead`): its findings, kept or counted
+    /// past the room. Both only grow.
+    private var madeSoFar: Int { diagnostics.count + suppressed }
+
     /// A piece of `decodeAhead` as decoded.
     private struct AheadPiece {
         var piece: Int
@@ -281,8 +284,7 @@ struct Decoder {
                     (place.base + range.lowerBound + piece.written).initialize(to: e)
                     piece.written += 1
                 }
-                let changed: Bool = decoder.diagnostics.count != start.diagnostics.count || decoder.suppressed != start.suppressed
-                if changed {
+                if decoder.madeSoFar != start.madeSoFar {
                     pieces.stop(after: p)
                     piece.end = first + k + 1
                     piece.changed = decoder
