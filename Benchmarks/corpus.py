@@ -418,6 +418,12 @@ def shape_comments(rng):
                 "      cap: 8s\n      timeout: 8s\n      deadline: 15s\n" + tail, lambda i: "# c\n")
 
 
+def shape_bom_crlf_comments(rng):
+    """A BOM, CRLF line ends and ~110 000 numbered comment lines: libyaml parses it only once the
+    BOM is dropped (as policyc and the floor both do)."""
+    return fill("\ufeffversion: 1\r\npolicy: c\r\n", lambda i: f"# c{i}\r\n")
+
+
 def shape_never_retry_bad(rng):
     """~25 000 neverRetry items, each with a code that is not a string (`code: [x]`) and a status out of range."""
     text = shape_never_retry(rng)[0]
@@ -772,6 +778,7 @@ SHAPES = {
     "repeated-flow-item": shape_repeated_flow_item,
     "blank-lines": shape_blank_lines,
     "member-case-variants": shape_member_case_variants,
+    "bom-crlf-comments": shape_bom_crlf_comments,
 }
 
 
