@@ -143,9 +143,11 @@ private struct EventReader {
     var suppressed = 0
     /// The event being handled, by its index in its chunk.
     var eventIndex = 0
-    /// Collections given room for six from the start (see `YAML_MAPPING_START_EVENT`).
-    var roomyCollections = 0
-    static let maxRoomyCollections = 1024
+    /// By depth, the arrays the last collection that ended there filled, emptied with their room
+    /// kept: the next collection at that depth fills one of them and hands over an exact copy
+    /// (see `handOver`).
+    var spareEntries: [[Entry]] = []
+    var spareItems: [[Node]] = []
 
     /// See `Loader.load(_:threads:reading:)`.
     let reading: Shape?
@@ -301,18 +303,13 @@ private struct EventReader {
             }
             var frame = Frame(isMapping: isMapping, isFlow: event.isFlow, shape: pruning ? shapeOfNext(isMapping: isMapping) : nil,
                               start: start, discard: discard)
-            // The mappings and lists of a policy hold at most six entries or items: room for six
-            // from the start spares growing an array three times. Only for a file's first thousand
-            // collections (a policy has about a dozen), so that a hostile file of a hundred thousand
-            // tiny ones does not hold six times the memory it uses; past that, arrays grow as they fill.
-            if !discard && roomyCollections < Self.maxRoomyCollections {
-                roomyCollections += 1
-                if isMapping { frame.entries.reserveCapacity(6) } else { frame.items.reserveCapacity(6) }
-            }
+            let depth = stack.count
+            if isMapping, depth < spareEntries.count { swap(&frame.entries, &spareEntries[depth]) }
+            if !isMapping, depth < spareItems.count { swap(&frame.items, &spareItems[depth]) }
             stack.append(consume frame)
             return .goOn
         case .sequenceEnd, .mappingEnd:
-            guard let frame = stack.popLast() else { return .abort }
+            guard var frame = stack.popLast() else { return .abort }
             let span = Span(start: frame.start, end: end)
             let node: Node
             if frame.discard {
@@ -326,8 +323,12 @@ private struct EventReader {
                 // list keeps only its last item as it goes, in `deliver`).
                 node = Node(.mapping(frame.entries.isEmpty ? [] : [frame.entries[frame.entries.count - 1]]), span: span)
             } else {
-                node = Node(frame.isMapping ? .mapping(frame.entries) : .sequence(frame.items), span: span)
+                node = Node(frame.isMapping ? .mapping(Self.handOver(&frame.entries)) : .sequence(Self.handOver(&frame.items)),
+                            span: span)
             }
+            let depth = stack.count
+            if frame.isMapping { Self.keepSpare(&frame.entries, in: &spareEntries, at: depth) }
+            else { Self.keepSpare(&frame.items, in: &spareItems, at: depth) }
             deliver(node)
             return .goOn
         }
@@ -427,6 +428,35 @@ private struct EventReader {
     }
 
     static let largeCollection = 1024
+
+    /// A collection's entries or items as the tree keeps them: a copy with no room to spare, the
+    /// filled array left empty with its room for the next collection at its depth. A profile of
+    /// five keys grows its array to room for eight (four allocations); 13,000 of them held 2.9 MB
+    /// of room never filled. A large collection hands over its array itself: copied, it would be
+    /// in memory twice.
+    @inline(__always)
+    static func handOver<T>(_ array: inout [T]) -> [T] {
+        let count = array.count
+        guard count > 0, count < largeCollection, count < array.capacity else {
+            defer { array = [] }
+            return array
+        }
+        let exact = [T](unsafeUninitializedCapacity: count) { copy, made in
+            array.withUnsafeBufferPointer { copy.baseAddress!.initialize(from: $0.baseAddress!, count: count) }
+            made = count
+        }
+        array.removeAll(keepingCapacity: true)
+        return exact
+    }
+
+    /// Keeps an emptied array (see `handOver`) as the spare of its depth.
+    @inline(__always)
+    static func keepSpare<T>(_ array: inout [T], in spares: inout [[T]], at depth: Int) {
+        guard array.capacity > 0 else { return }
+        array.removeAll(keepingCapacity: true)
+        while spares.count <= depth { spares.append([]) }
+        swap(&array, &spares[depth])
+    }
 
     mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int, in chunk: borrowing EventChunk) {
         stack[top].pendingKeySpan = span
