@@ -424,6 +424,21 @@ def shape_bom_crlf_comments(rng):
     return fill("\ufeffversion: 1\r\npolicy: c\r\n", lambda i: f"# c{i}\r\n")
 
 
+def shape_never_retry_wide_items(rng):
+    """~10 000 neverRetry items, each its two keys and ten unknown ones: the decoder once reserved
+    room for twelve decoded entries an item (34 MiB at the peak)."""
+    head = "version: 1\npolicy: c\nretry:\n  neverRetry:\n"
+    extra = "".join(f", x{j}: 1" for j in range(10))
+    return fill(head, lambda i: f"    - {{status: 503, code: c{i}{extra}}}\n")
+
+
+def shape_profiles_many_unknown(rng):
+    """~7 000 profiles of a known key and twenty unknown ones, in flow style."""
+    head, tail = canonical_parts()
+    extra = ", ".join(f"u{j}: {j}" for j in range(20))
+    return fill(head, lambda i: f"    p{i}: {{kind: background, {extra}}}\n", tail)
+
+
 def shape_never_retry_bad(rng):
     """~25 000 neverRetry items, each with a code that is not a string (`code: [x]`) and a status out of range."""
     text = shape_never_retry(rng)[0]
@@ -779,6 +794,8 @@ SHAPES = {
     "blank-lines": shape_blank_lines,
     "member-case-variants": shape_member_case_variants,
     "bom-crlf-comments": shape_bom_crlf_comments,
+    "never-retry-wide-items": shape_never_retry_wide_items,
+    "profiles-many-unknown": shape_profiles_many_unknown,
 }
 
 
