@@ -33,6 +33,26 @@ import Testing
         return nil
     }
 
+    // MARK: memory
+
+    /// A collection hands over its entries or items with no room to spare (`EventReader.handOver`):
+    /// grown as they filled, a profile of five keys held room for eight (13,000 such profiles,
+    /// 2.9 MB never filled). The collections of one depth fill one array in turn.
+    @Test func collectionsHoldNoRoomToSpare() {
+        var text = "profiles:\n"
+        for i in 0..<40 { text += "  p\(i): {a: 1, b: 2, c: 3, d: 4, e: [1, 2, 3]}\n" }
+        let r = load(text)
+        let profiles = entries(entries(r.root).first?.value)
+        #expect(profiles.count == 40)
+        for profile in profiles {
+            let keys = entries(profile.value)
+            #expect(keys.count == 5 && keys.capacity == 5, "\(profile.key): room for \(keys.capacity)")
+            let list = items(keys.last?.value)
+            #expect(list.count == 3 && list.capacity == 3, "\(profile.key): room for \(list.capacity) items")
+            #expect(scalar(keys.first?.value) == "1" && scalar(list.last) == "3")
+        }
+    }
+
     // MARK: positions
 
     @Test func keysAndValuesKeepStartAndEnd() {
