@@ -53,6 +53,24 @@ import Testing
         }
     }
 
+    /// An empty mapping whose end comes in the loader's next chunk of events has a frame of its
+    /// own: it must not hand the tree the room its depth kept from the collection before (three
+    /// entries grow to room for four, which the depth keeps).
+    @Test func anEmptyMappingAcrossChunksHoldsNoRoom() {
+        for extra in 0..<3 {
+            // The pads move the chunks' bounds (256 events) across the `{}` profiles' three events.
+            var text = "profiles:\n  first: {a: 1, b: 2, c: 3}\n"
+            for i in 0..<extra { text += "  pad\(i): 1\n" }
+            for i in 0..<200 { text += "  p\(i): {}\n" }
+            let profiles = entries(entries(load(text).root).first?.value)
+            #expect(profiles.count == 201 + extra)
+            for profile in profiles.dropFirst() {
+                let room = entries(profile.value).capacity
+                #expect(room == 0, "\(profile.key): room for \(room)")
+            }
+        }
+    }
+
     // MARK: positions
 
     @Test func keysAndValuesKeepStartAndEnd() {

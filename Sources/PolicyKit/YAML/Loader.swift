@@ -437,7 +437,9 @@ private struct EventReader {
     @inline(__always)
     static func handOver<T>(_ array: inout [T]) -> [T] {
         let count = array.count
-        guard count > 0, count < largeCollection, count < array.capacity else {
+        // Empty (a `{}` whose end came in the next chunk): the room stays for the next.
+        guard count > 0 else { return [] }
+        guard count < largeCollection, count < array.capacity else {
             defer { array = [] }
             return array
         }
