@@ -439,6 +439,13 @@ def shape_profiles_many_unknown(rng):
     return fill(head, lambda i: f"    p{i}: {{kind: background, {extra}}}\n", tail)
 
 
+def shape_never_retry_one_key_items(rng):
+    """~65 000 neverRetry items of one key (`{code: c1}`, each lacking its status) in one flow
+    list: the node tree and the decoded values of every item, held at once, peaked at 35 MiB."""
+    head = "version: 1\npolicy: c\nretry:\n  neverRetry: [\n"
+    return fill(head, lambda i: f"{{code: c{i}}},\n", "]\n")
+
+
 def shape_never_retry_bad(rng):
     """~25 000 neverRetry items, each with a code that is not a string (`code: [x]`) and a status out of range."""
     text = shape_never_retry(rng)[0]
@@ -796,6 +803,7 @@ SHAPES = {
     "bom-crlf-comments": shape_bom_crlf_comments,
     "never-retry-wide-items": shape_never_retry_wide_items,
     "profiles-many-unknown": shape_profiles_many_unknown,
+    "never-retry-one-key-items": shape_never_retry_one_key_items,
 }
 
 

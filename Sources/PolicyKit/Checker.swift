@@ -78,9 +78,10 @@ public enum Checker {
             // that core is idle once the parse is done.
             let apart = Loader.pipelines(bytes, threads: threads)
             decoder.splits = apart
-            var root = loaded.root.take()
-            var tree = decoder.decodeRoot(root)
-            decoder.releaseTree()
+            // The decoder holds the only tree while it decodes, so that it can let a long list's
+            // items go once the report is full (see `Decoder.decodeOwned`), and hands it back.
+            var tree = decoder.decodeRoot(loaded.root.take(), owned: true)
+            var root = decoder.releaseTree()
             // Each tree is let go as soon as it is no longer needed, so a large file never holds
             // all three: the decoded one once the document is read from it, the node tree before
             // that when the findings already fill the file's report (the rules' fixes are written

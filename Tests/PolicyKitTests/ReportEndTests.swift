@@ -84,6 +84,42 @@ import Testing
         }
     }
 
+    /// Handed the only tree (`owned`), the decoder lets a long list's items go once the report is
+    /// full (`Decoder.decodeOwned`): its findings, its count past the report's end and what it
+    /// decodes are those of a decoder that keeps the tree, whether the report fills before the
+    /// list, inside it, or never; and it hands the tree back only when it kept it.
+    @Test(arguments: [(0, true), (400, true), (1500, true), (0, false)])
+    func longListsLetGoGiveWhatAKeptTreeGives(_ early: Int, _ findings: Bool) throws {
+        var text = "version: 1\npolicy: lists\n"
+        for i in 0..<early { text += "u\(i): 1\n" }
+        text += "retry:\n  retryOn: [429, 503, 503, x]\n  neverRetry: [\n"
+        for i in 0..<3000 {
+            text += findings && i % 3 != 0 ? "    {code: c\(i)},\n" : "    {status: 503, code: c\(findings ? i % 700 : i)},\n"
+        }
+        text += "  ]\n  profiles:\n    p: {kind: interactive}\ntickets:\n  reuseKey: [viewer, viewer, nobody]\n"
+        let bytes = Array(text.utf8)
+        let loaded = Loader.load(bytes)
+        #expect(loaded.diagnostics.isEmpty)
+        func decoder() -> Decoder {
+            var decoder = Decoder()
+            decoder.room = Loader.maxFindings
+            decoder.source = SourceMap.Builder(bytes)
+            return decoder
+        }
+        var kept = decoder()
+        let keptTree = kept.decodeRoot(loaded.root)
+        #expect(kept.releaseTree() != nil)
+        var owned = decoder()
+        let ownedTree = owned.decodeRoot(Loader.load(bytes).root, owned: true)
+        let handedBack = owned.releaseTree()
+        #expect(owned.diagnostics == kept.diagnostics)
+        #expect(owned.suppressed == kept.suppressed)
+        #expect(ownedTree == keptTree)
+        #expect((kept.diagnostics.count >= Loader.maxFindings) == findings)
+        #expect((handedBack == nil) == findings, "the tree is let go once the report is full")
+        if !findings { #expect(handedBack.map { Decoder.mapping(of: $0)?.count } == 4) }
+    }
+
     /// Past the report's end the decoder only counts, by the fast readings alone: it counts what
     /// it would have reported, for every kind of value a profile or a list item takes.
     @Test func pastTheReportsEndEveryFindingIsCounted() throws {

@@ -56,6 +56,12 @@ struct Decoder {
     static let splitMinimum = 4096
     private var root: Node?
     private var madeEditor: Editor?
+    /// Whether `decodeRoot` was handed the only tree, so that once the report is full (no fix is
+    /// made after that, and the caller lets the tree go as soon as decoding ends) a long list's
+    /// items can be let go as each is decoded (see `decodeOwned`).
+    private var ownsTree = false
+    /// The items a list needs for `decodeOwned` to take it out of the tree (a policy's hold a few).
+    static let ownedListMinimum = 1024
     /// The keys from the root to the mapping being decoded: a profile by its name, a list item as
     /// `-`. Read only when a finding needs it (where a key belongs, the canonical text to add).
     private var path: [String] = []
@@ -79,10 +85,19 @@ struct Decoder {
     private var recentMissing: [MissingTexts] = []
     private static let recent = 16
 
-    mutating func decodeRoot(_ root: Node?) -> Decoded? {
-        self.root = root
+    /// `root` is the file's whole tree; with `owned`, the caller keeps no copy of it and takes it
+    /// back from `releaseTree` (nil once the report filled while it was decoded).
+    mutating func decodeRoot(_ given: consuming Node?, owned: Bool = false) -> Decoded? {
+        self.root = copy given
+        ownsTree = owned
         path.reserveCapacity(8)
-        guard let root, !root.isNull else {
+        if owned, self.root.map({ !$0.isNull }) == true {
+            // Taken, not bound: a binding would hold the tree until decoding ends.
+            var work = (consume given) ?? Node(.reported, span: Span(.start))
+            return decodeOwned(&work, as: .object(Language.root), key: .plain("the policy"), owner: .plain("the policy"),
+                               keySpan: nil)
+        }
+        guard let root = given, !root.isNull else {
             var fix: Fix?
             if root == nil {
                 // Only comments, or nothing: the canonical policy after them.
@@ -101,11 +116,46 @@ struct Decoder {
         return decode(root, as: .object(Language.root), key: .plain("the policy"), owner: .plain("the policy"), keySpan: nil)
     }
 
-    /// Lets go of the node tree and the editor once decoding is done: the caller decides how long
-    /// a large file's tree lives.
-    mutating func releaseTree() {
-        root = nil
-        madeEditor = nil
+    /// A long list under an owned tree (see `ownsTree`) is decoded from a tree whose top mappings
+    /// are the decoder's own copies, each value taken out while it is decoded and put back after.
+    /// Once the report is full, the decoder lets go of the file's tree and its editor; the list's
+    /// items are then held by nothing else, and each is let go once decoded. 80,000 `{code: x}`
+    /// items held their nodes (152 bytes each) and their decoded values (176) at once: 40 MiB.
+    mutating func decodeOwned(_ node: inout Node, as shape: Shape, key: Label, owner: Label, keySpan: Span?) -> Decoded? {
+        // The collection is taken out of `node` (left `.reported`) and put back after: no binding
+        // or temporary may hold it meanwhile, or its items would have a second holder.
+        if case .object(let fields) = shape, path.count <= 1, var entries = Self.mapping(of: node) {
+            node.kind = .reported
+            defer { node.kind = .mapping(entries) }
+            return decodeObject(&entries, fields, owned: true, span: node.span, owner: owner, keySpan: keySpan ?? node.span)
+        }
+        if case .list(let itemShape, let unique) = shape, var items = Self.sequence(of: node), items.count >= Self.ownedListMinimum {
+            node.kind = .reported
+            defer { node.kind = .sequence(items) }
+            return decodeList(&items, itemShape, unique: unique, owned: true, span: node.span, key: key)
+        }
+        return decode(node, as: shape, key: key, owner: owner, keySpan: keySpan)
+    }
+
+    static func mapping(of node: Node) -> [Entry]? {
+        if case .mapping(let entries) = node.kind { return entries }
+        return nil
+    }
+
+    static func sequence(of node: Node) -> [Node]? {
+        if case .sequence(let items) = node.kind { return items }
+        return nil
+    }
+
+    /// Lets go of the node tree and the editor once decoding is done, handing the tree back (nil
+    /// when it was let go of already): the caller decides how long a large file's tree lives.
+    @discardableResult
+    mutating func releaseTree() -> Node? {
+        defer {
+            root = nil
+            madeEditor = nil
+        }
+        return root
     }
 
     /// The file's editor, made on first use: only a finding with a fix needs it.
@@ -314,8 +364,8 @@ struct Decoder {
         }
         switch shape {
         case .object(let fields):
-            guard case .mapping(let entries) = node.kind else { return mismatch(node, shape, key) }
-            return decodeObject(entries, fields, node: node, owner: owner, keySpan: keySpan ?? node.span)
+            guard case .mapping(var entries) = node.kind else { return mismatch(node, shape, key) }
+            return decodeObject(&entries, fields, span: node.span, owner: owner, keySpan: keySpan ?? node.span)
         case .namedMap(let valueShape, _):
             guard case .mapping(let entries) = node.kind else { return mismatch(node, shape, key) }
             if entries.isEmpty {
@@ -338,36 +388,78 @@ struct Decoder {
             }
             return Decoded(value: .object(out), span: node.span)
         case .list(let itemShape, let unique):
-            guard case .sequence(let items) = node.kind else { return notAList(node, itemShape, unique: unique, key) }
-            path.append("-")
-            defer { path.removeLast() }
-            var out: [Decoded] = []
-            out.reserveCapacity(items.count)
-            var complete = true
-            var firsts = FirstSeen()
-            let itemLabel = Label.itemOf(key)
-            for item in items {
-                guard let v = decode(item, as: itemShape, key: itemLabel, owner: itemLabel, keySpan: item.span)
-                else {
-                    complete = false
-                    continue
-                }
-                if unique, let first = firsts.repeatOf(v.value, among: out) {
-                    fail(.typeMismatch, at: v.span,
-                         "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
-                         help: "remove the repeated item")
-                    continue
-                }
-                out.append(v)
-            }
-            return Decoded(value: .list(out), span: node.span, complete: complete)
+            guard case .sequence(var items) = node.kind else { return notAList(node, itemShape, unique: unique, key) }
+            return decodeList(&items, itemShape, unique: unique, span: node.span, key: key)
         default:
             guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
             return decodeScalar(text, style, shape, key: key, span: node.span)
         }
     }
 
-    mutating func decodeObject(_ entries: [Entry], _ fields: [Field], node: Node, owner: Label, keySpan: Span) -> Decoded? {
+    /// A list's items; with an owned tree and a full report, each item is let go once decoded (see
+    /// `decodeOwned`). Nothing else changes: the items left are decoded as they were.
+    mutating func decodeList(_ items: inout [Node], _ itemShape: Shape, unique: Bool, owned: Bool = false, span: Span,
+                             key: Label) -> Decoded? {
+        path.append("-")
+        defer { path.removeLast() }
+        var out: [Decoded] = []
+        out.reserveCapacity(items.count)
+        var complete = true
+        var firsts = FirstSeen()
+        let itemLabel = Label.itemOf(key)
+        // Whether each item is let go once decoded: not yet, from now on, or never (the items are
+        // held elsewhere too).
+        var lettingGo: Bool? = false
+        var firstLetGo = true
+        let mayLetGo = owned && ownsTree && items.count >= Self.ownedListMinimum
+        for i in items.indices {
+            if mayLetGo, lettingGo == false, diagnostics.count >= room {
+                // No fix is made from here on, and the tree is let go when decoding ends: let it
+                // go now, so that the items are the list's alone.
+                root = nil
+                madeEditor = nil
+                lettingGo = true
+            }
+            defer {
+                if lettingGo == true {
+                    let before = items.withUnsafeBufferPointer { $0.baseAddress }
+                    items[i] = Node(.reported, span: items[i].span)
+                    if firstLetGo {
+                        firstLetGo = false
+                        // Had the items a holder besides the list, that write copied them: they
+                        // stay then, and no more are let go. Else those decoded before go too.
+                        if before == items.withUnsafeBufferPointer({ $0.baseAddress }) {
+                            for j in 0..<i { items[j] = Node(.reported, span: items[j].span) }
+                        } else {
+                            lettingGo = nil
+                        }
+                    }
+                }
+            }
+            let item = items[i]
+            guard let v = decode(item, as: itemShape, key: itemLabel, owner: itemLabel, keySpan: item.span)
+            else {
+                complete = false
+                continue
+            }
+            if unique, let first = firsts.repeatOf(v.value, among: out) {
+                fail(.typeMismatch, at: v.span,
+                     "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                     help: "remove the repeated item")
+                continue
+            }
+            out.append(v)
+        }
+        return Decoded(value: .list(out), span: span, complete: complete)
+    }
+
+    /// `owned`: the entries are the decoder's own copy under an owned tree (see `decodeOwned`):
+    /// a mapping's or list's value is taken out while it is decoded, then put back.
+    ///
+    /// The mapping itself, for a finding's fix, is made from `entries` and `span` when needed: held
+    /// the whole time, it would hold the list an owned decoding lets go of.
+    mutating func decodeObject(_ entries: inout [Entry], _ fields: [Field], owned: Bool = false, span: Span, owner: Label,
+                               keySpan: Span) -> Decoded? {
         // Room is made when the first value decodes: reserving it up front for a mapping whose
         // values all fail (14 000 profiles of null values) held 7 MB of empty room at the peak.
         var out: [DecodedEntry] = []
@@ -406,9 +498,11 @@ struct Decoder {
             path.append(key)
             defer { path.removeLast() }
             if entries[j].value.isNull {
-                failNull(entries[j], in: node, shape: fields[index].shape, key: label)
+                failNull(entries[j], in: Node(.mapping(entries), span: span), shape: fields[index].shape, key: label)
                 failed.append(key)
-            } else if let v = decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
+            } else if let v = owned && Self.isCollection(entries[j].value)
+                        ? decodeTaken(&entries[j], as: fields[index].shape, key: label)
+                        : decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
                 // At most one entry a field (the loader drops a repeated key): a mapping of many
                 // unknown keys reserved room for every one of them (10,000 items of 12 keys, two
                 // known: 10 MB, a third of the peak).
@@ -430,9 +524,25 @@ struct Decoder {
                 suppressed += 1
                 continue
             }
-            missingKey(fields[i], in: node, entries: entries, fields: fields, owner: owner, at: keySpan)
+            missingKey(fields[i], in: Node(.mapping(entries), span: span), entries: entries, fields: fields, owner: owner, at: keySpan)
         }
-        return Decoded(value: .object(out), span: node.span, failedKeys: failed)
+        return Decoded(value: .object(out), span: span, failedKeys: failed)
+    }
+
+    static func isCollection(_ node: Node) -> Bool {
+        switch node.kind {
+        case .mapping, .sequence: return true
+        case .scalar, .reported: return false
+        }
+    }
+
+    /// An entry's value taken out of `entry` (left `.reported`) while it is decoded as owned, then
+    /// put back.
+    mutating func decodeTaken(_ entry: inout Entry, as shape: Shape, key: Label) -> Decoded? {
+        var value = entry.value
+        entry.value = Node(.reported, span: value.span)
+        defer { entry.value = value }
+        return decodeOwned(&value, as: shape, key: key, owner: key, keySpan: entry.keySpan)
     }
 
     /// Reports an unknown key: where it belongs when the language has it elsewhere (a key indented
