@@ -85,7 +85,7 @@ struct Decoder {
     private var recentMissing: [MissingTexts] = []
     private static let recent = 16
 
-    /// `root` is the file's whole tree; with `owned`, the caller keeps no copy of it and takes it
+    /// `given` is the file's whole tree; with `owned`, the caller keeps no copy of it and takes it
     /// back from `releaseTree` (nil once the report filled while it was decoded).
     mutating func decodeRoot(_ given: consuming Node?, owned: Bool = false) -> Decoded? {
         self.root = copy given
