@@ -84,10 +84,11 @@ import Testing
         }
     }
 
-    /// Handed the only tree (`owned`), the decoder lets a long list's items go once the report is
-    /// full (`Decoder.decodeOwned`): its findings, its count past the report's end and what it
-    /// decodes are those of a decoder that keeps the tree, whether the report fills before the
-    /// list, inside it, or never; and it hands the tree back only when it kept it.
+    /// Handed the only tree (`owned`), the decoder lets a long list's items and a long mapping's
+    /// profiles go once the report is full (`Decoder.decodeOwned`), the profiles on two threads:
+    /// its findings, its count past the report's end and what it decodes are those of a decoder
+    /// that keeps the tree, whether the report fills before the list, inside it, or never; and it
+    /// hands the tree back only when it kept it.
     @Test(arguments: [(0, true), (400, true), (1500, true), (0, false)])
     func longListsLetGoGiveWhatAKeptTreeGives(_ early: Int, _ findings: Bool) throws {
         var text = "version: 1\npolicy: lists\n"
@@ -96,7 +97,11 @@ import Testing
         for i in 0..<3000 {
             text += findings && i % 3 != 0 ? "    {code: c\(i)},\n" : "    {status: 503, code: c\(findings ? i % 700 : i)},\n"
         }
-        text += "  ]\n  profiles:\n    p: {kind: interactive}\ntickets:\n  reuseKey: [viewer, viewer, nobody]\n"
+        text += "  ]\n  profiles:\n"
+        for i in 0..<5000 {
+            text += findings && i % 7 == 0 ? "    p\(i): {kind: x, cap: 9s}\n" : "    p\(i): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
+        }
+        text += "tickets:\n  reuseKey: [viewer, viewer, nobody]\n"
         let bytes = Array(text.utf8)
         let loaded = Loader.load(bytes)
         #expect(loaded.diagnostics.isEmpty)
@@ -104,6 +109,7 @@ import Testing
             var decoder = Decoder()
             decoder.room = Loader.maxFindings
             decoder.source = SourceMap.Builder(bytes)
+            decoder.splits = true
             return decoder
         }
         var kept = decoder()

@@ -129,6 +129,11 @@ struct Decoder {
             defer { node.kind = .mapping(entries) }
             return decodeObject(&entries, fields, owned: true, span: node.span, owner: owner, keySpan: keySpan ?? node.span)
         }
+        if case .namedMap(let valueShape, _) = shape, var entries = Self.mapping(of: node), entries.count >= Self.ownedListMinimum {
+            node.kind = .reported
+            defer { node.kind = .mapping(entries) }
+            return decodeNamedMap(&entries, valueShape, owned: true, span: node.span, key: key)
+        }
         if case .list(let itemShape, let unique) = shape, var items = Self.sequence(of: node), items.count >= Self.ownedListMinimum {
             node.kind = .reported
             defer { node.kind = .sequence(items) }
@@ -183,11 +188,28 @@ struct Decoder {
     /// a decoder only counts what it finds (every change but the count is made within the room),
     /// so they are decoded in pieces on this thread and one of its own, by a copy of this decoder,
     /// and the pieces give what one decoder would.
-    private mutating func decodeSplit(_ entries: [Entry], from start: Int, as shape: Shape, in node: Node,
-                                      into out: inout [DecodedEntry]) {
+    private mutating func decodeSplit(_ entries: inout [Entry], from start: Int, as shape: Shape, in node: Node,
+                                      into out: inout [DecodedEntry], lettingGo: Bool = false) {
+        // Read through the array's buffer, not a copy of the array: with `lettingGo` each thread
+        // lets go of the profiles it decoded (distinct ones), which a copy would keep.
+        if lettingGo {
+            entries.withUnsafeMutableBufferPointer { (buffer: inout UnsafeMutableBufferPointer<Entry>) in
+                decodeSplit(Worker.Place(buffer.baseAddress!), count: buffer.count, from: start, as: shape, in: node, into: &out,
+                            lettingGo: true)
+            }
+        } else {
+            entries.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<Entry>) in
+                decodeSplit(Worker.Place(UnsafeMutablePointer(mutating: buffer.baseAddress!)), count: buffer.count, from: start,
+                            as: shape, in: node, into: &out, lettingGo: false)
+            }
+        }
+    }
+
+    private mutating func decodeSplit(_ source: Worker.Place<Entry>, count: Int, from start: Int, as shape: Shape, in node: Node,
+                                      into out: inout [DecodedEntry], lettingGo: Bool) {
         let earlier = out
         out = []
-        let pieces = Pieces(entries.count - start)
+        let pieces = Pieces(count - start)
         // Every piece is written in place, in one buffer: a thread's own array, copied in after
         // the join, cost the first thread that copy and lint a tenth of its page faults on 70,000
         // `{}` profiles (6,160, now 5,510). A piece starts where it would if every entry before it
@@ -202,10 +224,12 @@ struct Decoder {
                 while let piece = pieces.take() {
                     var n = 0
                     for k in piece {
-                        if let e = decoder.decodeNamed(entries[start + k], as: shape, in: node) {
+                        let entry = source.base + start + k
+                        if let e = decoder.decodeNamed(entry.pointee, as: shape, in: node) {
                             (place.base + piece.lowerBound + n).initialize(to: e)
                             n += 1
                         }
+                        if lettingGo { entry.pointee.value = Node(.reported, span: entry.pointee.value.span) }
                     }
                     (counts.base + piece.lowerBound / pieces.size).initialize(to: n)
                 }
@@ -367,26 +391,8 @@ struct Decoder {
             guard case .mapping(var entries) = node.kind else { return mismatch(node, shape, key) }
             return decodeObject(&entries, fields, span: node.span, owner: owner, keySpan: keySpan ?? node.span)
         case .namedMap(let valueShape, _):
-            guard case .mapping(let entries) = node.kind else { return mismatch(node, shape, key) }
-            if entries.isEmpty {
-                fail(.typeMismatch, at: node.span, "\(key) is empty; it needs at least one entry")
-                return nil
-            }
-            var out: [DecodedEntry] = []
-            out.reserveCapacity(entries.count)
-            var j = 0
-            if splits, diagnostics.count < room, entries.count >= Self.splitMinimum {
-                j = decodeAhead(entries, as: valueShape, in: node, into: &out)
-            }
-            while j < entries.count {
-                if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
-                    decodeSplit(entries, from: j, as: valueShape, in: node, into: &out)
-                    break
-                }
-                if let e = decodeNamed(entries[j], as: valueShape, in: node) { out.append(e) }
-                j += 1
-            }
-            return Decoded(value: .object(out), span: node.span)
+            guard case .mapping(var entries) = node.kind else { return mismatch(node, shape, key) }
+            return decodeNamedMap(&entries, valueShape, span: node.span, key: key)
         case .list(let itemShape, let unique):
             guard case .sequence(var items) = node.kind else { return notAList(node, itemShape, unique: unique, key) }
             return decodeList(&items, itemShape, unique: unique, span: node.span, key: key)
@@ -394,6 +400,45 @@ struct Decoder {
             guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
             return decodeScalar(text, style, shape, key: key, span: node.span)
         }
+    }
+
+    /// A mapping of profiles by name; with an owned tree and a full report, each profile is let go
+    /// once decoded (see `decodeOwned`), on whichever thread decodes it.
+    mutating func decodeNamedMap(_ entries: inout [Entry], _ valueShape: Shape, owned: Bool = false, span: Span,
+                                 key: Label) -> Decoded? {
+        if entries.isEmpty {
+            fail(.typeMismatch, at: span, "\(key) is empty; it needs at least one entry")
+            return nil
+        }
+        var out: [DecodedEntry] = []
+        out.reserveCapacity(entries.count)
+        var j = 0
+        if splits, diagnostics.count < room, entries.count >= Self.splitMinimum {
+            j = decodeAhead(entries, as: valueShape, in: Node(.mapping(entries), span: span), into: &out)
+        }
+        // Whether each profile is let go once decoded: not yet, from now on, or never (see
+        // `decodeList`). Past the report's end the mapping is not read for a fix: an empty one
+        // stands for it, so that it holds nothing.
+        var lettingGo: Bool? = false
+        let mayLetGo = owned && ownsTree && entries.count >= Self.ownedListMinimum
+        while j < entries.count {
+            if mayLetGo, lettingGo == false, diagnostics.count >= room {
+                root = nil
+                madeEditor = nil
+                let before = entries.withUnsafeBufferPointer { $0.baseAddress }
+                for k in 0..<j { entries[k].value = Node(.reported, span: entries[k].value.span) }
+                lettingGo = j == 0 || before == entries.withUnsafeBufferPointer({ $0.baseAddress }) ? true : nil
+            }
+            let mapping = lettingGo == true ? Node(.mapping([]), span: span) : Node(.mapping(entries), span: span)
+            if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
+                decodeSplit(&entries, from: j, as: valueShape, in: mapping, into: &out, lettingGo: lettingGo == true)
+                break
+            }
+            if let e = decodeNamed(entries[j], as: valueShape, in: mapping) { out.append(e) }
+            if lettingGo == true { entries[j].value = Node(.reported, span: entries[j].value.span) }
+            j += 1
+        }
+        return Decoded(value: .object(out), span: span)
     }
 
     /// A list's items; with an owned tree and a full report, each item is let go once decoded (see
