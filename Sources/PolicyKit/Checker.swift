@@ -91,8 +91,7 @@ public enum Checker {
             if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings {
                 Worker.release(root.take(), apart: apart)
             }
-            let decoded = PolicyDoc(tree, apart: apart)
-            Worker.release(tree.take(), apart: apart)
+            let decoded = PolicyDoc(owning: tree.take(), apart: apart)
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
                 // Another version may mean other keys: saying more would only be noise.

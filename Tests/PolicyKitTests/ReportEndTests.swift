@@ -121,9 +121,27 @@ import Testing
         #expect(owned.diagnostics == kept.diagnostics)
         #expect(owned.suppressed == kept.suppressed)
         #expect(ownedTree == keptTree)
+        // The document read from the tree handed over, its profiles let go as each is read (on
+        // two threads: `apart`), is the one read from a tree kept.
+        let keptDoc = PolicyDoc(keptTree, apart: true)
+        #expect(keptDoc.profiles.count == 5000)
+        #expect(PolicyDoc(owning: ownedTree, apart: true) == keptDoc)
         #expect((kept.diagnostics.count >= Loader.maxFindings) == findings)
         #expect((handedBack == nil) == findings, "the tree is let go once the report is full")
         if !findings { #expect(handedBack.map { Decoder.mapping(of: $0)?.count } == 4) }
+    }
+
+    /// `PolicyDoc(owning:)` takes the profiles out of the tree it reads; documents without them,
+    /// or with them where they do not belong, read as they do from a tree kept.
+    @Test func documentsReadFromATreeHandedOverAreTheSame() {
+        let texts = ["version: 1\n", "retry: 3\n", "retry: {profiles: 3}\n", "retry: {profiles: {}}\n",
+                     "retry:\n  profiles:\n    a: {kind: background}\n    b: {}\n  retryOn: [429]\n",
+                     "profiles: {a: {}}\nretry: {backoff: full-jitter}\n", ""]
+        for text in texts {
+            var decoder = Decoder()
+            let tree = decoder.decodeRoot(Loader.load(Array(text.utf8)).root)
+            #expect(PolicyDoc(owning: tree) == PolicyDoc(tree), "\(text)")
+        }
     }
 
     /// Past the report's end the decoder only counts, by the fast readings alone: it counts what

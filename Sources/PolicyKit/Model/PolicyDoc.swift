@@ -175,6 +175,54 @@ public struct PolicyDoc: Sendable, Hashable {
         }
     }
 
+    /// `init(_:apart:)` of the only decoded tree, handed over: the profiles are taken out of it
+    /// and each profile's decoded values are let go as soon as it is read, on whichever thread
+    /// reads it, so that a file of 50,000 profiles does not hold its decoded values and its
+    /// document at once. The rest of the tree is let go (apart) once read.
+    init(owning given: consuming Decoded?, apart: Bool = false) {
+        var root = consume given
+        var taken = Self.takeProfiles(from: &root)
+        self.init(root, apart: apart)
+        if var profiles = taken.take() {
+            self.profiles = Self.readProfiles(&profiles, apart: apart)
+            Worker.release(profiles, apart: apart)
+        }
+        Worker.release(root.take(), apart: apart)
+    }
+
+    private static func entries(of decoded: Decoded) -> [DecodedEntry]? {
+        if case .object(let entries) = decoded.value { return entries }
+        return nil
+    }
+
+    /// The entries of `retry.profiles`, taken out of `root` (an empty mapping is left, its span
+    /// kept): no binding holds them meanwhile, so that they are `root`'s no longer.
+    private static func takeProfiles(from root: inout Decoded?) -> [DecodedEntry]? {
+        guard var top = root.flatMap(entries(of:)) else { return nil }
+        root?.value = .boolean(false)
+        defer { root?.value = .object(top) }
+        guard let r = top.firstIndex(where: { $0.key == "retry" }), var retry = entries(of: top[r].value) else { return nil }
+        top[r].value.value = .boolean(false)
+        defer { top[r].value.value = .object(retry) }
+        guard let p = retry.firstIndex(where: { $0.key == "profiles" }), let profiles = entries(of: retry[p].value) else { return nil }
+        retry[p].value.value = .object([])
+        return profiles
+    }
+
+    /// Each profile read (see `profile`), then its decoded values let go.
+    private static func readProfiles(_ profiles: inout [DecodedEntry], apart: Bool) -> [Profile] {
+        guard !profiles.isEmpty else { return [] }
+        return profiles.withUnsafeMutableBufferPointer { (buffer: inout UnsafeMutableBufferPointer<DecodedEntry>) -> [Profile] in
+            let place = Worker.Place(buffer.baseAddress!)
+            return Worker.map(buffer.count, apart: apart) { (i: Int) -> Profile in
+                let entry = place.base + i
+                let read = Self.profile(entry.pointee)
+                entry.pointee.value = Decoded(value: .boolean(false), span: entry.pointee.value.span)
+                return read
+            }
+        }
+    }
+
     private mutating func readRetry(_ retry: Decoded, apart: Bool) {
         guard case .object(let entries) = retry.value else { return }
         for i in entries.indices {
