@@ -79,7 +79,8 @@ public enum Checker {
             let apart = Loader.pipelines(bytes, threads: threads)
             decoder.splits = apart
             // The decoder holds the only tree while it decodes, so that it can let a long list's
-            // items go once the report is full (see `Decoder.decodeOwned`), and hands it back.
+            // items and a long mapping's profiles go once the report is full (see
+            // `Decoder.decodeOwned`), and hands it back; the document is read the same way.
             var tree = decoder.decodeRoot(loaded.root.take(), owned: true)
             var root = decoder.releaseTree()
             // Each tree is let go as soon as it is no longer needed, so a large file never holds
