@@ -412,24 +412,22 @@ struct Decoder {
         }
         var out: [DecodedEntry] = []
         out.reserveCapacity(entries.count)
+        var mapping = Node(.mapping(entries), span: span)
         var j = 0
         if splits, diagnostics.count < room, entries.count >= Self.splitMinimum {
-            j = decodeAhead(entries, as: valueShape, in: Node(.mapping(entries), span: span), into: &out)
+            j = decodeAhead(entries, as: valueShape, in: mapping, into: &out)
         }
         // Whether each profile is let go once decoded: not yet, from now on, or never (see
-        // `decodeList`). Past the report's end the mapping is not read for a fix: an empty one
-        // stands for it, so that it holds nothing.
+        // `startLettingGo`).
         var lettingGo: Bool? = false
         let mayLetGo = owned && ownsTree && entries.count >= Self.ownedListMinimum
         while j < entries.count {
             if mayLetGo, lettingGo == false, diagnostics.count >= room {
-                root = nil
-                madeEditor = nil
-                let before = entries.withUnsafeBufferPointer { $0.baseAddress }
-                for k in 0..<j { entries[k].value = Node(.reported, span: entries[k].value.span) }
-                lettingGo = j == 0 || before == entries.withUnsafeBufferPointer({ $0.baseAddress }) ? true : nil
+                // Past the report's end the mapping is not read for a fix: an empty one stands
+                // for it, so that it holds none of the profiles.
+                mapping = Node(.mapping([]), span: span)
+                lettingGo = startLettingGo(&entries, decoded: j) { $0.value = Node(.reported, span: $0.value.span) }
             }
-            let mapping = lettingGo == true ? Node(.mapping([]), span: span) : Node(.mapping(entries), span: span)
             if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
                 decodeSplit(&entries, from: j, as: valueShape, in: mapping, into: &out, lettingGo: lettingGo == true)
                 break
@@ -452,35 +450,15 @@ struct Decoder {
         var complete = true
         var firsts = FirstSeen()
         let itemLabel = Label.itemOf(key)
-        // Whether each item is let go once decoded: not yet, from now on, or never (the items are
-        // held elsewhere too).
+        // Whether each item is let go once decoded: not yet, from now on, or never (see
+        // `startLettingGo`).
         var lettingGo: Bool? = false
-        var firstLetGo = true
         let mayLetGo = owned && ownsTree && items.count >= Self.ownedListMinimum
         for i in items.indices {
             if mayLetGo, lettingGo == false, diagnostics.count >= room {
-                // No fix is made from here on, and the tree is let go when decoding ends: let it
-                // go now, so that the items are the list's alone.
-                root = nil
-                madeEditor = nil
-                lettingGo = true
+                lettingGo = startLettingGo(&items, decoded: i) { $0 = Node(.reported, span: $0.span) }
             }
-            defer {
-                if lettingGo == true {
-                    let before = items.withUnsafeBufferPointer { $0.baseAddress }
-                    items[i] = Node(.reported, span: items[i].span)
-                    if firstLetGo {
-                        firstLetGo = false
-                        // Had the items a holder besides the list, that write copied them: they
-                        // stay then, and no more are let go. Else those decoded before go too.
-                        if before == items.withUnsafeBufferPointer({ $0.baseAddress }) {
-                            for j in 0..<i { items[j] = Node(.reported, span: items[j].span) }
-                        } else {
-                            lettingGo = nil
-                        }
-                    }
-                }
-            }
+            defer { if lettingGo == true { items[i] = Node(.reported, span: items[i].span) } }
             let item = items[i]
             guard let v = decode(item, as: itemShape, key: itemLabel, owner: itemLabel, keySpan: item.span)
             else {
@@ -496,6 +474,21 @@ struct Decoder {
             out.append(v)
         }
         return Decoded(value: .list(out), span: span, complete: complete)
+    }
+
+    /// Once the report is full, under an owned tree (see `decodeOwned`): lets go of the file's tree
+    /// and its editor (no fix is made from here on, and the caller drops the tree when decoding
+    /// ends), then of the first `decoded` elements of `array`. True when the elements are the
+    /// array's alone; nil when making it its own copied it (another holder keeps them), and then
+    /// none is let go: that copy is the only cost of a mistake in who holds what.
+    private mutating func startLettingGo<T>(_ array: inout [T], decoded: Int, _ letGo: (inout T) -> Void) -> Bool? {
+        root = nil
+        madeEditor = nil
+        let before = array.withUnsafeBufferPointer { $0.baseAddress }
+        array.withUnsafeMutableBufferPointer { _ in }
+        guard before == array.withUnsafeBufferPointer({ $0.baseAddress }) else { return nil }
+        for k in 0..<decoded { letGo(&array[k]) }
+        return true
     }
 
     /// `owned`: the entries are the decoder's own copy under an owned tree (see `decodeOwned`):

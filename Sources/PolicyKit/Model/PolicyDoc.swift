@@ -201,10 +201,10 @@ public struct PolicyDoc: Sendable, Hashable {
         guard var top = root.flatMap(entries(of:)) else { return nil }
         root?.value = .boolean(false)
         defer { root?.value = .object(top) }
-        guard let r = top.firstIndex(where: { $0.key == "retry" }), var retry = entries(of: top[r].value) else { return nil }
+        guard let r = top.firstIndex(where: { sameText($0.key, "retry") }), var retry = entries(of: top[r].value) else { return nil }
         top[r].value.value = .boolean(false)
         defer { top[r].value.value = .object(retry) }
-        guard let p = retry.firstIndex(where: { $0.key == "profiles" }), let profiles = entries(of: retry[p].value) else { return nil }
+        guard let p = retry.firstIndex(where: { sameText($0.key, "profiles") }), let profiles = entries(of: retry[p].value) else { return nil }
         retry[p].value.value = .object([])
         return profiles
     }
