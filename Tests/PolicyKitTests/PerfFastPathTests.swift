@@ -498,7 +498,7 @@ import Testing
                     entries.append(DecodedEntry(key: rng.pick(Self.keys), keySpan: Span(.start),
                                                 value: Decoded(value: value(depth: depth + 1), span: Span(.start))))
                 }
-                return .object(entries)
+                return .object(DecodedObject(entries))
             }
         }
 
@@ -510,7 +510,7 @@ import Testing
             case .object(let entries):
                 var out = entries.map { DecodedEntry(key: $0.key, keySpan: $0.keySpan, value: Decoded(value: shuffled($0.value.value), span: $0.value.span)) }
                 for i in out.indices.reversed() where i > 0 { out.swapAt(i, rng.below(i + 1)) }
-                return .object(out)
+                return .object(DecodedObject(out))
             default:
                 return value
             }
@@ -558,9 +558,9 @@ import Testing
                         for i in keys.indices.reversed() where i > 0 { keys.swapAt(i, maker.rng.below(i + 1)) }
                         keys = Array(keys.prefix(size))
                     }
-                    values.append(.object(keys.map {
+                    values.append(.object(DecodedObject(keys.map {
                         DecodedEntry(key: $0, keySpan: Span(.start), value: Decoded(value: maker.value(depth: 1), span: Span(.start)))
-                    }))
+                    })))
                 }
             }
         }
@@ -586,7 +586,7 @@ import Testing
             if let status {
                 entries.append(DecodedEntry(key: "status", keySpan: span, value: Decoded(value: .integer(status), span: span)))
             }
-            return .object(entries)
+            return .object(DecodedObject(entries))
         }
         let a = pair(String(repeating: "\u{958}", count: 5) + ",s6:status=i503", nil)
         let b = pair(String(repeating: "\u{915}\u{93C}", count: 5), 503)

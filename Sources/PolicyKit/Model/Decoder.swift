@@ -15,20 +15,57 @@ public struct Decoded: Sendable, Hashable {
         case decimal(Double)
         case list([Decoded])
         /// Keys in file order; only the entries whose values decoded.
-        case object([DecodedEntry])
+        case object(DecodedObject)
     }
 
     public var value: Value
-    public var span: Span
     /// For a list: false when an item did not decode (a repeated item counts as decoded). Rules
     /// that judge a list as a whole ("lacks 429") skip it then: the item's own finding is enough.
+    /// (Before `span`: it fills the bytes the value's case leaves, and a `Decoded` is 40 bytes.)
     public var complete = true
+    public var span: Span
+
+    public init(value: Value, span: Span, complete: Bool = true) {
+        self.value = value
+        self.complete = complete
+        self.span = span
+    }
+
     /// For a mapping: the known keys that were written but whose values did not decode.
-    public var failedKeys: [String] = []
+    public var failedKeys: [String] {
+        if case .object(let object) = value { return object.failedKeys }
+        return []
+    }
 
     public subscript(key: String) -> Decoded? {
         guard case .object(let entries) = value else { return nil }
         return entries.first { sameText($0.key, key) }?.value
+    }
+}
+
+/// A decoded mapping: its entries, and the known keys written whose values did not decode. The
+/// failed keys are kept here, not in every `Decoded`: one 8-byte field there made each decoded
+/// value 48 bytes instead of 40, and an entry of a one-key mapping a 128-byte block instead of the
+/// 112 its node took, so the blocks a let-go tree frees could not be reused for what is decoded.
+public struct DecodedObject: Sendable, Hashable, RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+    public var entries: [DecodedEntry]
+    public var failedKeys: [String]
+
+    public init(_ entries: [DecodedEntry], failedKeys: [String] = []) {
+        self.entries = entries
+        self.failedKeys = failedKeys
+    }
+
+    public init(arrayLiteral entries: DecodedEntry...) {
+        self.init(entries)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { entries.count }
+
+    public subscript(position: Int) -> DecodedEntry {
+        get { entries[position] }
+        set { entries[position] = newValue }
     }
 }
 
@@ -436,7 +473,7 @@ struct Decoder {
             if lettingGo == true { entries[j].value = Node(.reported, span: entries[j].value.span) }
             j += 1
         }
-        return Decoded(value: .object(out), span: span)
+        return Decoded(value: .object(DecodedObject(out)), span: span)
     }
 
     /// A list's items; with an owned tree and a full report, each item is let go once decoded (see
@@ -564,7 +601,7 @@ struct Decoder {
             }
             missingKey(fields[i], in: Node(.mapping(entries), span: span), entries: entries, fields: fields, owner: owner, at: keySpan)
         }
-        return Decoded(value: .object(out), span: span, failedKeys: failed)
+        return Decoded(value: .object(DecodedObject(out, failedKeys: failed)), span: span)
     }
 
     static func isCollection(_ node: Node) -> Bool {

@@ -190,7 +190,7 @@ public struct PolicyDoc: Sendable, Hashable {
         Worker.release(root.take(), apart: apart)
     }
 
-    private static func entries(of decoded: Decoded) -> [DecodedEntry]? {
+    private static func entries(of decoded: Decoded) -> DecodedObject? {
         if case .object(let entries) = decoded.value { return entries }
         return nil
     }
@@ -205,8 +205,8 @@ public struct PolicyDoc: Sendable, Hashable {
         top[r].value.value = .boolean(false)
         defer { top[r].value.value = .object(retry) }
         guard let p = retry.firstIndex(where: { sameText($0.key, "profiles") }), let profiles = entries(of: retry[p].value) else { return nil }
-        retry[p].value.value = .object([])
-        return profiles
+        retry[p].value.value = .object(DecodedObject([], failedKeys: profiles.failedKeys))
+        return profiles.entries
     }
 
     /// Each profile read (see `profile`), then its decoded values let go.
