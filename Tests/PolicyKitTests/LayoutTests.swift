@@ -7,15 +7,42 @@ import Testing
     /// `Mark`): a field added to one of these is paid once per node, entry or decoded value.
     @Test func positionsAndNodesStaySmall() {
         #expect(MemoryLayout<Mark>.stride == 8)
-        #expect(MemoryLayout<Span>.stride == 16)
-        #expect(MemoryLayout<Node>.stride <= 40)
-        #expect(MemoryLayout<Entry>.stride <= 72)
-        #expect(MemoryLayout<Decoded>.stride <= 48)
-        #expect(MemoryLayout<DecodedEntry>.stride <= 80)
+        #expect(MemoryLayout<Span>.stride == 12)
+        #expect(MemoryLayout<Span>.alignment == 4)
+        #expect(MemoryLayout<Node>.stride <= 32)
+        #expect(MemoryLayout<Entry>.stride <= 64)
+        #expect(MemoryLayout<Decoded>.stride <= 32)
+        #expect(MemoryLayout<DecodedEntry>.stride <= 64)
+        #expect(MemoryLayout<PolicyDoc.NeverRetry>.stride <= 64)
         // Clamped, never trapped on.
         #expect(Mark(line: Int.max, column: -5).line == Int(Int32.max))
         #expect(Mark(line: 3, column: 4) < Mark(line: 3, column: 5))
         #expect(Mark(line: 2, column: 400) < Mark(line: 3, column: 1))
+    }
+
+    /// A span gives back the marks it was made of, each of its four numbers apart from the
+    /// others (they share words), and clamps what it cannot hold.
+    @Test func spansHoldTheirMarks() {
+        var rng = Rng(state: 12)
+        let edges = [0, 1, 2, 255, 256, 65_535, 65_536, 1_048_577, Span.largest - 1, Span.largest]
+        func number() -> Int { rng.below(3) == 0 ? rng.pick(edges) : rng.below(Span.largest + 1) }
+        for _ in 0..<5_000 {
+            let start = Mark(line: number(), column: number()), end = Mark(line: number(), column: number())
+            var span = Span(start: start, end: end)
+            #expect(span.start == start && span.end == end)
+            // Setting one mark leaves the other as it was.
+            let other = Mark(line: number(), column: number())
+            span.end = other
+            #expect(span.start == start && span.end == other)
+            span.start = end
+            #expect(span.start == end && span.end == other)
+            span.end.line = start.line
+            #expect(span == Span(start: end, end: Mark(line: start.line, column: other.column)))
+        }
+        let wild = Span(start: Mark(line: -3, column: Int.max), end: Mark(line: Span.largest + 1, column: Int.min))
+        #expect(wild.start == Mark(line: 0, column: Span.largest))
+        #expect(wild.end == Mark(line: Span.largest, column: 0))
+        #expect(Set([Span(Mark(line: 1, column: 2)), Span(Mark(line: 1, column: 2)), Span(Mark(line: 2, column: 1))]).count == 2)
     }
 
     /// A long line's excerpt, made from the walked line, is the one the whole line would give,
