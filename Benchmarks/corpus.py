@@ -446,6 +446,20 @@ def shape_never_retry_one_key_items(rng):
     return fill(head, lambda i: f"{{code: c{i}}},\n", "]\n")
 
 
+def shape_never_retry_flow_pairs(rng):
+    """~39 000 valid, distinct neverRetry pairs in one flow list on one line: no finding, so the
+    node tree is kept for fixes and held with the decoded values and the document (32.7 MiB
+    before a node took 32 bytes)."""
+    head = "version: 1\npolicy: c\nretry:\n  neverRetry: ["
+    return fill(head, lambda i: f"{{status: {400 + i % 100}, code: {i}}},", "]\n")
+
+
+def shape_one_letter_items(rng):
+    """~520 000 one-letter items in one flow retryOn list (`[a,a,...]`): the most nodes a 1 MiB
+    file holds, each refused, none decoded (31.7 MiB before a node took 32 bytes)."""
+    return fill("version: 1\npolicy: c\nretry:\n  retryOn: [", lambda i: "a,", "a]\n")
+
+
 def shape_never_retry_bad(rng):
     """~25 000 neverRetry items, each with a code that is not a string (`code: [x]`) and a status out of range."""
     text = shape_never_retry(rng)[0]
@@ -804,6 +818,8 @@ SHAPES = {
     "never-retry-wide-items": shape_never_retry_wide_items,
     "profiles-many-unknown": shape_profiles_many_unknown,
     "never-retry-one-key-items": shape_never_retry_one_key_items,
+    "never-retry-flow-pairs": shape_never_retry_flow_pairs,
+    "one-letter-items": shape_one_letter_items,
 }
 
 

@@ -10,12 +10,12 @@ nonisolated(unsafe) private var benchmarkShapeFolderToRemove: String?
 @Suite struct LargeInputTests {
     /// 32 MiB for an optimized binary: the one that ships, which CI measures here too (`.ci/run`
     /// runs this suite with `POLICYC_BINARY` set to the released binary). A debug build runs the
-    /// same code unoptimized, and its larger code and frames add about 2 MiB to every run
-    /// (measured: 31.9 against 30.2 MiB of `swift build -c release` on the worst shape), so it is
-    /// held to that much more.
-    static let memoryBound = (isDebugBuild ? 34 : 32) * 1_048_576
+    /// same code unoptimized, and its larger code and frames add about 4 MiB to every run
+    /// (measured: 14.0 against 10.2 MiB for `lint Policies/playback.yaml`; 34.1 against 29.5 on
+    /// never-retry-flow-pairs, the worst shape), so it is held to that much more.
+    static let memoryBound = (isDebugBuild ? 36 : 32) * 1_048_576
     static let isDebugBuild = CLITests.binary?.path.contains("/debug/") ?? true
-    static var boundText: String { isDebugBuild ? "34 MiB (a debug build)" : "32 MiB" }
+    static var boundText: String { isDebugBuild ? "36 MiB (a debug build)" : "32 MiB" }
     static let limit = 1_048_576 - 64
 
     /// `head`, then `item(0)`, `item(1)`, … as many as fit in just under 1 MiB, then `tail`.
