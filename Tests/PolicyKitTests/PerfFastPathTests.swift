@@ -207,6 +207,53 @@ import Testing
         }
     }
 
+    /// A fold read eight bytes at a time is the one read byte by byte, whatever the text: any
+    /// bytes, dashes and underscores anywhere, any length; and each eight-byte check says of every
+    /// byte, in every place of the word, what the one-byte check says.
+    @Test func foldsReadEightBytesAtATimeAsOneByOne() {
+        func reference(_ text: String) -> UInt64 {
+            var folder = NameFold.Folder()
+            for c in text.utf8 where c != 0x2D && c != 0x5F { folder.add(ASCIIName.lower(c)) }
+            return folder.value
+        }
+        var rng = Rng(state: 53)
+        let pieces = ["a", "z", "A", "Z", "0", "9", "-", "_", " ", "@", "[", "`", "{", "/", ":", "é", "日", "\u{0}", "\u{7F}", "\u{80}"]
+        var texts = ["", "a", "abcdefgh", "abcdefghi", "ABCDEFGH-ijklmnop", "a-bcdefghijklmnopq"]
+        for _ in 0..<4000 {
+            texts.append((rng.below(2) == 0 ? "a" : "") + String((0..<rng.below(90)).map { _ in rng.below(3) == 0 ? rng.pick(pieces) : rng.pick(["b", "Q", "7", "-"]) }.joined()))
+        }
+        for text in texts {
+            #expect(NameFold.of(text) == reference(text), "\(text.debugDescription)")
+            #expect(NameFold.ofName(text) == (Self.referenceIsName(text) ? reference(text) : nil), "\(text.debugDescription)")
+        }
+        #expect(Set(texts.map(NameFold.of)).count > 3900)
+        for v in 0...255 {
+            let c = UInt8(v)
+            for lane in 0..<8 {
+                for filler: UInt8 in [0x00, 0x2D, 0x41, 0x61, 0x39, 0x7F, 0x80, 0xFF] {
+                    let bytes = (0..<8).map { $0 == lane ? c : filler }
+                    let w = bytes.withUnsafeBufferPointer { Bytes8.load($0, at: 0) }
+                    let (lower, upper, digit) = (Values.isLower(c), Values.isUpper(c), Values.isDigit(c))
+                    #expect((Bytes8.within(w, 0x41, 0x5A) >> (8 * lane + 7)) & 1 == (upper ? 1 : 0), "\(v) \(lane) \(filler)")
+                    #expect(Bytes8.has(w, c), "\(v) \(lane) \(filler)")
+                    #expect(Bytes8.has(w, 0x2D) == (c == 0x2D || filler == 0x2D), "\(v) \(lane) \(filler)")
+                    let lowered = bytes.map(ASCIIName.lower).withUnsafeBufferPointer { Bytes8.load($0, at: 0) }
+                    #expect(Bytes8.lowercased(w) == lowered, "\(v) \(lane) \(filler)")
+                    let fillerOK = (Values.isLower(filler) || Values.isUpper(filler) || Values.isDigit(filler), Values.isLower(filler) || Values.isDigit(filler))
+                    #expect(Bytes8.allLettersOrDigits(w) == ((lower || upper || digit) && fillerOK.0), "\(v) \(lane) \(filler)")
+                    #expect(Bytes8.allLowercaseOrDigits(w) == ((lower || digit) && fillerOK.1), "\(v) \(lane) \(filler)")
+                }
+            }
+        }
+        // Camel-case identifiers copied (names without dashes), and SCREAMING_SNAKE ones, are those
+        // the Character code makes, for long names too.
+        for name in texts.filter(Values.isName) + ["ab", "abcdefghijklmnopq", "aBCDEFGHIJ", "a-b", "abcdefgh-ijk"] {
+            #expect(ASCIIName.convert(name, .lowerCamel) == Naming.lowerCamelByCharacters(name), "\(name)")
+            #expect(ASCIIName.convert(name, .upperCamel) == Naming.upperCamelByCharacters(name), "\(name)")
+            #expect(ASCIIName.convert(name, .screamingSnake) == Naming.screamingSnakeByCharacters(name), "\(name)")
+        }
+    }
+
     @Test func takenTableAgreesWithNamingsSets() {
         let words = Naming.swiftKeywords.union(Naming.kotlinKeywords).union(Naming.swiftMembers).union(Naming.kotlinMembers)
         for word in Array(words) + Self.names().map(Naming.lowerCamel) + Self.names().map(Naming.screamingSnake) {

@@ -47,10 +47,12 @@ public struct Span: Hashable, Sendable {
     /// The largest line or column a span holds.
     public static let largest = (1 << 24) - 1
 
+    @inlinable
     public init(start: Mark, end: Mark) {
-        words = (0, 0, 0)
-        self.start = start
-        self.end = end
+        let line = Self.packed(end.storedLine)
+        words = (Self.packed(start.storedLine) | line << 24,
+                 Self.packed(start.storedColumn) | (line >> 8) << 24,
+                 Self.packed(end.storedColumn) | (line >> 16) << 24)
     }
 
     @inlinable
@@ -91,6 +93,7 @@ public struct Span: Hashable, Sendable {
         hasher.combine(words.2)
     }
 
+    @inlinable
     public init(_ mark: Mark) {
         self.init(start: mark, end: mark)
     }
