@@ -21,7 +21,7 @@ public struct Decoded: Sendable, Hashable {
     public var value: Value
     /// For a list: false when an item did not decode (a repeated item counts as decoded). Rules
     /// that judge a list as a whole ("lacks 429") skip it then: the item's own finding is enough.
-    /// (Before `span`: it fills the bytes the value's case leaves, and a `Decoded` is 40 bytes.)
+    /// (Before `span`: it fills the bytes the value's case leaves, and a `Decoded` is 32 bytes.)
     public var complete = true
     public var span: Span
 
@@ -45,8 +45,9 @@ public struct Decoded: Sendable, Hashable {
 
 /// A decoded mapping: its entries, and the known keys written whose values did not decode. The
 /// failed keys are kept here, not in every `Decoded`: one 8-byte field there made each decoded
-/// value 48 bytes instead of 40, and an entry of a one-key mapping a 128-byte block instead of the
-/// 112 its node took, so the blocks a let-go tree frees could not be reused for what is decoded.
+/// value 8 bytes larger (48 instead of 40 when it was moved, with 16-byte spans), and an entry of a
+/// one-key mapping a 128-byte block instead of the 112 its node took, so the blocks a let-go tree
+/// frees could not be reused for what is decoded. (LayoutTests keeps the sizes.)
 public struct DecodedObject: Sendable, Hashable, RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
     public var entries: [DecodedEntry]
     public var failedKeys: [String]
