@@ -218,11 +218,15 @@ import Testing
         }
         var rng = Rng(state: 53)
         let pieces = ["a", "z", "A", "Z", "0", "9", "-", "_", " ", "@", "[", "`", "{", "/", ":", "é", "日", "\u{0}", "\u{7F}", "\u{80}"]
-        var texts = ["", "a", "abcdefgh", "abcdefghi", "ABCDEFGH-ijklmnop", "a-bcdefghijklmnopq"]
+        var texts = ["", "a", "abcdefgh", "abcdefghi", "ABCDEFGH-ijklmnop", "a-bcdefghijklmnopq",
+                     String(repeating: "aZ-9", count: 20), String(repeating: "aZ-9", count: 4) + "_" + String(repeating: "b", count: 20),
+                     String(repeating: "x", count: 17) + "é" + String(repeating: "y", count: 9)]
         for _ in 0..<4000 {
             texts.append((rng.below(2) == 0 ? "a" : "") + String((0..<rng.below(90)).map { _ in rng.below(3) == 0 ? rng.pick(pieces) : rng.pick(["b", "Q", "7", "-"]) }.joined()))
         }
         for text in texts {
+            #expect(text.utf8.withContiguousStorageIfAvailable(ASCIIName.isASCIIName)
+                    == text.utf8.allSatisfy { Values.isLower($0) || Values.isUpper($0) || Values.isDigit($0) || $0 == 0x2D }, "\(text.debugDescription)")
             #expect(NameFold.of(text) == reference(text), "\(text.debugDescription)")
             #expect(NameFold.ofName(text) == (Self.referenceIsName(text) ? reference(text) : nil), "\(text.debugDescription)")
         }
@@ -242,6 +246,8 @@ import Testing
                     let fillerOK = (Values.isLower(filler) || Values.isUpper(filler) || Values.isDigit(filler), Values.isLower(filler) || Values.isDigit(filler))
                     #expect(Bytes8.allLettersOrDigits(w) == ((lower || upper || digit) && fillerOK.0), "\(v) \(lane) \(filler)")
                     #expect(Bytes8.allLowercaseOrDigits(w) == ((lower || digit) && fillerOK.1), "\(v) \(lane) \(filler)")
+                    #expect(Bytes8.allLettersDigitsOrDashes(w) == ((lower || upper || digit || c == 0x2D) && (fillerOK.0 || filler == 0x2D)),
+                            "\(v) \(lane) \(filler)")
                 }
             }
         }

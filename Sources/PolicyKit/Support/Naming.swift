@@ -360,7 +360,14 @@ enum ASCIIName {
     }
 
     static func isASCIIName(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        for c in b where !(isLower(c) || isUpper(c) || isDigit(c) || c == 0x2D) { return false }
+        // Eight bytes at a time (`Bytes8`): a byte at a time it took 19 instructions a byte, asked
+        // of every name whose constants may be taken.
+        var i = 0
+        while i + 8 <= b.count {
+            guard Bytes8.allLettersDigitsOrDashes(Bytes8.load(b, at: i)) else { return false }
+            i += 8
+        }
+        for c in b[i...] where !(isLower(c) || isUpper(c) || isDigit(c) || c == 0x2D) { return false }
         return true
     }
 
@@ -431,6 +438,11 @@ enum Bytes8 {
     @inline(__always)
     static func allLettersOrDigits(_ w: UInt64) -> Bool {
         within(w, 0x30, 0x39) | within(w, 0x41, 0x5A) | within(w, 0x61, 0x7A) == each(0x80)
+    }
+
+    @inline(__always)
+    static func allLettersDigitsOrDashes(_ w: UInt64) -> Bool {
+        within(w, 0x30, 0x39) | within(w, 0x41, 0x5A) | within(w, 0x61, 0x7A) | within(w, 0x2D, 0x2D) == each(0x80)
     }
 
     @inline(__always)
