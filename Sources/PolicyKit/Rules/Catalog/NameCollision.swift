@@ -127,9 +127,17 @@ extension Rule {
                         }
                         return firstEarlier(UnsafeBufferPointer(written), ends: ends)
                     }
+                    // A Swift constant of a name without dashes is the name itself, and the names of
+                    // one mapping are distinct (the loader drops a repeated key): without a dash in
+                    // the group, no two share a Swift constant, and only Kotlin's are compared.
+                    var anyDash = false
+                    for f in first...last where !anyDash {
+                        var name = profiles[Int(sorted[f] & indexMask)].name.value
+                        anyDash = name.withUTF8 { Bytes8.contains($0, 0x2D) }
+                    }
                     let kotlin = Handover<[Int32?]>()
-                    let worker = findings.apart && k - run >= nameCollisionPairedGroup ? Worker { kotlin.value = firsts(.screamingSnake) } : nil
-                    let swiftFirst = firsts(.lowerCamel)
+                    let worker = anyDash && findings.apart && k - run >= nameCollisionPairedGroup ? Worker { kotlin.value = firsts(.screamingSnake) } : nil
+                    let swiftFirst = anyDash ? firsts(.lowerCamel) : [Int32?](repeating: nil, count: last - first + 1)
                     worker?.join()
                     let kotlinFirst = kotlin.value ?? firsts(.screamingSnake)
                     for g in swiftFirst.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
