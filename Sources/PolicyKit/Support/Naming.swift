@@ -302,28 +302,41 @@ enum ASCIIName {
     /// from `start` (room for 2·count bytes there), with no String made: `name-collision`
     /// compares 65 000 profiles' identifiers so. Where they end.
     static func write(_ b: UnsafeBufferPointer<UInt8>, _ kind: Kind, to out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
-        // A camel-case identifier of a name without dashes is the name, its first letter raised for
-        // upper camel case: copied, not made a byte at a time (half of `name-collision`'s writing).
-        if kind != .screamingSnake, !b.isEmpty, !Bytes8.contains(b, 0x2D) {
-            precondition(start >= 0 && out.count - start >= b.count, "no room for the identifier")
-            (out.baseAddress! + start).update(from: b.baseAddress!, count: b.count)
-            if kind == .upperCamel { out[start] = upper(b[0]) }
+        guard let name = b.baseAddress, !b.isEmpty else { return start }
+        precondition(start >= 0 && out.count - start >= 2 * b.count, "no room for the identifier")
+        let to = out.baseAddress! + start
+        if kind == .screamingSnake { return start + screamingSnake(name, b.count, to: to) }
+        guard Bytes8.contains(b, 0x2D) else {
+            // The camel-case identifier of a name without dashes is the name, its first letter
+            // raised for upper camel case: copied, not made a byte at a time.
+            to.update(from: name, count: b.count)
+            if kind == .upperCamel { to[0] = upper(name[0]) }
             return start + b.count
         }
-        if kind == .screamingSnake, let name = b.baseAddress {
-            precondition(start >= 0 && out.count - start >= 2 * b.count, "no room for the identifier")
-            return start + screamingSnake(name, b.count, to: out.baseAddress! + start)
-        }
-        var n = start
-        write(b, kind) {
-            out[n] = $0
-            n += 1
+        return start + camelCase(b, upperFirst: kind == .upperCamel, to: to)
+    }
+
+    /// `write`'s camel case: dashes left out, the first letter of each part raised but the first
+    /// part's (lower camel case) or of every part (upper).
+    private static func camelCase(_ b: UnsafeBufferPointer<UInt8>, upperFirst: Bool, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = 0
+        var partStart = true  // at the first byte of a part (parts lie between dashes)
+        var anyPart = false
+        for c in b {
+            if c == 0x2D {
+                partStart = true
+                continue
+            }
+            out[n] = partStart && (upperFirst || anyPart) ? upper(c) : c
+            n &+= 1
+            partStart = false
+            anyPart = true
         }
         return n
     }
 
     /// `write`'s SCREAMING_SNAKE, through pointers and with the previous byte kept: written a byte
-    /// at a time through `emit` with every access checked, it took 38 instructions a byte, and it
+    /// at a time through a closure with every access checked, it took 38 instructions a byte, and it
     /// is made for every name of a group `name-collision` compares, and for every name whose
     /// constants may be taken. Room for 2·count bytes at `out`.
     private static func screamingSnake(_ b: UnsafePointer<UInt8>, _ count: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
@@ -369,38 +382,6 @@ enum ASCIIName {
         }
         for c in b[i...] where !(isLower(c) || isUpper(c) || isDigit(c) || c == 0x2D) { return false }
         return true
-    }
-
-    /// Gives the identifier of `b` (an ASCII name) to `emit`, byte by byte (at most 2·count).
-    @inline(__always)
-    private static func write(_ b: UnsafeBufferPointer<UInt8>, _ kind: Kind, _ emit: (UInt8) -> Void) {
-        var partStart = true  // at the first byte of a part (parts lie between dashes)
-        var anyPart = false
-        for i in b.indices {
-            let c = b[i]
-            if c == 0x2D {
-                partStart = true
-                continue
-            }
-            switch kind {
-            case .upperCamel:
-                emit(partStart ? upper(c) : c)
-            case .lowerCamel:
-                emit(partStart && anyPart ? upper(c) : c)
-            case .screamingSnake:
-                // Words: each part, split at humps as `Naming.humps` splits them.
-                if partStart {
-                    if anyPart { emit(0x5F) }
-                } else if isUpper(c) {
-                    let prev = b[i - 1]
-                    let nextIsLower = i + 1 < b.count && isLower(b[i + 1])
-                    if isLower(prev) || isDigit(prev) || (isUpper(prev) && nextIsLower) { emit(0x5F) }
-                }
-                emit(upper(c))
-            }
-            partStart = false
-            anyPart = true
-        }
     }
 
     static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }

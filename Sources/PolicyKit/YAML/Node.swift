@@ -64,10 +64,7 @@ public struct Span: Hashable, Sendable {
         @inlinable get {
             Mark(line: Int(words.0 & 0xFF_FFFF), column: Int(words.1 & 0xFF_FFFF))
         }
-        @inlinable set {
-            words.0 = words.0 & 0xFF00_0000 | Self.packed(newValue.storedLine)
-            words.1 = words.1 & 0xFF00_0000 | Self.packed(newValue.storedColumn)
-        }
+        @inlinable set { self = Span(start: newValue, end: end) }
     }
 
     public var end: Mark {
@@ -75,12 +72,8 @@ public struct Span: Hashable, Sendable {
             let line = words.0 >> 24 | (words.1 >> 24) << 8 | (words.2 >> 24) << 16
             return Mark(line: Int(line), column: Int(words.2 & 0xFF_FFFF))
         }
-        @inlinable set {
-            let line = Self.packed(newValue.storedLine)
-            words.0 = words.0 & 0xFF_FFFF | line << 24
-            words.1 = words.1 & 0xFF_FFFF | (line >> 8) << 24
-            words.2 = Self.packed(newValue.storedColumn) | (line >> 16) << 24
-        }
+        // Set through `init`, the one place that packs: spans are set rarely (fixes, editors).
+        @inlinable set { self = Span(start: start, end: newValue) }
     }
 
     public static func == (a: Span, b: Span) -> Bool {

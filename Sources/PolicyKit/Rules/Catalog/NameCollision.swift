@@ -130,10 +130,9 @@ extension Rule {
                     // A Swift constant of a name without dashes is the name itself, and the names of
                     // one mapping are distinct (the loader drops a repeated key): without a dash in
                     // the group, no two share a Swift constant, and only Kotlin's are compared.
-                    var anyDash = false
-                    for f in first...last where !anyDash {
+                    let anyDash = (first...last).contains { f in
                         var name = profiles[Int(sorted[f] & indexMask)].name.value
-                        anyDash = name.withUTF8 { Bytes8.contains($0, 0x2D) }
+                        return name.withUTF8 { Bytes8.contains($0, 0x2D) }
                     }
                     let kotlin = Handover<[Int32?]>()
                     let worker = anyDash && findings.apart && k - run >= nameCollisionPairedGroup ? Worker { kotlin.value = firsts(.screamingSnake) } : nil
