@@ -357,16 +357,41 @@ import Testing
     /// name-collision through folds finds what comparing every profile's identifiers finds.
     @Test func nameCollisionFindsWhatComparingAllIdentifiersFinds() throws {
         var rng = Rng(state: 47)
-        var collisions = 0
-        for round in 0..<44 {
-            // The last rounds make groups of one fold larger than the rule sorts in place; the very
-            // last, groups without a dash, whose Swift constants are the names themselves.
-            let names = (0..<(2 + rng.below(round < 34 ? 30 : 400))).map { _ in
+        var collisions = 0, members = 0
+        // Words whose constants generated members, keywords or both take.
+        let takenWords = ["budget-ratio", "prefetch-retry-refused", "never-retry", "viewer-ref", "all-profiles",
+                     "is-retryable", "policy-name", "default", "class", "profile-kinds", "backoff-ms"]
+        /// `word` with its dashes kept, dropped or made humps, and with some other letters raised
+        /// or dashes added (one time in two): names of its fold, some taken, some not.
+        func variant(of word: String) -> String {
+            let noisy = rng.below(2) == 0
+            var raise = false
+            return word.enumerated().map { i, c -> String in
+                if c == "-" {
+                    let choice = rng.below(3)
+                    raise = choice == 1
+                    return choice == 0 ? "-" : ""
+                }
+                defer { raise = false }
+                let letter = raise || (noisy && i > 0 && rng.below(4) == 0) ? c.uppercased() : String(c)
+                return (noisy && i > 0 && rng.below(9) == 0 ? "-" : "") + letter
+            }.joined()
+        }
+        for round in 0..<56 {
+            // Rounds 34 to 43 make groups of one fold larger than the rule sorts in place; 40 to 43,
+            // groups without a dash, whose Swift constants are the names themselves. From 44 on,
+            // names of the folds of taken words: alone in their fold (44 to 47), in small groups
+            // (48 to 51) and in large ones.
+            let words = (0..<(round < 48 ? 6 : 2)).map { _ in rng.pick(takenWords) }
+            let names = (0..<(round < 44 ? 2 + rng.below(round < 34 ? 30 : 400) : round < 48 ? 1 + rng.below(5)
+                              : round < 52 ? 2 + rng.below(24) : 100 + rng.below(300))).enumerated().map { i, _ in
                 round < 37
                     ? "p" + (0..<rng.below(round < 34 ? 4 : 7)).map { _ in rng.pick(["a", "B", "-b", "b", "1", "-1"]) }.joined()
                     : round < 40
                     ? "p" + (0..<5).map { _ in rng.pick(["B", "-b", "b"]) }.joined()  // one fold, up to 243 names
-                    : "p" + (0..<7).map { _ in rng.pick(["B", "b"]) }.joined()  // one fold, up to 128 names
+                    : round < 44
+                    ? "p" + (0..<7).map { _ in rng.pick(["B", "b"]) }.joined()  // one fold, up to 128 names
+                    : i == 0 && round % 2 == 0 ? words[0] : variant(of: round < 48 ? words[i] : rng.pick(words))
             }
             var seen = Set<String>()
             let unique = names.filter { seen.insert($0).inserted }
@@ -383,14 +408,15 @@ import Testing
                             || Naming.kotlinProfile(other) == Naming.kotlinProfile(name))
                 }
                 let taken = NameAdvice.taken(Naming.swiftProfile(name)).union(NameAdvice.taken(Naming.kotlinProfile(name)))
-                if earlier || !taken.intersection([.swiftMember, .kotlinMember, .typeScriptMember]).isEmpty {
-                    expected.append(5 + j)
-                }
+                let member = !taken.intersection([.swiftMember, .kotlinMember, .typeScriptMember]).isEmpty
+                if earlier || member { expected.append(5 + j) }
+                if member { members += 1 }
             }
             #expect(found == expected, "round \(round): \(unique)")
             collisions += expected.count
         }
         #expect(collisions > 20)
+        #expect(members > 20)
     }
 
     /// The first earlier item of each key, by its bytes' hash: as a table of first occurrences

@@ -62,6 +62,9 @@ enum NameAdvice {
         static let swiftMember = Taken(rawValue: 4)
         static let kotlinMember = Taken(rawValue: 8)
         static let typeScriptMember = Taken(rawValue: 16)
+        /// Not a word's: `name-collision`'s mark on a Swift constant's lookup whose profile's
+        /// Kotlin constant is still to look up.
+        static let unlooked = Taken(rawValue: 128)
     }
 
     /// Naming's keyword and member sets as one table: an identifier is looked up once, where a

@@ -42,32 +42,43 @@ extension Rule {
             let indexBits = max(1, Int.bitWidth - (count - 1).leadingZeroBitCount)
             let indexMask: UInt64 = (1 << UInt64(indexBits)) - 1
             var folds: [UInt64] = []
-            // Profiles whose constant a generated member already has, with what takes them.
-            var members: [(index: Int32, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))] = []
             folds.reserveCapacity(count)
+            // What takes each profile's Swift constant, with `unlooked` set while its Kotlin one is
+            // still to look up: only where it is written anyway, to compare its group (it was
+            // written twice, a fifth of this rule's cost on 36,000 names that may be taken).
+            var swiftTaken: [NameAdvice.Taken] = []
             for p in doc.profiles.indices {
                 let name = doc.profiles[p].name.value
                 guard let fold = NameFold.ofName(name) else { continue }
                 if NameAdvice.mayBeTaken(fold: fold) {
                     // A name that is not an identifier at all (a reserved word: bad-name's finding,
-                    // one mistake, one finding) shares none. TypeScript's constants are Kotlin's (a
-                    // test keeps it so): Kotlin's lookup stands for both languages.
-                    let taken = NameAdvice.takenConstants(name)
-                    guard NameAdvice.reservedIn(taken.swift) == nil else { continue }
-                    if taken.swift.contains(.swiftMember) || taken.kotlin.contains(.kotlinMember)
-                        || taken.kotlin.contains(.typeScriptMember) {
-                        members.append((Int32(p), taken))
-                    }
+                    // one mistake, one finding) shares none.
+                    let swift = NameAdvice.takenConstants(name, swiftOnly: true).swift
+                    guard NameAdvice.reservedIn(swift) == nil else { continue }
+                    if swiftTaken.isEmpty { swiftTaken = Array(repeating: [], count: count) }
+                    swiftTaken[p] = swift.union(.unlooked)
                 }
                 folds.append(fold & ~indexMask | UInt64(p))
             }
+            let looked = swiftTaken
+            /// What takes the constants of a profile whose Kotlin constant (SCREAMING_SNAKE) is
+            /// `snake`, when that profile's constants may be taken. TypeScript's constants are
+            /// Kotlin's (a test keeps it so): Kotlin's lookup stands for both languages.
+            @Sendable func takenIfMember(_ p: Int32, snake: () -> UnsafeBufferPointer<UInt8>) -> (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken)? {
+                guard !looked.isEmpty, looked[Int(p)].contains(.unlooked) else { return nil }
+                let swift = looked[Int(p)].subtracting(.unlooked), kotlin = NameAdvice.taken(snake())
+                let member = swift.contains(.swiftMember) || kotlin.contains(.kotlinMember) || kotlin.contains(.typeScriptMember)
+                return member ? (swift, kotlin) : nil
+            }
+            // Profiles whose constant a generated member already has, with what takes them.
+            var members: [(index: Int32, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))] = []
+            var isMember = Set<Int32>()
             folds.radixSort()
             func index(_ k: Int) -> Int32 { Int32(truncatingIfNeeded: folds[k] & indexMask) }
             func group(_ k: Int) -> UInt64 { folds[k] & ~indexMask }
             // Group by group of one fold (one identifier is never in two), each profile's first
-            // earlier profile with its Swift constant, else with its Kotlin one. Nothing is kept
-            // per profile: tables of every profile's identifiers were 4 MB of 50 000 profiles.
-            let isMember = Set(members.map(\.index))
+            // earlier profile with its Swift constant, else with its Kotlin one. No identifier is
+            // kept per profile: tables of every profile's identifiers were 4 MB of 50 000 profiles.
             var collisions: [(index: Int32, first: Int32)] = []
             // A small group's identifiers as bytes, one after another: its Swift constant, then
             // its Kotlin one. No String is made for them (two a profile were a quarter of this
@@ -78,10 +89,21 @@ extension Rule {
             var run = 0
             for k in folds.indices where k + 1 == folds.count || group(k + 1) != group(run) {
                 defer { run = k + 1 }
-                guard k > run else { continue }
+                // A group's members are found before its collisions: a member's finding is its only one.
                 func report(_ g: Int, _ first: Int?) {
                     let p = index(run + g)
-                    if let first, isMember.isEmpty || !isMember.contains(p) { collisions.append((p, index(run + first))) }
+                    if let first, !isMember.contains(p) { collisions.append((p, index(run + first))) }
+                }
+                guard k > run else {
+                    let p = index(run)
+                    var name = doc.profiles[Int(p)].name.value
+                    let taken = name.withUTF8 { name in
+                        takenIfMember(p) {
+                            UnsafeBufferPointer(rebasing: bytes[..<ASCIIName.write(name, .screamingSnake, to: bytes, at: 0)])
+                        }
+                    }
+                    if let taken { members.append((p, taken)) }
+                    continue
                 }
                 if k - run < 16 {
                     bounds.removeAll(keepingCapacity: true)
@@ -101,6 +123,13 @@ extension Rule {
                         x.count == y.count && bytes[x].elementsEqual(bytes[y])
                     }
                     for g in bounds.indices {
+                        let p = index(run + g), id = bounds[g]
+                        if let taken = takenIfMember(p, snake: { UnsafeBufferPointer(rebasing: bytes[id.middle..<id.end]) }) {
+                            members.append((p, taken))
+                            isMember.insert(p)
+                        }
+                    }
+                    for g in bounds.indices {
                         let id = bounds[g]
                         let first = bounds[..<g].firstIndex { same($0.start..<$0.middle, id.start..<id.middle) }
                             ?? bounds[..<g].firstIndex { same($0.middle..<$0.end, id.middle..<id.end) }
@@ -114,18 +143,26 @@ extension Rule {
                     var room = 0
                     for f in run...k { room += 2 * doc.profiles[Int(index(f))].name.value.utf8.count }
                     let size = room, first = run, last = k, profiles = doc.profiles, sorted = folds
-                    @Sendable func firsts(_ kind: ASCIIName.Kind) -> [Int32?] {
+                    typealias Firsts = (firsts: [Int32?], members: [(index: Int32, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))])
+                    /// The firsts of one kind of identifier and, with SCREAMING_SNAKE, the members.
+                    @Sendable func firsts(_ kind: ASCIIName.Kind) -> Firsts {
                         let written = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, size))
                         defer { written.deallocate() }
                         var ends: [Int32] = []
                         ends.reserveCapacity(last - first + 1)
+                        var members: [(index: Int32, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))] = []
                         var end = 0
                         for f in first...last {
-                            var name = profiles[Int(sorted[f] & indexMask)].name.value
+                            let p = Int32(truncatingIfNeeded: sorted[f] & indexMask), start = end
+                            var name = profiles[Int(p)].name.value
                             name.withUTF8 { end = ASCIIName.write($0, kind, to: written, at: end) }
                             ends.append(Int32(end))
+                            if kind == .screamingSnake,
+                               let taken = takenIfMember(p, snake: { UnsafeBufferPointer(rebasing: written[start..<end]) }) {
+                                members.append((p, taken))
+                            }
                         }
-                        return firstEarlier(UnsafeBufferPointer(written), ends: ends)
+                        return (firstEarlier(UnsafeBufferPointer(written), ends: ends), members)
                     }
                     // A Swift constant of a name without dashes is the name itself, and the names of
                     // one mapping are distinct (the loader drops a repeated key): without a dash in
@@ -134,11 +171,13 @@ extension Rule {
                         var name = profiles[Int(sorted[f] & indexMask)].name.value
                         return name.withUTF8 { Bytes8.contains($0, 0x2D) }
                     }
-                    let kotlin = Handover<[Int32?]>()
+                    let kotlin = Handover<Firsts>()
                     let worker = anyDash && findings.apart && k - run >= nameCollisionPairedGroup ? Worker { kotlin.value = firsts(.screamingSnake) } : nil
-                    let swiftFirst = anyDash ? firsts(.lowerCamel) : [Int32?](repeating: nil, count: last - first + 1)
+                    let swiftFirst = anyDash ? firsts(.lowerCamel).firsts : [Int32?](repeating: nil, count: last - first + 1)
                     worker?.join()
-                    let kotlinFirst = kotlin.value ?? firsts(.screamingSnake)
+                    let (kotlinFirst, groupMembers) = kotlin.value ?? firsts(.screamingSnake)
+                    members += groupMembers
+                    isMember.formUnion(groupMembers.lazy.map(\.index))
                     for g in swiftFirst.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
                 }
             }
@@ -150,6 +189,8 @@ extension Rule {
                                         taken.kotlin.contains(.typeScriptMember) ? "the TypeScript member \(kotlin)" : nil]
                     .compactMap { $0 })
             }
+            // Found group by group, reported in the order of the profiles.
+            members.sort { $0.index < $1.index }
             for (p, taken) in members {
                 let name = doc.profiles[Int(p)].name
                 findings.add(at: name.span,
