@@ -61,11 +61,12 @@ extension Rule {
                 folds.append(fold & ~indexMask | UInt64(p))
             }
             let looked = swiftTaken
+            @Sendable func unlooked(_ p: Int32) -> Bool { !looked.isEmpty && looked[Int(p)].contains(.unlooked) }
             /// What takes the constants of a profile whose Kotlin constant (SCREAMING_SNAKE) is
             /// `snake`, when that profile's constants may be taken. TypeScript's constants are
             /// Kotlin's (a test keeps it so): Kotlin's lookup stands for both languages.
             @Sendable func takenIfMember(_ p: Int32, snake: () -> UnsafeBufferPointer<UInt8>) -> (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken)? {
-                guard !looked.isEmpty, looked[Int(p)].contains(.unlooked) else { return nil }
+                guard unlooked(p) else { return nil }
                 let swift = looked[Int(p)].subtracting(.unlooked), kotlin = NameAdvice.taken(snake())
                 let member = swift.contains(.swiftMember) || kotlin.contains(.kotlinMember) || kotlin.contains(.typeScriptMember)
                 return member ? (swift, kotlin) : nil
@@ -96,6 +97,7 @@ extension Rule {
                 }
                 guard k > run else {
                     let p = index(run)
+                    guard unlooked(p) else { continue }
                     var name = doc.profiles[Int(p)].name.value
                     let taken = name.withUTF8 { name in
                         takenIfMember(p) {
