@@ -533,16 +533,16 @@ private struct EventReader {
             if depth <= 0 { break }
         }
         guard depth == 0, j < end, case .scalar(let bytes) = chunk.peek(j) else { return }
-        var hasher = Hasher()
-        ExactText.hash(UnsafeRawBufferPointer(bytes), into: &hasher)
-        stack[top].seen.prefetch(hash: hasher.finalize64())
+        stack[top].seen.prefetch(hash: keyedHash(bytes))
     }
 
-    /// A key's hash by its bytes, as `ExactText` hashes it (see `HashIndex`).
+    /// A key's hash by its bytes (keys are the same when their bytes are, see `firstSpan`): the
+    /// per-process keyed hash of `firstEarlier`, so no file can make its keys share slots. The
+    /// standard library's SipHash took about 200 instructions a key, and each key of a large
+    /// mapping is hashed twice (for the slot asked for ahead, then to look it up).
     static func hash(_ key: String) -> UInt64 {
-        var hasher = Hasher()
-        hasher.combine(ExactText(key))
-        return hasher.finalize64()
+        var key = key
+        return key.withUTF8 { keyedHash($0) }
     }
 
     mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
