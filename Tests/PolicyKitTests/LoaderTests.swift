@@ -468,6 +468,28 @@ import Testing
         }
     }
 
+    /// The parser delivers its first few events at once, not when a chunk is full: after them a
+    /// value may run to the end of the file (a plain scalar followed by blank lines ends where
+    /// they do), and the reader maps lines while it waits only once something has arrived. The
+    /// other chunks are full, and together they are the events of one chunk of any size.
+    @Test func theFirstEventsAreDeliveredAtOnce() {
+        let yaml = "version: 1\npolicy: blank\n" + String(repeating: "\n", count: 100_000) + "retry:\n" + String(repeating: "  - 1\n", count: 3_000)
+        func counts(chunkSize: Int) -> [Int] {
+            var counts: [Int] = []
+            EventSource.parse(Array(yaml.utf8), chunkSize: chunkSize) { chunk in
+                counts.append(chunk.count)
+                return true
+            }
+            return counts
+        }
+        let chunked = counts(chunkSize: 2048), whole = counts(chunkSize: 1 << 20)
+        #expect(chunked.first == 4)
+        #expect(chunked.dropFirst().dropLast().allSatisfy { $0 == 2048 })
+        #expect(whole.first == 4 && whole.count == 2)
+        #expect(chunked.reduce(0, +) == whole.reduce(0, +))
+        #expect(whole.reduce(0, +) > 3_000)
+    }
+
     /// An empty collection (`{}`, `[]`) is made at once when its end is the next event of the
     /// chunk. In chunks of one event it never is, so that load makes every collection in a frame:
     /// both give the same tree and findings, wherever the empty collection stands (a value, an

@@ -163,9 +163,13 @@ struct EventChunk {
 /// Bytes → libyaml events, in chunks. The only code that sees libyaml's parser.
 enum EventSource {
     /// Parses `bytes` and hands the events to `deliver` in chunks of at most `chunkSize` (the
-    /// last one with `end` set). `deliver` returns false to stop parsing; it may keep the chunk's
-    /// storage and give back another (see `EventPipe`).
-    static func parse(_ bytes: [UInt8], chunkSize: Int, deliver: (inout EventChunk) -> Bool) {
+    /// last one with `end` set), the first once it holds `firstChunk` events: the reader maps
+    /// the file's lines while it waits only once the parser has delivered something (see
+    /// `EventReader.read`), and a file's first events come at once where a later one may take
+    /// the whole file (the value of `policy: blank` followed by 1 MiB of blank lines ends only
+    /// where they do). `deliver` returns false to stop parsing; it may keep the chunk's storage
+    /// and give back another (see `EventPipe`).
+    static func parse(_ bytes: [UInt8], chunkSize: Int, firstChunk: Int = 4, deliver: (inout EventChunk) -> Bool) {
         // On the heap: libyaml's string reader points back into the parser, so it must not move.
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
@@ -183,6 +187,7 @@ enum EventSource {
         input.withUnsafeBufferPointer { buffer in
             yaml_parser_set_input_string(parser, buffer.baseAddress, bytes.count)
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+            var size = min(firstChunk, chunkSize)
             while true {
                 guard let type = chunk.parse(parser) else {
                     chunk.end = .failed(syntaxError(parser.pointee, in: bytes))
@@ -194,7 +199,8 @@ enum EventSource {
                     _ = deliver(&chunk)
                     return
                 }
-                if chunk.count >= chunkSize {
+                if chunk.count >= size {
+                    size = chunkSize
                     guard deliver(&chunk) else { return }
                     // What came back: this chunk, read (one thread), or one the reader is done
                     // with (`EventPipe`), or a new one without room yet.
