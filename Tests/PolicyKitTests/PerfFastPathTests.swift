@@ -360,7 +360,7 @@ import Testing
         var collisions = 0, members = 0
         // Words whose constants generated members, keywords or both take.
         let takenWords = ["budget-ratio", "prefetch-retry-refused", "never-retry", "viewer-ref", "all-profiles",
-                     "is-retryable", "policy-name", "default", "class", "profile-kinds", "backoff-ms"]
+                          "is-retryable", "policy-name", "default", "class", "profile-kinds", "backoff-ms"]
         /// `word` with its dashes kept, dropped or made humps, and with some other letters raised
         /// or dashes added (one time in two): names of its fold, some taken, some not.
         func variant(of word: String) -> String {
