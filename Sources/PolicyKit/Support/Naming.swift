@@ -220,7 +220,9 @@ enum NameFold {
 
     /// The hash of a sequence of folded bytes, however they are given: eight at a time through
     /// splitmix64's mixer (`mix64`), the count last, so that a fold is one value whether its bytes
-    /// came one by one or eight at once, across dashes or not.
+    /// came one by one or eight at once, across dashes or not. Not `keyedHash`, which takes its
+    /// bytes whole and puts the length into its keyed start: a fold's length is known only at the
+    /// end, and folds need no key (names that share one are then compared by their bytes).
     struct Folder {
         private var hash: UInt64 = 0x243F_6A88_85A3_08D3
         /// The bytes not yet mixed in, the first in the low byte, and how many.
