@@ -753,6 +753,14 @@ def shape_member_case_variants(rng):
     return fill(head, lambda i: f"    {name(i)}: {{}}\n", tail)
 
 
+def shape_deep_indentation(rng):
+    """~690 profiles whose keys stand 600 columns in and whose one value 900 (`kind: background`):
+    each lacks five keys, and each fix indents its lines that far (written a space at a time, the
+    fixes took three quarters of lint's time)."""
+    return fill("version: 1\npolicy: indented\nretry:\n" + " " * 300 + "profiles:\n",
+                lambda i: " " * 600 + f"q{i}:\n" + " " * 900 + "kind: background\n")
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -820,6 +828,7 @@ SHAPES = {
     "never-retry-one-key-items": shape_never_retry_one_key_items,
     "never-retry-flow-pairs": shape_never_retry_flow_pairs,
     "one-letter-items": shape_one_letter_items,
+    "deep-indentation": shape_deep_indentation,
 }
 
 

@@ -514,6 +514,17 @@ import Testing
         }
     }
 
+    /// `String.spaces`, written into the string's storage at once, is `String(repeating:)`'s
+    /// spaces, and no spaces for a count below one (a column of 0 gives an indent of -1).
+    @Test(arguments: [-3, -1, 0, 1, 2, 15, 16, 17, 900, 5000])
+    func spacesAreThatManySpaces(_ count: Int) {
+        let spaces = String.spaces(count)
+        #expect(spaces == String(repeating: " ", count: max(0, count)))
+        #expect(spaces.utf8.count == max(0, count))
+        #expect(spaces.utf8.allSatisfy { $0 == UInt8(ascii: " ") })
+        #expect((spaces + "x").count == max(0, count) + 1)
+    }
+
     // The loader scans a small mapping for a repeated key and hashes a large one: both must
     // point at the first occurrence, at every size around the switch.
     @Test(arguments: [1, 2, 15, 16, 17, 40])

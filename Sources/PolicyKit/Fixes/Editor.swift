@@ -115,7 +115,7 @@ public struct Editor: Sendable {
             return [TextEdit(Span(close), joined)]
         }
         guard let last = items.last, text.byte(at: list.span.start) == UInt8(ascii: "-") else { return nil }
-        let indent = String(repeating: " ", count: list.span.start.column - 1)
+        let indent = String.spaces(list.span.start.column - 1)
         let lines = new.flatMap { item in
             ["\(indent)- \(item.block[0])"] + item.block.dropFirst().map { "\(indent)  \($0)" }
         }
@@ -167,7 +167,7 @@ public struct Editor: Sendable {
             return [TextEdit(Span(close), "\(key): \(flow)")]
         }
         guard let first = entries.first else { return nil }
-        let indent = String(repeating: " ", count: first.keySpan.start.column - 1)
+        let indent = String.spaces(first.keySpan.start.column - 1)
         let indented = lines.map { $0.isEmpty ? $0 : indent + $0 }
         let rank = order.firstIndex(of: key) ?? order.count
         for entry in entries {
@@ -192,7 +192,7 @@ public struct Editor: Sendable {
             return written ? [TextEdit(null.span, value)] : [TextEdit(Span(afterColon), " " + value)]
         }
         guard text.startsItsLine(entry.keySpan.start) else { return nil }
-        let indent = String(repeating: " ", count: entry.keySpan.start.column - 1)
+        let indent = String.spaces(entry.keySpan.start.column - 1)
         var edits = written ? [TextEdit(Span(start: afterColon, end: null.span.end), "")] : []
         edits += insertLines(lines.map { $0.isEmpty ? $0 : indent + $0 }, after: entry.keySpan.end.line)
         return edits

@@ -61,7 +61,7 @@ public indirect enum JSON: Sendable, Hashable {
         if indent < lineBreaks.count {
             out += lineBreaks[indent]
         } else {
-            out += "\n" + String(repeating: "  ", count: indent)
+            out += "\n" + String.spaces(2 * indent)
         }
     }
 

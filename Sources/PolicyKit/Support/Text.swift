@@ -41,3 +41,16 @@ extension StringProtocol {
         return out + rest
     }
 }
+
+extension String {
+    /// `count` spaces (none for a negative count), as indentation. `String(repeating: " ",
+    /// count:)` appends one string at a time, about 300 instructions a space: a fix written for
+    /// each of 1,000 keys in column 900 took three quarters of lint's time.
+    public static func spaces(_ count: Int) -> String {
+        let count = Swift.max(0, count)
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            _ = buffer.prefix(count).initialize(from: repeatElement(UInt8(ascii: " "), count: count))
+            return count
+        }
+    }
+}
