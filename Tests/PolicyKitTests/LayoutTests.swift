@@ -73,6 +73,32 @@ import Testing
         #expect(source.excerpt(line: 3, column: 1, endColumn: nil) == nil)
     }
 
+    /// Excerpts decode a line's bytes as `String(decoding:as:)` does, invalid UTF-8 too (each
+    /// maximal ill-formed sequence one U+FFFD): truncated, overlong, surrogate and out-of-range
+    /// sequences, stray continuation bytes, on short and long lines.
+    @Test func excerptsOfInvalidUTF8AreTheDecodedLinesOnes() {
+        var rng = Rng(state: 53)
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("é".utf8), Array("日".utf8), Array("😀".utf8), [0x09], [0x80], [0xBF], [0xFF], [0xC0, 0x80],
+            [0xC2], [0xE2, 0x82], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80],
+            [0xF8, 0x88, 0x80, 0x80, 0x80], [0xE1, 0x80, 0x41], Array("\u{301}".utf8),
+        ]
+        for length in [1, 5, 60, 700, 3_000] {
+            for _ in 0..<4 {
+                var line: [UInt8] = []
+                for _ in 0..<length { line += rng.pick(pieces) }
+                var source = Reporters.SourceLines(Array("key: x\n".utf8) + line + Array("\nlast\n".utf8))
+                let whole = source.line(2)!
+                let count = whole.count
+                for column in [1, 2, count, count + 1, 161, 1 + rng.below(count + 1), 1 + rng.below(count + 1)] {
+                    let expected = Reporters.Excerpt(line: whole, column: column, endColumn: column + 3)
+                    let made = source.excerpt(line: 2, column: column, endColumn: column + 3)
+                    #expect(made?.text == expected.text && made?.caret == expected.caret, "length \(length) column \(column)")
+                }
+            }
+        }
+    }
+
     /// Lines are split on the bytes as far as they are asked for and decoded one by one: each is
     /// the line of the whole file decoded (invalid UTF-8 repaired) and then split, whatever bytes
     /// stand around its breaks, and in whatever order lines are asked for.
