@@ -755,13 +755,19 @@ import Testing
 
     @Test func utf8CheckFindsTheFirstBadByteAtEveryOffset() {
         var rng = Rng(state: 23)
+        // Two-byte characters (read as a run) among the others, and sequences that break a run:
+        // a lead without its continuation, a lead of two bytes before an ASCII byte, the last
+        // two-byte lead (DF) and the first three-byte one (E0).
         let pieces: [[UInt8]] = [[0x61], [0x20], Array("é".utf8), Array("日".utf8), Array("😀".utf8), [0xFF], [0xC3],
-                                 [0xE0, 0x80], [0xED, 0xA0, 0x80], [0x80], [0xF4, 0x90, 0x80, 0x80]]
-        for _ in 0..<3000 {
+                                 [0xE0, 0x80], [0xED, 0xA0, 0x80], [0x80], [0xF4, 0x90, 0x80, 0x80],
+                                 Array("жж".utf8), [0xDF, 0xBF], [0xC2, 0x7F], [0xDF], [0xC1, 0xBF], [0xE0, 0xA0, 0x80]]
+        for round in 0..<3000 {
             var bytes: [UInt8] = []
             for _ in 0..<rng.below(40) {
-                // Mostly ASCII runs, so the 32- and eight-byte steps are taken and left at every offset.
-                bytes += rng.below(4) == 0 ? rng.pick(pieces) : [UInt8](repeating: 0x61, count: rng.below(rng.below(2) == 0 ? 12 : 90))
+                // Mostly ASCII runs, so the 32- and eight-byte steps are taken and left at every
+                // offset; every other round, pieces only, so runs of two-byte characters are long.
+                bytes += round % 2 == 0 || rng.below(4) == 0 ? rng.pick(pieces)
+                    : [UInt8](repeating: 0x61, count: rng.below(rng.below(2) == 0 ? 12 : 90))
             }
             #expect(Encoding.firstInvalidUTF8(bytes) == Self.referenceFirstInvalid(bytes), "\(bytes)")
         }

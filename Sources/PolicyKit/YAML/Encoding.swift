@@ -53,6 +53,14 @@ enum Encoding {
                 i += 1
                 continue
             }
+            // Two-byte characters in a row (accented Latin, Greek, Cyrillic, Hebrew, Arabic) at
+            // once: one by one through the switch below, a file of accented words cost 27
+            // instructions a byte.
+            if b >= 0xC2, b <= 0xDF, i + 1 < n, bytes[i + 1] & 0xC0 == 0x80 {
+                i += 2
+                while i + 1 < n, bytes[i] >= 0xC2, bytes[i] <= 0xDF, bytes[i + 1] & 0xC0 == 0x80 { i += 2 }
+                continue
+            }
             let length: Int
             var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
             switch b {

@@ -467,16 +467,18 @@ extension Reporters {
 
         /// The terminal columns of the scalars a report has met. `width` asks Unicode's tables
         /// (general category, emoji presentation): for a thousand findings on lines of accented
-        /// words, 160,000 asks took a sixth of lint's instructions.
+        /// words, 160,000 asks took a sixth of lint's instructions. Kept for the Basic
+        /// Multilingual Plane in a table of 64 KB, made at the first scalar past ASCII (a
+        /// dictionary's lookups still cost 45 instructions each).
         struct Widths {
-            private var known: [UInt32: Int8] = [:]
+            private var known: [Int8] = []
 
             mutating func of(_ s: Unicode.Scalar) -> Int {
-                if let width = known[s.value] { return Int(width) }
-                let width = Excerpt.width(s)
-                // Bounded: a report of every CJK character need not keep them all.
-                if known.count < 4096 { known[s.value] = Int8(width) }
-                return width
+                guard s.value < 0x1_0000 else { return Excerpt.width(s) }
+                if known.isEmpty { known = [Int8](repeating: -1, count: 0x1_0000) }
+                let i = Int(s.value)
+                if known[i] < 0 { known[i] = Int8(Excerpt.width(s)) }
+                return Int(known[i])
             }
         }
 
