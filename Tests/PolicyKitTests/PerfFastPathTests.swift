@@ -472,21 +472,26 @@ import Testing
         #expect(hashes.count == keys.count)
     }
 
-    /// Comparing squashed on the bytes says what squashing both and comparing says: for ASCII
-    /// keys in any case with any separators, and for text past ASCII (the Kelvin sign lowercases
-    /// to "k", a combining mark after "I" stays) anywhere in either.
+    /// Comparing squashed (on the bytes, or scalar by scalar as they are lowered) says what
+    /// squashing both whole with `lowercased()` and comparing their scalars says: for ASCII keys
+    /// in any case with any separators, and for text past ASCII (the Kelvin sign lowercases to
+    /// "k", İ to "i" and a combining dot, a combining mark after "I" stays) anywhere in either.
     @Test func sameSquashedIsSquashingBoth() {
+        func squash(_ text: String) -> [Unicode.Scalar] {
+            Array(text.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " })
+        }
         var rng = Rng(state: 47)
         let pieces = ["max", "Max", "MAX", "retries", "Retries", "_", "-", " ", "k", "K", "\u{212A}", "I",
-                      "\u{307}", "é", "e\u{301}", "ß", "SS", "a", ""]
+                      "\u{307}", "é", "e\u{301}", "ß", "SS", "a", "", "İ", "i\u{307}", "_\u{301}", "Σ"]
         var words = ["maxRetries", "max_retries", "max-Retries", "MAXRETRIES", "maxRetrie", "maxRetriess", "",
                      "-", "k", "\u{212A}", "K"]
         for _ in 0..<600 { words.append((0..<rng.below(6)).map { _ in rng.pick(pieces) }.joined()) }
         var same = 0
         for a in words {
             for b in [rng.pick(words), rng.pick(words), a.uppercased(), a.replacingOccurrences(of: "_", with: "-")] {
-                let expected = Suggest.squash(a) == Suggest.squash(b)
+                let expected = squash(a) == squash(b)
                 #expect(Suggest.sameSquashed(a, b) == expected, "\(a.debugDescription) \(b.debugDescription)")
+                #expect(Suggest.squash(a) == squash(a), "\(a.debugDescription)")
                 if expected { same += 1 }
             }
         }
@@ -786,8 +791,78 @@ import Testing
         }
         guard let (candidate, d) = best else { return nil }
         if d <= max(2, max(w.count, candidate.count) / 3) { return candidate }
-        let squash = { (s: String) in s.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " } }
+        let squash = { (s: String) in Array(s.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != " " }) }
         return candidates.first { squash($0) == squash(word) }
+    }
+
+    /// `Lowered` and `lowercasedScalars(upTo:)` give `lowercased()`'s scalars, the first `limit`:
+    /// lowercasing maps each scalar on its own (final sigma too), İ to two scalars.
+    @Test func loweringScalarByScalarIsLowercased() {
+        var rng = Rng(state: 67)
+        let pieces = ["a", "B", "ΑΣ", "Σ", "ς", "İ", "I", "\u{212A}", "ẞ", "ß", "ǅ", "É", "e\u{301}", "Ω", "\u{2126}", "日",
+                      "😀", "_", "-", " ", "\u{10400}", "ＡＢ"]
+        for _ in 0..<2000 {
+            let text = (0..<rng.below(12)).map { _ in rng.pick(pieces) }.joined()
+            let lowered = Array(text.lowercased().unicodeScalars)
+            #expect(Array(IteratorSequence(Suggest.Lowered(text))) == lowered, "\(text.debugDescription)")
+            for limit in [0, 1, 3, 64] {
+                #expect(Suggest.lowercasedScalars(text, upTo: limit) == Array(lowered.prefix(limit)), "\(text.debugDescription) \(limit)")
+            }
+        }
+    }
+
+    /// The facts `forParts` stands on, from Unicode's tables: of the scalars past ASCII, only İ
+    /// and the Kelvin sign lower to anything with ASCII in it, and only İ to more than one scalar.
+    @Test func onlyTwoScalarsPastASCIILowerToASCII() {
+        var toASCII: [UInt32] = [], expanding: [UInt32] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let lowered = scalar.properties.lowercaseMapping.unicodeScalars
+            if lowered.contains(where: \.isASCII) { toASCII.append(value) }
+            if lowered.count != 1 { expanding.append(value) }
+        }
+        #expect(toASCII == [0x130, 0x212A])
+        #expect(expanding == [0x130])
+    }
+
+    /// `byParts` answers as lowering every word whole and comparing scalars does, for words past
+    /// ASCII among ASCII candidates (where it leaves most scalars unlowered) and among others.
+    @Test func byPartsAnswersAsLoweringWhole() {
+        func reference(_ word: String, in candidates: [String]) -> String? {
+            let w = Array(word.lowercased().unicodeScalars)
+            guard w.count >= 3 else { return nil }
+            var best: (candidate: String, score: Int)?
+            var tied = false
+            for c in candidates {
+                let lc = Array(c.lowercased().unicodeScalars)
+                guard lc.count >= 3, lc != w else { continue }
+                let shared = min(lc.count, w.count)
+                func occurs(_ n: [Unicode.Scalar], _ h: [Unicode.Scalar]) -> Bool {
+                    n.count <= h.count && (0...(h.count - n.count)).contains { h[$0..<($0 + n.count)].elementsEqual(n) }
+                }
+                let score: Int
+                if w.starts(with: lc) || lc.starts(with: w) { score = 2 * shared + 1 }
+                else if occurs(lc, w) || occurs(w, lc) { score = 2 * shared }
+                else { continue }
+                if best == nil || score > best!.score { best = (c, score); tied = false }
+                else if score == best!.score { tied = true }
+            }
+            return tied ? nil : best?.candidate
+        }
+        var rng = Rng(state: 71)
+        let pieces = ["retry", "On", "TIME", "out", "\u{212A}", "İ", "ı", "É", "é", "Σ", "日", "_", "ms", "jitter", "Max", "i\u{307}",
+                      "\u{212A}ind", "ind", "d"]
+        let sets = [Language.retry.map(\.key), Language.profile.map(\.key), ["kind", "maxJitter", "honor"], ["İd", "kİnd", "tİme", "Éclair"]]
+        var found = 0
+        for _ in 0..<3000 {
+            let word = (0..<rng.below(6)).map { _ in rng.pick(pieces) }.joined()
+            for set in sets {
+                let answer = Suggest.byParts(word, in: set)
+                #expect(answer == reference(word, in: set), "\(word.debugDescription) in \(set)")
+                if answer != nil { found += 1 }
+            }
+        }
+        #expect(found > 150)
     }
 
     @Test func nearestAnswersAsComputingEveryDistance() {

@@ -52,7 +52,50 @@ public enum Suggest {
                 }
             }
         }
-        return ascii ?? (squash(a) == squash(b))
+        if let ascii { return ascii }
+        // Past ASCII: the lowered scalars compared as they are made, to the first that differs
+        // (squashing both whole for each candidate took 8 billion instructions for a key of 1 MiB).
+        var x = Lowered(a, squashed: true), y = Lowered(b, squashed: true)
+        while true {
+            let p = x.next(), q = y.next()
+            guard p == q else { return false }
+            if p == nil { return true }
+        }
+    }
+
+    /// The scalars of `text.lowercased()` one at a time, without `_`, `-` and spaces when
+    /// `squashed`. Lowercasing maps each scalar on its own, with no context (a test holds this to
+    /// `lowercased()`), so a text is lowered only as far as it is read.
+    struct Lowered: IteratorProtocol {
+        private var scalars: String.UnicodeScalarView.Iterator
+        /// The rest of a scalar that lowers to more than one (İ: i and a combining dot), last first.
+        private var rest: [Unicode.Scalar] = []
+        private let squashed: Bool
+
+        init(_ text: String, squashed: Bool = false) {
+            scalars = text.unicodeScalars.makeIterator()
+            self.squashed = squashed
+        }
+
+        mutating func next() -> Unicode.Scalar? {
+            while true {
+                let scalar: Unicode.Scalar
+                if let r = rest.popLast() {
+                    scalar = r
+                } else {
+                    guard let s = scalars.next() else { return nil }
+                    if s.isASCII {
+                        scalar = Unicode.Scalar(ASCIIName.lower(UInt8(s.value)))
+                    } else {
+                        rest = s.properties.lowercaseMapping.unicodeScalars.reversed()
+                        guard let first = rest.popLast() else { continue }
+                        scalar = first
+                    }
+                }
+                if squashed && (scalar == "_" || scalar == "-" || scalar == " ") { continue }
+                return scalar
+            }
+        }
     }
 
     /// `text.lowercased()`'s scalars, the first `limit`. ASCII text (every key of the language, and
@@ -64,39 +107,37 @@ public enum Suggest {
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             return bytes.prefix(limit).map { Unicode.Scalar(ASCIIName.lower($0)) }
         }
-        return ascii ?? Array(text.lowercased().unicodeScalars.prefix(limit))
+        if let ascii { return ascii }
+        // As they are read, and no further than `limit`: a value of 1 MiB was lowered whole to
+        // keep its first 64 scalars.
+        var lowered = Lowered(text), out: [Unicode.Scalar] = []
+        while out.count < limit, let scalar = lowered.next() { out.append(scalar) }
+        return out
     }
 
-    /// Lowercased without `_`, `-` and spaces (Characters, as a reader sees them).
-    static func squash(_ text: String) -> String {
-        var text = text
-        let ascii = text.withUTF8 { bytes -> String? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count)
-            for b in bytes where b != 0x5F && b != 0x2D && b != 0x20 { out.append(ASCIIName.lower(b)) }
-            return String(decoding: out, as: UTF8.self)
-        }
-        return ascii ?? text.lowercased().filter { $0 != "_" && $0 != "-" && $0 != " " }
+    /// Lowercased without `_`, `-` and spaces, compared by scalars as all policy text is.
+    static func squash(_ text: String) -> [Unicode.Scalar] {
+        Array(IteratorSequence(Lowered(text, squashed: true)))
     }
 
     /// The candidate that `word` is built on or part of, for a word too far from every candidate
     /// to be a typo: `retryOnStatus` → `retryOn`, `timeoutMs` → `timeout`, `jitter` → `maxJitter`.
     /// A prefix beats a part found inside, the longer shared text beats the shorter; nil when two
     /// candidates are equally good, or the shared text is under three letters.
+    /// Lowercased and compared by scalars, as all policy text is.
     public static func byParts(_ word: String, in candidates: [String]) -> String? {
-        let w = word.lowercased()
+        let w = forParts(word, asciiOnly: candidates.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } })
         guard w.count >= 3 else { return nil }
         var best: (candidate: String, score: Int)?
         var tied = false
         for c in candidates {
-            let lc = c.lowercased()
+            let lc = lowercasedScalars(c)
             guard lc.count >= 3, lc != w else { continue }
             let shared = min(lc.count, w.count)
             let score: Int
-            if w.hasPrefix(lc) || lc.hasPrefix(w) {
+            if w.starts(with: lc) || lc.starts(with: w) {
                 score = 2 * shared + 1
-            } else if w.contains(lc) || lc.contains(w) {
+            } else if occurs(lc, in: w) || occurs(w, in: lc) {
                 score = 2 * shared
             } else {
                 continue
@@ -109,6 +150,39 @@ public enum Suggest {
             }
         }
         return tied ? nil : best?.candidate
+    }
+
+    /// `word` lowered for `byParts`. Against ASCII candidates only ASCII scalars can match, and
+    /// only İ (to i and a combining dot) and the Kelvin sign (to k) lower to any from past ASCII,
+    /// each other scalar to one scalar past it (a test holds these facts to Unicode's tables):
+    /// so the others stay as they are. Lowering a key of 1 MiB scalar by scalar took 200 million
+    /// instructions; this takes about 10 a byte.
+    static func forParts(_ word: String, asciiOnly: Bool) -> [Unicode.Scalar] {
+        guard asciiOnly else { return lowercasedScalars(word) }
+        var out: [Unicode.Scalar] = []
+        out.reserveCapacity(word.utf8.count)
+        for s in word.unicodeScalars {
+            if s.isASCII {
+                out.append(Unicode.Scalar(ASCIIName.lower(UInt8(s.value))))
+            } else if s == "\u{212A}" {
+                out.append("k")
+            } else if s == "\u{130}" {
+                out += ["i", "\u{307}"]
+            } else {
+                out.append(s)
+            }
+        }
+        return out
+    }
+
+    /// Whether `needle` occurs in `hay`, scalar for scalar (an empty needle does).
+    static func occurs(_ needle: [Unicode.Scalar], in hay: [Unicode.Scalar]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= hay.count else { return false }
+        for i in 0...(hay.count - needle.count) where hay[i] == first {
+            if hay[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        }
+        return false
     }
 
     /// Levenshtein distance with transpositions counted once (optimal string alignment).
