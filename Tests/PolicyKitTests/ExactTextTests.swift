@@ -133,6 +133,19 @@ import Testing
         #expect(Checker.check(Array(network.utf8), path: "p.yaml").diagnostics.map(\.rule) == ["type-mismatch"])
     }
 
+    /// A key of another mapping is that key spelt exactly: `reuseKey` written with the Kelvin sign
+    /// under a profile is an unknown key, not `reuseKey` to move into 'tickets'; and the key
+    /// spelt exactly there is.
+    @Test func keysOfOtherMappingsMatchExactly() {
+        func unknown(_ key: String) -> [String] {
+            let text = Canonical.text.replacing("    background:\n", with: "    background:\n      \(key): [viewer]\n")
+            return Checker.check(Array(text.utf8), path: "p.yaml").diagnostics.filter { $0.rule == "unknown-key" }.map(\.message)
+        }
+        let exact = unknown("reuseKey"), kelvin = unknown("reuse\u{212A}ey")
+        #expect(exact.count == 1 && exact[0].contains("belongs in 'tickets'"), "\(exact)")
+        #expect(kelvin.count == 1 && !kelvin[0].contains("belongs"), "\(kelvin)")
+    }
+
     /// not_ready with a look-alike letter is not the exception the guide asks for.
     @Test func notReadyIsThoseBytes() {
         let text = Canonical.text.replacing("code: not_ready", with: "code: n\u{43E}t_ready")

@@ -109,7 +109,8 @@ struct Decoder {
     /// path joined for each missing key of 50,000 profiles, after one misplaced key, tripled the
     /// time of lint; a set of the depths, hashed for each, still cost a sixth). Bit n of the
     /// depths: a path of n keys (paths are at most `Loader.maxDepth` long).
-    private var misplaced: [String: Set<String>] = [:]
+    /// Keyed by bytes, as policy text compares (a path holds profile names as written).
+    private var misplaced: [ExactText: Set<ExactText>] = [:]
     private var misplacedDepths: UInt64 = 0
     /// The canonical entries found so far (see `canonical(_:at:)`), nil for one that is not there,
     /// and their places in it by key and path.
@@ -588,13 +589,13 @@ struct Decoder {
                 failed.append(key)
             }
         }
-        var misplacedHere: Set<String>?
+        var misplacedHere: Set<ExactText>?
         for i in fields.indices where fields[i].required {
             let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { sameText($0.key, fields[i].key) })
             guard !isWritten, !meant.contains(fields[i].key) else { continue }
             if misplacedDepths & (1 << UInt64(min(path.count, 63))) != 0 {
-                if misplacedHere == nil { misplacedHere = misplaced[path.joined(separator: "/")] ?? [] }
-                if misplacedHere?.contains(fields[i].key) == true { continue }
+                if misplacedHere == nil { misplacedHere = misplaced[ExactText(path.joined(separator: "/"))] ?? [] }
+                if misplacedHere?.contains(ExactText(fields[i].key)) == true { continue }
             }
             guard diagnostics.count < room else {
                 suppressed += 1
@@ -630,7 +631,7 @@ struct Decoder {
             if home.isAncestor {
                 let levels = path.count - home.path.count
                 help = "move it \(levels == 1 ? "one level" : "\(levels) levels") out, to line up with '\(excerpt(path[home.path.count]))'"
-                misplaced[home.path.joined(separator: "/"), default: []].insert(key)
+                misplaced[ExactText(home.path.joined(separator: "/")), default: []].insert(ExactText(key))
                 misplacedDepths |= 1 << UInt64(min(home.path.count, 63))
             }
             fail(.unknownKey, at: entry.keySpan,
@@ -770,13 +771,15 @@ struct Decoder {
     // MARK: where keys belong
 
     /// The mappings of the language that have each key, as paths ("*" a profile, "-" a list item).
-    static let homes: [String: [[String]]] = {
-        var table: [String: [[String]]] = [:]
+    /// Looked up by bytes: a key written with the Kelvin sign is not `reuseKey`, and is not hashed
+    /// whole as Unicode (a key of 1 MiB took 27 million instructions to normalize).
+    static let homes: [ExactText: [[String]]] = {
+        var table: [ExactText: [[String]]] = [:]
         func walk(_ shape: Shape, _ path: [String]) {
             switch shape {
             case .object(let fields):
                 for f in fields {
-                    table[f.key, default: []].append(path)
+                    table[ExactText(f.key), default: []].append(path)
                     walk(f.shape, path + [f.key])
                 }
             case .namedMap(let inner, _): walk(inner, path + ["*"])
@@ -791,10 +794,10 @@ struct Decoder {
     /// Where a key unknown at `path` belongs, if the language has it elsewhere: the nearest
     /// mapping above (then named as written) or, failing that, the first that has it.
     static func home(of key: String, from path: [String]) -> (path: [String], isAncestor: Bool)? {
-        guard let homes = homes[key] else { return nil }
+        guard let homes = homes[ExactText(key)] else { return nil }
         var best: [String]?
         for home in homes where home.count < path.count {
-            let matches = zip(home, path).allSatisfy { h, p in h == p || (h == "*" && p != "-") }
+            let matches = zip(home, path).allSatisfy { h, p in sameText(h, p) || (h == "*" && p != "-") }
             if matches, home.count > (best?.count ?? -1) { best = Array(path.prefix(home.count)) }
         }
         if let best { return (best, true) }
