@@ -999,10 +999,10 @@ struct Decoder {
         guard simple else { return fail(.typeMismatch, at: node.span, message) }
         let list = "[" + parts.joined(separator: ", ") + "]"
         var scratch = Decoder()
-        var seen: Set<String> = []
+        var seen: Set<ExactText> = []
         let valid = parts.allSatisfy { part in
             guard let v = scratch.decodeScalar(part, .plain, itemShape, key: key, span: node.span) else { return false }
-            return !unique || seen.insert(v.value.identity).inserted
+            return !unique || seen.insert(ExactText(v.value.identity)).inserted
         }
         let fix = editor().replace(node.span, with: list).map { Fix(valid ? .safe : .unsafe, "write \(excerpt(list))", edits: $0) }
         return fail(.typeMismatch, at: node.span, message, help: "write \(excerpt(list))", fix: fix)
