@@ -319,10 +319,22 @@ extension Reporters {
             }
             if long[n] == nil {
                 var count = 0, marks: [Int] = []
-                Self.decode(bytes, start..<end) { offset, _ in
-                    if count % Self.step == 0 { marks.append(offset) }
-                    count += 1
-                    return true
+                let valid = bytes.withUnsafeBufferPointer { Encoding.firstInvalidUTF8(UnsafeBufferPointer(rebasing: $0[start..<end])) == nil }
+                if valid {
+                    // Valid UTF-8: a scalar starts at each byte that does not continue one. Decoded
+                    // scalar by scalar, a line of 1 MiB took 43 million instructions to count.
+                    bytes.withUnsafeBufferPointer { b in
+                        for i in start..<end where b[i] & 0xC0 != 0x80 {
+                            if count % Self.step == 0 { marks.append(i) }
+                            count += 1
+                        }
+                    }
+                } else {
+                    Self.decode(bytes, start..<end) { offset, _ in
+                        if count % Self.step == 0 { marks.append(offset) }
+                        count += 1
+                        return true
+                    }
                 }
                 long[n] = (count, marks, false)
             }
