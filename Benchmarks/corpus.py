@@ -761,6 +761,29 @@ def shape_deep_indentation(rng):
                 lambda i: " " * 600 + f"q{i}:\n" + " " * 900 + "kind: background\n")
 
 
+def shape_long_choice(rng):
+    """One `kind:` of ~1 MiB of accented capitals (`ÉÉÉ…`): not a choice, and no typo of one
+    (lowered whole, then squashed whole for each choice, it took 31 times libyaml's parse)."""
+    head = "version: 1\npolicy: choice\nretry:\n  profiles:\n    a:\n      kind: "
+    return fill(head, lambda i: "É", "\n")
+
+
+def shape_long_explicit_key(rng):
+    """One explicit key (`? ÉÉÉ…`) of ~1 MiB in a profile: an unknown key, looked up where it may
+    belong and taken apart for known keys (hashed as Unicode and lowered whole, it took 96 times
+    libyaml's parse)."""
+    head = "version: 1\npolicy: key\nretry:\n  profiles:\n    a:\n      ? "
+    return fill(head, lambda i: "É", "\n      : 1\n")
+
+
+def shape_accented_lines(rng):
+    """~1 260 profiles, each a flow mapping with 400 accented letters before a bad `kind`: a
+    thousand findings to show on lines past ASCII (each line decoded whole and each letter's width
+    asked of Unicode's tables took a third of lint)."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f'    p{i}: {{x: "{"é" * 400}", kind: bad}}\n', tail)
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -829,6 +852,9 @@ SHAPES = {
     "never-retry-flow-pairs": shape_never_retry_flow_pairs,
     "one-letter-items": shape_one_letter_items,
     "deep-indentation": shape_deep_indentation,
+    "long-choice": shape_long_choice,
+    "long-explicit-key": shape_long_explicit_key,
+    "accented-lines": shape_accented_lines,
 }
 
 
