@@ -519,6 +519,57 @@ import Testing
         }
     }
 
+    /// bad-name's suggestion, its words read from the bytes, is the one made scalar by scalar:
+    /// the ASCII letters and digits of the name, every other scalar ending a word.
+    @Test func nameSuggestionsReadFromBytesAreThoseReadByScalars() {
+        func reference(_ name: String, isProfile: Bool) -> String? {
+            guard name.unicodeScalars.count(where: { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
+                <= Values.maxNameLength else { return nil }
+            var words: [String] = [], current = ""
+            for scalar in name.unicodeScalars {
+                if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                    current.unicodeScalars.append(scalar)
+                } else if !current.isEmpty {
+                    words.append(current)
+                    current = ""
+                }
+            }
+            if !current.isEmpty { words.append(current) }
+            guard var first = words.first else { return nil }
+            first = first.prefix(1).lowercased() + first.dropFirst()
+            var candidate = ([first] + words.dropFirst().map { $0.lowercased() }).joined(separator: "-")
+            guard candidate.unicodeScalars.count <= Values.maxNameLength else { return nil }
+            if isProfile && Values.isName(candidate) && NameAdvice.reservedIn(candidate) != nil { candidate += "-profile" }
+            return NameAdvice.isUsable(candidate, isProfile: isProfile) && !sameText(candidate, name) ? candidate : nil
+        }
+        var rng = Rng(state: 79)
+        let pieces = ["ios", "Player", "_", "-", " ", "2", "É", "\u{212A}", "Ａ", "ǅ", "default", "x", String(repeating: "ab", count: 20), "."]
+        var made = 0
+        for _ in 0..<3000 {
+            let name = (0..<rng.below(7)).map { _ in rng.pick(pieces) }.joined()
+            for isProfile in [false, true] {
+                let suggestion = NameAdvice.suggestion(for: name, isProfile: isProfile)
+                #expect(suggestion == reference(name, isProfile: isProfile), "\(name.debugDescription)")
+                if suggestion != nil { made += 1 }
+            }
+        }
+        #expect(made > 1000)
+    }
+
+    /// `scalarCount`, counted from the bytes eight at a time, is `unicodeScalars.count`: for text
+    /// of one- to four-byte scalars, at every length around the eight-byte steps.
+    @Test func scalarCountIsTheScalarViewsCount() {
+        var rng = Rng(state: 73)
+        let pieces = ["a", "É", "日", "😀", "\u{301}", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}", "\u{FFFF}", "\u{10000}", "-"]
+        for length in 0..<40 {
+            for _ in 0..<25 {
+                let text = (0..<length).map { _ in rng.pick(pieces) }.joined()
+                #expect(text.scalarCount == text.unicodeScalars.count, "\(text.debugDescription)")
+                #expect(text.dropFirst(length / 2).description.scalarCount == text.dropFirst(length / 2).unicodeScalars.count)
+            }
+        }
+    }
+
     /// `String.spaces`, written into the string's storage at once, is `String(repeating:)`'s
     /// spaces, and no spaces for a count below one (a column of 0 gives an indent of -1).
     @Test(arguments: [-3, -1, 0, 1, 2, 15, 16, 17, 900, 5000])

@@ -461,7 +461,7 @@ public enum Values {
     public static func nameProblem(_ s: String) -> String {
         if s.isEmpty { return "a name cannot be empty" }
         // Counted once, and only past the limit in bytes (a name of 1 MiB was counted three times).
-        let length = s.utf8.count > maxNameLength ? s.unicodeScalars.count : 0
+        let length = s.utf8.count > maxNameLength ? s.scalarCount : 0
         if length > maxNameLength { return "it is \(length) characters long, over the limit of \(maxNameLength)" }
         if s.unicodeScalars.contains(where: { !$0.isASCII }) { return "it has characters outside ASCII letters, digits and '-'" }
         if let f = s.utf8.first, !isLower(f) { return "it must start with a lowercase letter" }
