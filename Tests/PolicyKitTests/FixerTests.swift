@@ -195,7 +195,8 @@ import Testing
         // Control characters, an accented line of just over a checkpoint's stride, and runs of
         // characters past ASCII (read as a run, up to a lead byte that may start a line break).
         let pieces = Rng.linePieces + ["\u{1}", "\u{7F}", "\u{9F}", String(repeating: "é", count: 65),
-                                       "жжж", "é\u{85}ж", "ж\u{2028}ж", "é’ж", "ÿ\u{A0}日😀é"]
+                                       "жжж", "é\u{85}ж", "ж\u{2028}ж", "é’ж", "ÿ\u{A0}日😀é", "\u{212A}\u{2029}\u{212A}",
+                                       "·\u{2027}\u{202A}\u{85}", "\u{2028}\u{2028}é"]
         for round in 0..<200 {
             let text = rng.text(rng.below(61), of: pieces, bom: round % 4 == 0)
             let bytes = Array(text.utf8)

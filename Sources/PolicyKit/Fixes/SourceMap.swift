@@ -140,13 +140,18 @@ public struct SourceMap: Sendable {
                                 // scalar or a line break (53,000 lines of non-ASCII names took 24.6
                                 // million instructions byte by byte, 18.1 million so).
                                 if c >= 0xC0 { while i < n, b[i] & 0xC0 == 0x80 { i += 1 } }
-                                // And the characters after it that are not ASCII either, until a
-                                // lead byte that may start a line break (C2, E2): 400 accented
+                                // And the characters after it that are not ASCII either, up to a
+                                // line break (NEL is C2 85, LS and PS E2 80 A8 and A9): 400 accented
                                 // letters a line, each once round the loop above, made the map of
                                 // a 1 MiB file 41 million instructions.
                                 while i < n {
                                     let d = b[i]
-                                    guard d >= 0xC3, d != 0xE2 else { break }
+                                    guard d >= 0xC2 else { break }
+                                    if d == 0xC2 {
+                                        guard i + 1 < n, b[i + 1] != 0x85 else { break }
+                                    } else if d == 0xE2 {
+                                        guard i + 2 < n, b[i + 1] != 0x80 || (b[i + 2] != 0xA8 && b[i + 2] != 0xA9) else { break }
+                                    }
                                     if scalars == nextMark {
                                         marks.append(i)
                                         nextMark += SourceMap.stride

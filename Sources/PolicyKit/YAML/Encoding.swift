@@ -61,6 +61,14 @@ enum Encoding {
                 while i + 1 < n, bytes[i] >= 0xC2, bytes[i] <= 0xDF, bytes[i + 1] & 0xC0 == 0x80 { i += 2 }
                 continue
             }
+            // So too three-byte characters whose second byte may be any continuation (all but
+            // E0 and ED): most of the Basic Multilingual Plane, CJK among it.
+            if b >= 0xE1, b != 0xED, b <= 0xEF, i + 2 < n, bytes[i + 1] & 0xC0 == 0x80, bytes[i + 2] & 0xC0 == 0x80 {
+                i += 3
+                while i + 2 < n, bytes[i] >= 0xE1, bytes[i] != 0xED, bytes[i] <= 0xEF,
+                      bytes[i + 1] & 0xC0 == 0x80, bytes[i + 2] & 0xC0 == 0x80 { i += 3 }
+                continue
+            }
             let length: Int
             var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
             switch b {
