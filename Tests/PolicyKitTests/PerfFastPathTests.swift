@@ -556,6 +556,39 @@ import Testing
         #expect(made > 1000)
     }
 
+    /// `JSON.quote`, escaping byte by byte, writes what escaping scalar by scalar writes: quotes,
+    /// backslashes, control characters (C1 kept as they are), LS and PS escaped, the rest as it is.
+    @Test func jsonQuotingByBytesIsQuotingByScalars() {
+        func reference(_ s: String) -> String {
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "\u{2028}", "\u{2029}": out += "\\u" + String(scalar.value, radix: 16)
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x7F {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return out + "\""
+        }
+        var rng = Rng(state: 83)
+        let pieces = ["a", " ", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1B}", "\u{1F}", "\u{7F}", "\u{85}", "\u{9F}",
+                      "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "é", "日", "😀", "\u{E2}", "/"]
+        for _ in 0..<3000 {
+            let text = (0..<rng.below(12)).map { _ in rng.pick(pieces) }.joined()
+            #expect(JSON.quote(text) == reference(text), "\(text.debugDescription)")
+        }
+    }
+
     /// `scalarCount`, counted from the bytes eight at a time, is `unicodeScalars.count`: for text
     /// of one- to four-byte scalars, at every length around the eight-byte steps.
     @Test func scalarCountIsTheScalarViewsCount() {
