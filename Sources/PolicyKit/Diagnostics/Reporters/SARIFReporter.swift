@@ -149,19 +149,24 @@ extension Reporters {
 
     /// RFC 3986 path: unreserved characters and `/` stay, every other byte is `%XX` (so a space,
     /// `%`, `#`, `?`, `<stdin>` and non-ASCII names all give a valid URI reference).
+    /// Made as bytes (a path is made for every finding and fix: appended scalar by scalar, a
+    /// thousand findings' paths took 33 million instructions).
     static func percentEncodedPath(_ path: String) -> String {
-        var out = ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(path.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
                  UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                bytes.append(byte)
             default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
             }
         }
-        return out
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
