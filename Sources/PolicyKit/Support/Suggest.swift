@@ -25,7 +25,8 @@ public enum Suggest {
         return candidates.first { sameSquashed(word, $0) }
     }
 
-    /// Whether `squash(a) == squash(b)`. For ASCII on the bytes, with nothing made: a file of a
+    /// Whether `a` and `b` are the same lowercased without `_`, `-` and spaces, by scalars as all
+    /// policy text compares. For ASCII on the bytes, with nothing made: a file of a
     /// thousand long unknown keys asked this ten thousand times, and squashing both texts each
     /// time was a quarter of reporting them.
     static func sameSquashed(_ a: String, _ b: String) -> Bool {
@@ -37,7 +38,7 @@ public enum Suggest {
                     while i < x.count, x[i] == 0x5F || x[i] == 0x2D || x[i] == 0x20 { i += 1 }
                     while j < y.count, y[j] == 0x5F || y[j] == 0x2D || y[j] == 0x20 { j += 1 }
                     // Where one text ends or the two differ, what is left decides, unless it holds
-                    // text past ASCII: that `squash` lowercases and filters by Characters.
+                    // text past ASCII: that is lowered by Unicode (`Lowered`, below).
                     guard i < x.count, j < y.count else {
                         if x[i...].contains(where: { $0 >= 0x80 }) || y[j...].contains(where: { $0 >= 0x80 }) { return nil }
                         return i == x.count && j == y.count
@@ -113,11 +114,6 @@ public enum Suggest {
         var lowered = Lowered(text), out: [Unicode.Scalar] = []
         while out.count < limit, let scalar = lowered.next() { out.append(scalar) }
         return out
-    }
-
-    /// Lowercased without `_`, `-` and spaces, compared by scalars as all policy text is.
-    static func squash(_ text: String) -> [Unicode.Scalar] {
-        Array(IteratorSequence(Lowered(text, squashed: true)))
     }
 
     /// The candidate that `word` is built on or part of, for a word too far from every candidate
