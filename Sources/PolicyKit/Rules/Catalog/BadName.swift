@@ -184,21 +184,19 @@ enum NameAdvice {
     static func suggestion(for name: String, isProfile: Bool) -> String? {
         // The suggestion keeps the name's ASCII letters and digits: with more than a name may
         // have it would be refused below, and building it scalar by scalar cost 170,000
-        // instructions for each of 5 000 profile names of 200 letters. Counted to one past the
-        // limit, and the words read from the bytes: every other byte (a scalar past ASCII is all
-        // such bytes) ends a word. A name of 1 MiB cost 68 million instructions read by scalars.
+        // instructions for each of 5 000 profile names of 200 letters. The words are read from the
+        // bytes, to one letter past the limit: every other byte (a scalar past ASCII is all such
+        // bytes) ends a word. A name of 1 MiB cost 68 million instructions read by scalars.
         var name = name
         let words: [String]? = name.withUTF8 { b in
-            var kept = 0
-            for byte in b where Values.isLower(byte) || Values.isUpper(byte) || Values.isDigit(byte) {
-                kept += 1
-                if kept > Values.maxNameLength { return nil }
-            }
-            var words: [String] = [], start = -1
+            var words: [String] = [], start = -1, kept = 0
             for i in 0...b.count {
                 let inWord = i < b.count && (Values.isLower(b[i]) || Values.isUpper(b[i]) || Values.isDigit(b[i]))
-                if inWord, start < 0 { start = i }
-                if !inWord, start >= 0 {
+                if inWord {
+                    kept += 1
+                    if kept > Values.maxNameLength { return nil }
+                    if start < 0 { start = i }
+                } else if start >= 0 {
                     words.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self))
                     start = -1
                 }
