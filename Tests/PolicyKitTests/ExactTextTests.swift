@@ -146,6 +146,72 @@ import Testing
         #expect(kelvin.count == 1 && !kelvin[0].contains("belongs"), "\(kelvin)")
     }
 
+    /// `reuseKey` written with the Kelvin sign in 'tickets': an unknown key whose help says which
+    /// character is not the ASCII one, renamed by its fix to the key itself (Swift's `==` took it for
+    /// the written key, so the fix was not offered), after which the file is clean; and no missing
+    /// `reuseKey` besides, one mistake being one finding.
+    @Test func aKelvinSignKeyIsRenamedToTheASCIIKey() throws {
+        let text = Canonical.text.replacing("  reuseKey:", with: "  reuse\u{212A}ey:")
+        let found = Checker.check(Array(text.utf8), path: "p.yaml").diagnostics
+        #expect(found.map(\.rule) == ["unknown-key"], "\(found.map(\.message))")
+        let finding = try #require(found.first)
+        #expect(finding.help == "did you mean 'reuseKey'? (this one has U+212A KELVIN SIGN for 'K')")
+        let fix = try #require(finding.fix)
+        let fixed = Fixer.apply([fix], to: Array(text.utf8)).bytes
+        #expect(fixed == Array(Canonical.text.utf8))
+        #expect(Checker.check(fixed, path: "p.yaml").diagnostics.isEmpty)
+    }
+
+    /// A look-alike value or key is named by its characters in the help: otherwise the finding
+    /// offers the very word it seems to show.
+    @Test func helpNamesTheLookAlikeCharacters() {
+        #expect(Suggest.didYouMean("episod\u{435}", "episode") == "did you mean 'episode'? (this one has U+0435 CYRILLIC SMALL LETTER IE for 'e')")
+        #expect(Suggest.didYouMean("n\u{435}tw\u{43E}rk", "network")
+            == "did you mean 'network'? (this one has U+0435 CYRILLIC SMALL LETTER IE for 'e' and U+043E CYRILLIC SMALL LETTER O for 'o')")
+        // Each pair once; past three, how many more.
+        #expect(Suggest.didYouMean("\u{435}\u{435}", "ee") == "did you mean 'ee'? (this one has U+0435 CYRILLIC SMALL LETTER IE for 'e')")
+        #expect(Suggest.didYouMean("\u{430}\u{432}\u{441}\u{435}\u{43E}", "abceo").hasSuffix(
+            "U+0441 CYRILLIC SMALL LETTER ES for 'c' and 2 more)"))
+        // Only a look-alike: a misspelling, a different length or the same text has no note.
+        for (written, meant) in [("reuseKex", "reuseKey"), ("episod\u{435}s", "episode"), ("ep\u{301}isode", "episode"),
+                                 ("episode", "episode"), ("\u{435}pisodx", "episode")] {
+            #expect(Suggest.didYouMean(written, meant) == "did you mean '\(meant)'?", "\(written)")
+        }
+        // Through lint: a choice, retryOn's network and a key.
+        let choice = Canonical.text.replacing("backoff: full-jitter", with: "backoff: full-jitt\u{435}r")
+        let network = Canonical.text.replacing("retryOn: [network,", with: "retryOn: [n\u{435}twork,")
+        let key = Canonical.text.replacing("  ahead: 2", with: "  \u{430}head: 2")
+        for text in [choice, network, key] {
+            let helps = Checker.check(Array(text.utf8), path: "p.yaml").diagnostics.compactMap(\.help)
+            #expect(helps.count == 1 && helps[0].contains("CYRILLIC SMALL LETTER"), "\(helps)")
+        }
+    }
+
+    /// A character by its code, four digits at least, and its Unicode name where it has one.
+    @Test func charactersAreDescribedByCodeAndName() {
+        #expect(describeScalar("\u{212A}") == "U+212A KELVIN SIGN")
+        #expect(describeScalar("\u{E9}") == "U+00E9 LATIN SMALL LETTER E WITH ACUTE")
+        #expect(describeScalar("\u{1F600}") == "U+1F600 GRINNING FACE")
+        #expect(describeScalar("\u{E000}") == "U+E000")
+        // bad-name says which character is not ASCII.
+        #expect(Values.nameProblem("interactiv\u{435}") == "it has U+0435 CYRILLIC SMALL LETTER IE, outside ASCII letters, digits and '-'")
+    }
+
+    /// The editor reads a key of the language only when spelt exactly: a Kelvin-sign `reuseKey`
+    /// has no field, so no hover or completion of `reuseKey`; and the fixes' editor finds the key
+    /// spelt exactly, not a look-alike written after it.
+    @Test func theEditorMatchesKeysExactly() throws {
+        #expect(LanguagePath.field(at: [.key("tickets"), .key("reuseKey")], in: .policy)?.key == "reuseKey")
+        #expect(LanguagePath.field(at: [.key("tickets"), .key("reuse\u{212A}ey")], in: .policy) == nil)
+        #expect(LanguagePath.shape(at: [.key("tickets"), .key("reuse\u{212A}ey")], in: .policy) == nil)
+        let text = Canonical.text.replacing("  reuseKey: [viewer, device, episode, intent]\n",
+                                            with: "  reuseKey: [viewer, device, episode, intent]\n  reuse\u{212A}ey: [viewer]\n")
+        let root = try #require(Loader.load(Array(text.utf8)).root)
+        let node = try #require(Editor(Array(text.utf8), root: root).node(at: ["tickets", "reuseKey"]))
+        guard case .sequence(let items) = node.kind else { Issue.record("not a list: \(node.kind)"); return }
+        #expect(items.count == 4)
+    }
+
     /// not_ready with a look-alike letter is not the exception the guide asks for.
     @Test func notReadyIsThoseBytes() {
         let text = Canonical.text.replacing("code: not_ready", with: "code: n\u{43E}t_ready")

@@ -35,8 +35,8 @@ public enum EditorFileKind: String, Sendable, Hashable {
             let (start, end) = lines.yamlLine(index)
             guard start < end, b[start] != 0x20, b[start] != 0x09,
                   case .key(let key, _, _, _, _)? = Outline.key(b, at: start, end) else { continue }
-            if policyOnly.contains(key) { return .policy }
-            if scenarioOnly.contains(key) { scenario = true }
+            if policyOnly.contains(where: { sameText($0, key) }) { return .policy }
+            if scenarioOnly.contains(where: { sameText($0, key) }) { scenario = true }
         }
         return scenario ? .scenario : .policy
     }

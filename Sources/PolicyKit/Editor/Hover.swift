@@ -258,14 +258,14 @@ public enum Hover {
             case .invalid(let message, let help, _): problem(message, help, &prose)
             }
         case .choice(let options):
-            if options.contains(text) {
+            if options.contains(where: { sameText($0, text) }) {
                 prose.add(shown + (choiceMeaning(text).map { ": " + $0 } ?? ""))
             } else {
                 problem("'\(text)' is not one of \(Suggest.orList(options))",
-                        Suggest.nearest(text, in: options).map { "did you mean '\($0)'?" }, &prose)
+                        Suggest.nearest(text, in: options).map { Suggest.didYouMean(text, $0) }, &prose)
             }
         case .statusOrNetwork:
-            if text == "network" {
+            if sameText(text, "network") {
                 prose.add("\(shown): network errors (no answer from the server, a dropped connection), retried")
             } else if plain, case .value(let v) = Values.integer(text) {
                 let allowed = [429, 500, 502, 503].contains(v)
@@ -292,7 +292,7 @@ public enum Hover {
             case .invalid(let message, let help, _): problem(message, help, &prose)
             }
         case .statusOrNone:
-            if text == "none" {
+            if sameText(text, "none") {
                 prose.add("\(shown): no answer at all (the client times out)")
             } else if plain, case .value(let v) = Values.integer(text) {
                 prose.add("\(shown) = the HTTP status \(v)")

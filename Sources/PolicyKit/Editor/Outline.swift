@@ -13,7 +13,7 @@ enum LanguagePath {
         for step in path {
             switch (step, shape) {
             case (.key(let key), .object(let fields)):
-                guard let field = fields.first(where: { $0.key == key }) else { return nil }
+                guard let field = fields.first(where: { sameText($0.key, key) }) else { return nil }
                 shape = field.shape
             case (.key, .namedMap(let inner, _)):
                 shape = inner
@@ -29,7 +29,7 @@ enum LanguagePath {
     /// The field a path's last key names, when it is a key of the language.
     static func field(at path: [PathStep], in kind: EditorFileKind) -> Field? {
         guard case .key(let key)? = path.last, case .object(let fields)? = shape(at: Array(path.dropLast()), in: kind) else { return nil }
-        return fields.first { $0.key == key }
+        return fields.first { sameText($0.key, key) }
     }
 
     /// Whether the path's last key is a profile's name (a key of `retry.profiles`).

@@ -54,7 +54,7 @@ public struct Editor: Sendable {
     public func node(at path: [String]) -> Node? {
         var node = root
         for key in path {
-            guard case .mapping(let entries)? = node?.kind, let entry = entries.last(where: { $0.key == key }) else { return nil }
+            guard case .mapping(let entries)? = node?.kind, let entry = entries.last(where: { sameText($0.key, key) }) else { return nil }
             node = entry.value
         }
         return node

@@ -564,7 +564,7 @@ struct Decoder {
                     continue
                 }
                 // The known keys this mapping has, found once: a hostile mapping has thousands of entries.
-                if unwritten == nil { unwritten = fields.map(\.key).filter { k in !entries.contains { $0.key == k } } }
+                if unwritten == nil { unwritten = fields.map(\.key).filter { k in !entries.contains { sameText($0.key, k) } } }
                 if let meantKey = unknownKey(entries[j], unwritten: unwritten ?? [], fields: fields, owner: owner) {
                     meant.insert(meantKey)
                 }
@@ -650,7 +650,7 @@ struct Decoder {
         if unwritten.contains(nearest) {
             fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(excerpt(key))' to '\(nearest)'", edits: $0) }
         }
-        fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)", help: "did you mean '\(nearest)'?", fix: fix)
+        fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)", help: Suggest.didYouMean(key, nearest), fix: fix)
         return nearest
     }
 
@@ -737,13 +737,13 @@ struct Decoder {
         var canonicalPath = Array(parentPath ?? path[...])
         if canonicalPath.count >= 3, canonicalPath[0] == "retry", canonicalPath[1] == "profiles" {
             var kind: String?
-            if case .scalar(let text, _)? = entries.first(where: { $0.key == "kind" })?.value.kind { kind = text }
+            if case .scalar(let text, _)? = entries.first(where: { sameText($0.key, "kind") })?.value.kind { kind = text }
             canonicalPath[2] = CanonicalEntry.profileName(kind: kind)
         } else if canonicalPath.count == 2, canonicalPath == ["retry", "profiles"] {
             // A profile itself: the canonical one of its kind.
             var kind: String?
-            if case .mapping(let fields)? = (profile ?? entries.first(where: { $0.key == key })?.value)?.kind,
-               case .scalar(let text, _)? = fields.first(where: { $0.key == "kind" })?.value.kind { kind = text }
+            if case .mapping(let fields)? = (profile ?? entries.first(where: { sameText($0.key, key) })?.value)?.kind,
+               case .scalar(let text, _)? = fields.first(where: { sameText($0.key, "kind") })?.value.kind { kind = text }
             return canonical(CanonicalEntry.profileName(kind: kind ?? key), at: canonicalPath)
         }
         return canonical(key, at: canonicalPath)
@@ -913,7 +913,7 @@ struct Decoder {
             }
             let nearest = Suggest.nearest(text, in: ["network"])
             return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither network nor an HTTP status code",
-                        help: nearest.map { "did you mean '\($0)'?" } ?? "write network or a status code such as 503",
+                        help: nearest.map { Suggest.didYouMean(text, $0) } ?? "write network or a status code such as 503",
                         fix: nearest.flatMap { fixing(span, Values.Correction($0, .unsafe)) })
         case .decimal(let lo, let hi):
             guard style.isPlain else {
@@ -947,7 +947,7 @@ struct Decoder {
             }
             let nearestNone = Suggest.nearest(text, in: ["none"])
             return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither none nor an HTTP status code",
-                        help: nearestNone.map { "did you mean '\($0)'?" } ?? "write none (no answer at all) or a status code such as 503",
+                        help: nearestNone.map { Suggest.didYouMean(text, $0) } ?? "write none (no answer at all) or a status code such as 503",
                         fix: nearestNone.flatMap { fixing(span, Values.Correction($0, .unsafe)) })
         case .object, .namedMap, .list:
             return mismatch(Node(.scalar(text, style), span: span), shape, key)
@@ -966,7 +966,7 @@ struct Decoder {
         let allowed = path.last.flatMap { Self.allowedByRules[$0] } ?? options
         let nearest = Suggest.nearest(text, in: options)
         if let nearest, allowed.contains(nearest) {
-            return fail(.typeMismatch, at: span, message, help: "did you mean '\(nearest)'?",
+            return fail(.typeMismatch, at: span, message, help: Suggest.didYouMean(text, nearest),
                         fix: fixing(span, Values.Correction(nearest, .unsafe)))
         }
         if allowed.count == 1 {

@@ -463,7 +463,10 @@ public enum Values {
         // Counted once, and only past the limit in bytes (a name of 1 MiB was counted three times).
         let length = s.utf8.count > maxNameLength ? s.scalarCount : 0
         if length > maxNameLength { return "it is \(length) characters long, over the limit of \(maxNameLength)" }
-        if s.unicodeScalars.contains(where: { !$0.isASCII }) { return "it has characters outside ASCII letters, digits and '-'" }
+        // Named by code and name: a Cyrillic 'е' or a KELVIN SIGN looks like the ASCII letter.
+        if let other = s.unicodeScalars.first(where: { !$0.isASCII }) {
+            return "it has \(describeScalar(other)), outside ASCII letters, digits and '-'"
+        }
         if let f = s.utf8.first, !isLower(f) { return "it must start with a lowercase letter" }
         if s.contains("_") { return "use '-' or camelCase instead of '_'" }
         if s.hasSuffix("-") || s.contains("--") { return "each '-' must be followed by lowercase letters or digits" }

@@ -199,6 +199,6 @@ extension Decoded {
 
     func entry(_ key: String) -> DecodedEntry? {
         guard case .object(let entries) = value else { return nil }
-        return entries.first { $0.key == key }
+        return entries.first { sameText($0.key, key) }
     }
 }

@@ -208,6 +208,31 @@ public enum Suggest {
     }
 
     /// `a, b or c`.
+    /// The help that offers `meant` for what was `written`: "did you mean 'reuseKey'?", and when
+    /// the two differ only where `written` has characters past ASCII, which characters, by code
+    /// and name. Otherwise a key written with a KELVIN SIGN, or a value with a Cyrillic 'е', reads
+    /// as the very word offered in its place: the finding would look wrong.
+    public static func didYouMean(_ written: String, _ meant: String) -> String {
+        "did you mean '\(meant)'?" + (lookAlike(written, meant).map { " (\($0))" } ?? "")
+    }
+
+    /// "this one has U+212A KELVIN SIGN for 'K'": what `written` has where `meant` has ASCII, when
+    /// they have as many scalars and differ only there; nil otherwise.
+    static func lookAlike(_ written: String, _ meant: String) -> String? {
+        // Words the language offers are short: a long text is no look-alike of one.
+        guard written.utf8.count <= 4 * excerptLimit, meant.utf8.count <= excerptLimit else { return nil }
+        let w = Array(written.unicodeScalars), m = Array(meant.unicodeScalars)
+        guard w.count == m.count else { return nil }
+        var seen: [(Unicode.Scalar, Unicode.Scalar)] = []
+        for (a, b) in zip(w, m) where a != b {
+            guard !a.isASCII, b.isASCII else { return nil }
+            if !seen.contains(where: { $0 == (a, b) }) { seen.append((a, b)) }
+        }
+        guard !seen.isEmpty else { return nil }
+        let shown = seen.prefix(3).map { "\(describeScalar($0.0)) for '\(printable(String($0.1)))'" }
+        return "this one has " + andList(seen.count > 3 ? shown + ["\(seen.count - 3) more"] : shown)
+    }
+
     public static func orList(_ items: [String]) -> String { list(items, "or") }
 
     /// `a, b and c`.
