@@ -207,7 +207,6 @@ public enum Suggest {
         }
     }
 
-    /// `a, b or c`.
     /// The help that offers `meant` for what was `written`: "did you mean 'reuseKey'?", and when
     /// the two differ only where `written` has characters past ASCII, which characters, by code
     /// and name. Otherwise a key written with a KELVIN SIGN, or a value with a Cyrillic 'е', reads
@@ -233,6 +232,7 @@ public enum Suggest {
         return "this one has " + andList(seen.count > 3 ? shown + ["\(seen.count - 3) more"] : shown)
     }
 
+    /// `a, b or c`.
     public static func orList(_ items: [String]) -> String { list(items, "or") }
 
     /// `a, b and c`.
