@@ -157,6 +157,7 @@ import Testing
         let finding = try #require(found.first)
         #expect(finding.help == "did you mean 'reuseKey'? (this one has U+212A KELVIN SIGN for 'K')")
         let fix = try #require(finding.fix)
+        #expect(fix.description == "rename 'reuse\u{212A}ey' to 'reuseKey' (this one has U+212A KELVIN SIGN for 'K')")
         let fixed = Fixer.apply([fix], to: Array(text.utf8)).bytes
         #expect(fixed == Array(Canonical.text.utf8))
         #expect(Checker.check(fixed, path: "p.yaml").diagnostics.isEmpty)

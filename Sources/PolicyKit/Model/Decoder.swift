@@ -648,7 +648,9 @@ struct Decoder {
         }
         var fix: Fix?
         if unwritten.contains(nearest) {
-            fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(excerpt(key))' to '\(nearest)'", edits: $0) }
+            // The look-alike note too: an editor shows the fix's description without the help.
+            let note = Suggest.lookAlike(key, nearest).map { " (\($0))" } ?? ""
+            fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(excerpt(key))' to '\(nearest)'\(note)", edits: $0) }
         }
         fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)", help: Suggest.didYouMean(key, nearest), fix: fix)
         return nearest
