@@ -8,25 +8,30 @@ public func sameText(_ a: String, _ b: String) -> Bool {
     // The lengths first: O(1) for native strings, and most unequal texts differ there.
     guard a.utf8.count == b.utf8.count else { return false }
     let same = a.utf8.withContiguousStorageIfAvailable { x in
-        b.utf8.withContiguousStorageIfAvailable { y -> Bool in
-            var i = 0
-            if let p = x.baseAddress, let q = y.baseAddress {
-                while i + 8 <= x.count {
-                    guard UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                        == UnsafeRawPointer(q + i).loadUnaligned(as: UInt64.self) else { return false }
-                    i += 8
-                }
-            }
-            while i < x.count {
-                if x[i] != y[i] { return false }
-                i += 1
-            }
-            return true
-        }
+        b.utf8.withContiguousStorageIfAvailable { y in sameBytes(x, y) }
     }
     if let same, let same { return same }
     // Text not stored as contiguous UTF-8 (bridged from elsewhere): byte by byte all the same.
     return a.utf8.elementsEqual(b.utf8)
+}
+
+/// Whether two runs of bytes are the same, eight bytes at a time.
+@inline(__always)
+func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard x.count == y.count else { return false }
+    var i = 0
+    if let p = x.baseAddress, let q = y.baseAddress {
+        while i + 8 <= x.count {
+            guard UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                == UnsafeRawPointer(q + i).loadUnaligned(as: UInt64.self) else { return false }
+            i += 8
+        }
+    }
+    while i < x.count {
+        if x[i] != y[i] { return false }
+        i += 1
+    }
+    return true
 }
 
 /// A String as a dictionary or set key that hashes and compares by UTF-8 bytes (see `sameText`).

@@ -24,15 +24,29 @@ func firstEarlier(_ bytes: UnsafeBufferPointer<UInt8>, ends: [Int32],
     var order = [UInt64](repeating: 0, count: count)
     for i in 0..<count { order[i] = hash(key(i)) & ~indexMask | UInt64(i) }
     order.radixSort()
-    var firsts: [Int] = []
+    // Each run's later items take its first for theirs, then each is checked against it by bytes
+    // in the items' own order: one key read in turn, the other wherever it is. Checked in the
+    // hashes' order, both keys were read at random (4.4 of name-collision's last 9 ms on 36,000
+    // names of one fold). A run that holds two keys, whose hash bits they share, fails a check,
+    // and then every run is compared key by key below.
     var run = 0
+    for k in order.indices where k + 1 == count || order[k + 1] & ~indexMask != order[run] & ~indexMask {
+        defer { run = k + 1 }
+        guard k > run else { continue }
+        let first = Int32(truncatingIfNeeded: order[run] & indexMask)
+        for j in run + 1...k { out[Int(order[j] & indexMask)] = first }
+    }
+    if out.indices.allSatisfy({ i in out[i].map { sameBytes(key(Int($0)), key(i)) } ?? true }) { return out }
+    out = [Int32?](repeating: nil, count: count)
+    var firsts: [Int] = []
+    run = 0
     for k in order.indices where k + 1 == count || order[k + 1] & ~indexMask != order[run] & ~indexMask {
         defer { run = k + 1 }
         guard k > run else { continue }
         firsts.removeAll(keepingCapacity: true)
         for j in run...k {
             let i = Int(order[j] & indexMask)
-            if let first = firsts.first(where: { key($0).elementsEqual(key(i)) }) {
+            if let first = firsts.first(where: { sameBytes(key($0), key(i)) }) {
                 out[i] = Int32(first)
             } else {
                 firsts.append(i)
