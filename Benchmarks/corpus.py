@@ -784,6 +784,92 @@ def shape_accented_lines(rng):
     return fill(head, lambda i: f'    p{i}: {{x: "{"é" * 400}", kind: bad}}\n', tail)
 
 
+def shape_cr_breaks(rng):
+    """The full profiles of `profiles-full` with lone CR line breaks (old Mac text, which YAML
+    accepts): valid, each line's column counted from a break the map of lines must find."""
+    text, n = shape_profiles_full(rng)
+    text = text.replace("\n", "\r")
+    return text, n
+
+
+def shape_line_separators(rng):
+    """~28 000 profiles whose lines end in U+2028 LINE SEPARATOR, a YAML line break of three
+    bytes, one line in two: positions past breaks that are not bytes of their own."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}:\u2028      kind: interactive\n", tail)
+
+
+def shape_merge_keys(rng):
+    """~25 000 profiles that each merge one anchored profile (`<<: *base`): merge keys and aliases
+    by the thousand, never expanded."""
+    head, tail = canonical_parts()
+    head += "    base: &base\n      kind: interactive\n      maxRetries: 3\n"
+    return fill(head, lambda i: f"    p{i}:\n      <<: *base\n      cap: 8s\n", tail)
+
+
+def shape_numeric_names(rng):
+    """~30 000 profiles named by numbers (`1234:`): names that are not identifiers, each a bad
+    name and a profile without its keys."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    {i}:\n      kind: interactive\n", tail)
+
+
+def shape_profiles_as_lists(rng):
+    """~18 000 profiles written as lists of one-key mappings (`- kind: interactive`), a common
+    slip: a mapping expected, a list found, for each."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}:\n      - kind: interactive\n      - maxRetries: 3\n", tail)
+
+
+def shape_complex_keys(rng):
+    """~48 000 explicit keys that are flow lists (`? [a1, b]`) in one mapping: keys that are not
+    text, one finding for them all with their count."""
+    return fill("version: 1\npolicy: keys\nretry:\n", lambda i: f"  ? [a{i}, b]\n  : c\n")
+
+
+def shape_top_level_list(rng):
+    """~35 000 policies as the items of one top-level list: the document is not a mapping, so
+    one finding, and nothing of the list is read."""
+    return fill("", lambda i: f"- version: 1\n  policy: p{i}\n")
+
+
+def shape_profile_duplicate_keys(rng):
+    """~9 500 profiles that each repeat their keys (`kind` three times, `cap` twice): duplicate
+    keys found in every mapping, not in one."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}:\n      kind: interactive\n      kind: background\n      kind: interactive\n"
+                                f"      cap: 8s\n      cap: 9s\n", tail)
+
+
+def shape_long_reuse_key(rng):
+    """A `reuseKey` list of ~80 000 items, known ones and unknown ones (`viewr`) in turn: unknown
+    choices and repeated items in one list."""
+    words = ["viewer", "device", "episode", "intent", "viewr", "session"]
+    return fill("version: 1\npolicy: reuse\ntickets:\n  reuseKey:\n", lambda i: f"    - {words[i % 6]}\n")
+
+
+def shape_misplaced_budgets(rng):
+    """~14 000 profiles that each hold a `budget` (it belongs under `retry`) with a percent out of
+    range and a negative floor: a misplaced key, and missing keys, per profile."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    p{i}:\n      budget:\n        ratio: {i % 100}.{i % 7}%\n"
+                                f"        minPerMinute: -{i}\n", tail)
+
+
+def shape_bool_spellings(rng):
+    """`honor` repeated ~72 000 times in one mapping, its values YAML 1.1 booleans (`yes`, `No`,
+    `ON`): a duplicate key each."""
+    spell = ["yes", "No", "ON", "off", "TRUE", "y"]
+    return fill("version: 1\npolicy: bools\nretry:\n  retryAfter:\n", lambda i: f"    honor: {spell[i % 6]}\n")
+
+
+def shape_snake_names(rng):
+    """~22 000 profiles named in snake case with a dot (`my_profile_12.v2`), as a generator from
+    another language writes them: a bad name each, with the name to write instead."""
+    head, tail = canonical_parts()
+    return fill(head, lambda i: f"    my_profile_{i}.v2:\n      kind: interactive\n", tail)
+
+
 SHAPES = {
     "profiles-full": shape_profiles_full,
     "profiles-empty": shape_profiles_empty,
@@ -855,6 +941,18 @@ SHAPES = {
     "long-choice": shape_long_choice,
     "long-explicit-key": shape_long_explicit_key,
     "accented-lines": shape_accented_lines,
+    "cr-breaks": shape_cr_breaks,
+    "line-separators": shape_line_separators,
+    "merge-keys": shape_merge_keys,
+    "numeric-names": shape_numeric_names,
+    "profiles-as-lists": shape_profiles_as_lists,
+    "complex-keys": shape_complex_keys,
+    "top-level-list": shape_top_level_list,
+    "profile-duplicate-keys": shape_profile_duplicate_keys,
+    "long-reuse-key": shape_long_reuse_key,
+    "misplaced-budgets": shape_misplaced_budgets,
+    "bool-spellings": shape_bool_spellings,
+    "snake-names": shape_snake_names,
 }
 
 
