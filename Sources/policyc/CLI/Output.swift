@@ -10,19 +10,24 @@ import Darwin
 enum Output {
     static func out(_ text: String) { emit(text, to: 1) }
     static func err(_ text: String) { emit(text, to: 2) }
+    /// A report made as bytes (`Reporters.renderBytes`), written as it is.
+    static func out(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { emit($0, to: 1) } }
+    static func err(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { emit($0, to: 2) } }
 
     static func emit(_ text: String, to fd: Int32) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return  // a closed pipe: nobody is reading, nothing to do
-                }
-                offset += n
+        text.withUTF8 { emit($0, to: fd) }
+    }
+
+    static func emit(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) {
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return  // a closed pipe: nobody is reading, nothing to do
             }
+            offset += n
         }
     }
 

@@ -51,7 +51,7 @@ enum Lint {
         let run = Workspace.check(gathered.paths)
         let readErrors = gathered.errors + run.readErrors
         let notices = notices(readErrors: readErrors, empty: gathered.empty)
-        Output.out(Reporters.render(format, run.files, notices: notices, options: reportOptions(format, strict: strict)))
+        Output.out(Reporters.renderBytes(format, run.files, notices: notices, options: reportOptions(format, strict: strict)))
         reportInputProblems(readErrors: readErrors, empty: gathered.empty)
         let summary = ReportSummary(run.files, notices: notices)
         run.keepUntilExit()
