@@ -71,6 +71,29 @@ import Testing
         #expect(try Self.read(dir, "other/Kotlin/PlaybackPolicy.kt").contains("\npackage org.x\n"))
     }
 
+    @Test func aGeneratedFileChangedInOneByteIsOutOfDate() throws {
+        // Up to date means the same bytes, not the same size: one byte changed in place, and one
+        // byte added at the end, are each found and put back, and only that file is written.
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write(CLITests.canonical, to: "Policies/playback.yaml", in: dir)
+        #expect(try CLITests.policyc(["generate"], in: dir).status == 0)
+        let swift = dir.appendingPathComponent("Generated/Swift/PlaybackPolicy.swift")
+        let original = try Data(contentsOf: swift)
+        var flipped = original
+        let at = try #require(flipped.lastIndex(of: UInt8(ascii: "3")))
+        flipped[at] = UInt8(ascii: "4")
+        for changed in [flipped, original + Data("\n".utf8)] {
+            try changed.write(to: swift)
+            let check = try CLITests.policyc(["generate", "--check"], in: dir)
+            #expect(check.status == 1 && check.out.hasPrefix("would change Generated/Swift/PlaybackPolicy.swift\n"), "\(check)")
+            let again = try CLITests.policyc(["generate"], in: dir)
+            #expect(again.status == 0 && again.err.hasSuffix("wrote 1 file, 2 up to date\n"), "\(again)")
+            #expect(try Data(contentsOf: swift) == original)
+        }
+        #expect(try CLITests.policyc(["generate", "--check"], in: dir).status == 0)
+    }
+
     // MARK: every command reads it
 
     @Test func policiesOfTheProjectFileAreTheDefaultPathsOfEveryCommand() throws {
