@@ -27,6 +27,36 @@ import Testing
         #expect(Generator.Target.defaults == [.swift, .kotlin, .schema])
     }
 
+    @Test func settledFilesComeBackWithoutTheirBytes() throws {
+        // The caller's check is asked of every file, with the bytes it would get; a file it
+        // settles keeps its place and path, without bytes; every other file is as without a check.
+        var other = try GenSupport.canonical
+        other.name = "ios-player"
+        other.file = "Policies/a.yaml"
+        let policies = [try GenSupport.canonical, other]
+        for threads in [1, 4] {
+            let options = Generator.Options(targets: Generator.Target.allCases, threads: threads)
+            let plain = Generator.files(for: policies, options: options)
+            let asked = Asked()
+            let files = Generator.files(for: policies, options: options) { path, bytes in
+                asked.lock.withLock { asked.files[path] = bytes }
+                return path.hasPrefix("Swift/") || path == Generator.schemaPath
+            }
+            #expect(asked.files == Dictionary(uniqueKeysWithValues: plain.map { ($0.path, $0.bytes) }))
+            #expect(files.map(\.path) == plain.map(\.path))
+            for (file, made) in zip(files, plain) {
+                let settled = file.path.hasPrefix("Swift/") || file.path == Generator.schemaPath
+                #expect(file.isSettled == settled && file.bytes == (settled ? [] : made.bytes), "\(file.path)")
+            }
+        }
+    }
+
+    /// What `settled` was asked, from whichever thread.
+    final class Asked: @unchecked Sendable {
+        let lock = NSLock()
+        var files: [String: [UInt8]] = [:]
+    }
+
     @Test func headerNamesTheSourceWithoutDatesOrAbsolutePaths() throws {
         let options = Generator.Options(targets: Generator.Target.allCases)
         for file in Generator.files(for: [try GenSupport.canonical], options: options) where file.path != Generator.schemaPath {

@@ -53,12 +53,17 @@ enum OutputFolder {
 
     /// What writing `files` into `folder` would create, change and remove. Reads only. Stale
     /// files are looked for only in the folders of `targets`: a target not generated this run
-    /// keeps its files, as they are.
+    /// keeps its files, as they are. A file `isSettled` was found up to date by `isOnDisk` as it
+    /// was made: it is counted unchanged, and its folders are checked as every file's.
     static func plan(_ files: [GeneratedFile], in folder: String,
                      targets: some Sequence<Generator.Target> = Generator.Target.allCases) -> Result<Plan, Failure> {
         var plan = Plan()
         switch kind(of: folder) {
         case .missing:
+            // A file found in the folder while it was made, and now no folder: it went meanwhile.
+            guard !files.contains(where: \.isSettled) else {
+                return .failure(Failure(message: "output folder '\(printable(folder))' went away while policyc ran; run it again"))
+            }
             plan.entries = files.map { Entry(path: $0.path, change: .create, contents: $0.bytes) }
             return .success(plan)
         case .link:
@@ -93,6 +98,10 @@ enum OutputFolder {
         var wanted: Set<String> = []
         for file in files {
             wanted.insert(file.path)
+            if file.isSettled {
+                plan.unchanged += 1
+                continue
+            }
             let bytes = file.bytes
             let path = folder + "/" + file.path
             switch kind(of: path) {
@@ -126,6 +135,13 @@ enum OutputFolder {
         }
         plan.entries.sort { utf8Precedes($0.path, $1.path) }
         return .success(plan)
+    }
+
+    /// Whether `path` is a regular file (not a link) of exactly `bytes`: what `plan` finds
+    /// unchanged. Asked of each generated file as it is made (`Generator.files`' `settled`).
+    static func isOnDisk(_ bytes: [UInt8], at path: String) -> Bool {
+        guard kind(of: path) == .file, case .success(let old) = readNoFollow(path) else { return false }
+        return sameContents(old, bytes)
     }
 
     /// Whether a file's old bytes are its new ones, by `memcmp`: `==` on two arrays compares them

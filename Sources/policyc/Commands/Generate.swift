@@ -113,8 +113,15 @@ enum Generate {
             return p
         }
         if swiftOutput != nil { targets = [.swift] }
+        // Each file is compared with the one where it goes as soon as it is made, and let go when
+        // they are the same: an up-to-date folder is never held whole (see `OutputFolder.plan`).
+        let settledIn = outFolder
+        let onDisk: @Sendable (String, [UInt8]) -> Bool = { path, bytes in
+            OutputFolder.isOnDisk(bytes, at: settledIn + "/" + path)
+        }
         var files = Generator.files(for: policies, options: Generator.Options(
-            kotlinPackage: package, targets: targets, threads: Workspace.threadsFromEnvironment))
+            kotlinPackage: package, targets: targets, threads: Workspace.threadsFromEnvironment),
+            settled: swiftOutput == nil ? onDisk : nil)
         var folder = outFolder
         if let target = swiftOutput {
             // A build-tool plugin declares its output file before policyc reads the policy, so the
