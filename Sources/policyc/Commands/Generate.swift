@@ -121,7 +121,7 @@ enum Generate {
         }
         var files = Generator.files(for: policies, options: Generator.Options(
             kotlinPackage: package, targets: targets, threads: Workspace.threadsFromEnvironment),
-            settled: swiftOutput == nil ? onDisk : nil)
+            settled: swiftOutput == nil && OutputFolder.kind(of: outFolder) == .directory ? onDisk : nil)
         var folder = outFolder
         if let target = swiftOutput {
             // A build-tool plugin declares its output file before policyc reads the policy, so the
