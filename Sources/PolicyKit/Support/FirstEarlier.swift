@@ -29,22 +29,24 @@ func firstEarlier(_ bytes: UnsafeBufferPointer<UInt8>, ends: [Int32],
     // hashes' order, both keys were read at random (4.4 of name-collision's last 9 ms on 36,000
     // names of one fold). A run that holds two keys, whose hash bits they share, fails a check,
     // and then every run is compared key by key below.
-    var run = 0
-    for k in order.indices where k + 1 == count || order[k + 1] & ~indexMask != order[run] & ~indexMask {
-        defer { run = k + 1 }
-        guard k > run else { continue }
-        let first = Int32(truncatingIfNeeded: order[run] & indexMask)
-        for j in run + 1...k { out[Int(order[j] & indexMask)] = first }
+    /// Each run of two or more items of equal hash bits, as positions in `order`.
+    func forEachRun(_ body: (ClosedRange<Int>) -> Void) {
+        var run = 0
+        for k in order.indices where k + 1 == count || order[k + 1] & ~indexMask != order[run] & ~indexMask {
+            if k > run { body(run...k) }
+            run = k + 1
+        }
+    }
+    forEachRun { run in
+        let first = Int32(truncatingIfNeeded: order[run.lowerBound] & indexMask)
+        for j in (run.lowerBound + 1)...run.upperBound { out[Int(order[j] & indexMask)] = first }
     }
     if out.indices.allSatisfy({ i in out[i].map { sameBytes(key(Int($0)), key(i)) } ?? true }) { return out }
     out = [Int32?](repeating: nil, count: count)
     var firsts: [Int] = []
-    run = 0
-    for k in order.indices where k + 1 == count || order[k + 1] & ~indexMask != order[run] & ~indexMask {
-        defer { run = k + 1 }
-        guard k > run else { continue }
+    forEachRun { run in
         firsts.removeAll(keepingCapacity: true)
-        for j in run...k {
+        for j in run {
             let i = Int(order[j] & indexMask)
             if let first = firsts.first(where: { sameBytes(key($0), key(i)) }) {
                 out[i] = Int32(first)

@@ -10,9 +10,8 @@ import Darwin
 enum Output {
     static func out(_ text: String) { emit(text, to: 1) }
     static func err(_ text: String) { emit(text, to: 2) }
-    /// A report made as bytes (`Reporters.renderBytes`), written as it is.
-    static func out(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { emit($0, to: 1) } }
-    static func err(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { emit($0, to: 2) } }
+    /// Bytes made as UTF-8 (`Reporters.textBytes`), written as they are.
+    static func emit(_ bytes: [UInt8], to fd: Int32) { bytes.withUnsafeBufferPointer { emit($0, to: fd) } }
 
     static func emit(_ text: String, to fd: Int32) {
         var text = text

@@ -82,7 +82,7 @@ enum LintFix {
             // The fixed text is the output; the report goes beside it, to stderr.
             Output.out(String(decoding: only.outcome.bytes, as: UTF8.self))
             Output.err(report)
-            Output.err(Reporters.renderBytes(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, fd: 2)))
+            Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, fd: 2), to: 2)
         } else {
             // Nothing is written unless every input could be read: a fix run acts on all it was given.
             if readErrors.isEmpty {
@@ -94,7 +94,7 @@ enum LintFix {
                 }
             }
             Output.err(report)
-            Output.out(Reporters.renderBytes(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict)))
+            Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict), to: 1)
         }
 
         Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty)

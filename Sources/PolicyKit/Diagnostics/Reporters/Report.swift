@@ -162,13 +162,6 @@ public enum Reporters {
         }
     }
 
-    /// `render`'s UTF-8, for writing: the text report is written as the bytes it is made of.
-    public static func renderBytes(_ format: ReportFormat, _ files: [CheckedFile], notices: [InputNotice] = [],
-                                   options: ReportOptions = ReportOptions()) -> [UInt8] {
-        format == .text ? textBytes(files, color: options.color)
-            : Array(render(format, files, notices: notices, options: options).utf8)
-    }
-
     /// Notices by path, then kind: the order of every report.
     static func sortedNotices(_ notices: [InputNotice]) -> [InputNotice] {
         notices.sorted { a, b in a.path != b.path ? a.path < b.path : a.kind.rawValue < b.kind.rawValue }

@@ -15,7 +15,7 @@ extension Reporters {
     /// `text`'s UTF-8, as it is made: every piece of it comes from a String (an excerpt's
     /// scalars are decoded from the source), so it is valid, and checking it again to make it a
     /// String cost 6.5 million instructions for a thousand findings on lines of accented letters.
-    static func textBytes(_ files: [CheckedFile], color: Bool) -> [UInt8] {
+    public static func textBytes(_ files: [CheckedFile], color: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         for file in sortedFiles(files, where: { !$0.diagnostics.isEmpty }) {
             write(file.diagnostics, source: file.source, lines: file.lines, color: color, to: &out)
