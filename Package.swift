@@ -1,6 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets and the one direction their dependencies run (SwiftPM refuses any other):
+//
+//   PolicySource   text, positions, YAML, diagnostics, edits, rule ids     (CYaml)
+//        ↑
+//   PolicyCheck    the language, the rule catalog, fixes, the project file
+//        ↑
+//   PolicyReport · PolicyCodegen · PolicySimulation      (each on PolicyCheck alone)
+//        ↑
+//   PolicyReview   diff, explain                          (+ Report, Simulation)
+//        ↑
+//   PolicyEditor   the language server's answers          (+ everything below)
+//        ↑
+//   PolicyKit      re-exports them all, for policyc, the plugin and Fuzz/
+//        ↑
+//   policyc        the command line: arguments, files, exit codes
 let package = Package(
     name: "policyc",
     products: [
@@ -17,8 +32,14 @@ let package = Package(
         ),
         // A cache prefetch for the simulation's hot loop (header only).
         .systemLibrary(name: "CPrefetch"),
-        // All logic: load → decode + check → generate, pure and in memory.
-        .target(name: "PolicyKit", dependencies: ["CYaml", "CPrefetch"]),
+        .target(name: "PolicySource", dependencies: ["CYaml", "CPrefetch"]),
+        .target(name: "PolicyCheck", dependencies: ["PolicySource"]),
+        .target(name: "PolicyReport", dependencies: ["PolicyCheck"]),
+        .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),
+        .target(name: "PolicySimulation", dependencies: ["PolicyCheck", "CPrefetch"]),
+        .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
+        .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen"]),
+        .target(name: "PolicyKit", dependencies: ["PolicyEditor"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
         .executableTarget(
@@ -29,19 +50,31 @@ let package = Package(
         .plugin(name: "PolicycPlugin", capability: .buildTool(), dependencies: ["policyc"]),
         // Records `git rev-parse --short=7 HEAD` before every build (not a product: policyc's own).
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
-        // Fixtures are read from disk by path, not bundled.
-        .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit"], exclude: ["Fixtures"]),
-        .testTarget(name: "policycTests", dependencies: ["policyc"]),
+        // Tests: one target per layer, the whole pipeline on hostile input (PolicyKitTests), the
+        // binary as users run it (policycTests), and the slow checks that `.ci/run` runs after the
+        // README's test command (SlowTests: compilers on generated code, 1 MiB inputs).
+        // Fixtures (Tests/Fixtures) are read from disk by path, not bundled.
+        .target(name: "TestSupport", dependencies: ["PolicyKit"], path: "Tests/Support"),
+        .testTarget(name: "PolicySourceTests", dependencies: ["PolicySource", "PolicyCheck", "TestSupport"]),
+        .testTarget(name: "PolicyCheckTests", dependencies: ["PolicyCheck", "PolicyCodegen", "TestSupport"]),
+        .testTarget(name: "PolicyReportTests", dependencies: ["PolicyReport", "TestSupport"]),
+        .testTarget(name: "PolicyCodegenTests", dependencies: ["PolicyCodegen", "TestSupport"]),
+        .testTarget(name: "PolicySimulationTests", dependencies: ["PolicySimulation", "PolicyReport", "PolicyCodegen", "TestSupport"]),
+        .testTarget(name: "PolicyReviewTests", dependencies: ["PolicyReview", "TestSupport"]),
+        .testTarget(name: "PolicyEditorTests", dependencies: ["PolicyEditor", "TestSupport"]),
+        .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit", "TestSupport"]),
+        .testTarget(name: "policycTests", dependencies: ["policyc", "TestSupport"]),
+        .testTarget(name: "SlowTests", dependencies: ["policyc", "TestSupport"]),
     ]
 )
 
 /// A release build of policyc carries the Swift runtime inside it: loading and binding libswiftCore
-/// and its siblings took 1.6 ms of every run (lint of a small file: 4.5 ms, 2.7 ms so). The
-/// one-file release (Scripts/release) is linked the same way. Not where the flag is refused or
-/// breaks things: SwiftPM refuses unsafe flags in a package used as a versioned dependency (the
-/// plugin's `.package(url:from:)`), which it checks out into a `checkouts` folder; and
-/// ThreadSanitizer's runtime crashes at the first thread when the Swift runtime is linked in
-/// (.ci/tsan sets POLICYC_DYNAMIC_STDLIB=1).
+/// and its siblings at every start costs more than a small lint. The one-file release
+/// (Scripts/release) is linked the same way. Not where the flag is refused or breaks things:
+/// SwiftPM refuses unsafe flags in a package used as a versioned dependency (the plugin's
+/// `.package(url:from:)`), which it checks out into a `checkouts` folder; and ThreadSanitizer's
+/// runtime crashes at the first thread when the Swift runtime is linked in (.ci/tsan sets
+/// POLICYC_DYNAMIC_STDLIB=1).
 var policycLinking: [LinkerSetting] {
     let isCheckout = Context.packageDirectory.split(separator: "/").contains("checkouts")
     guard !isCheckout, Context.environment["POLICYC_DYNAMIC_STDLIB"] != "1" else { return [] }

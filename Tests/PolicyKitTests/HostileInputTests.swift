@@ -1,5 +1,6 @@
 import Testing
-@testable import PolicyKit
+import PolicyKit
+import TestSupport
 
 /// Findings on hostile bytes, in memory: the defects the fuzzer and the limit tests found, pinned.
 @Suite struct HostileInputTests {

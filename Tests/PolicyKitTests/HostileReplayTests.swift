@@ -1,25 +1,15 @@
 import Foundation
 import Testing
 import PolicyKit
+import TestSupport
 
 /// Every input the fuzzer ever broke an invariant with (`Fixtures/Crashes/`), and the hand-written
 /// hostile seeds (`Fuzz/corpus/hostile/`), through the fuzzer's own pipeline and checks
 /// (`HostilePipeline`), so an ordinary `swift test` keeps every fixed crash fixed.
 @Suite struct HostileReplayTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    static func files(in relative: String) -> [URL] {
-        let dir = root.appendingPathComponent(relative)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { dir.appendingPathComponent($0) }
-    }
-
-    static let crashes = files(in: "Tests/PolicyKitTests/Fixtures/Crashes")
-    static let seeds = files(in: "Fuzz/corpus/hostile")
-    /// The fuzzers' corpus, minimised (`-merge=1`; see Fuzz/README.md): every input that reached
-    /// new code in millions of runs.
-    static let kept = files(in: "Fuzz/corpus/kept")
+    static let crashes = Corpus.crashes
+    static let seeds = Corpus.hostile
+    static let kept = Corpus.kept
     static let shards = 8
 
     @Test func thereAreFixturesToReplay() {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+import PolicyKit
+import TestSupport
 /// Runs the built `policyc` as a user would and checks stdout, stderr and the exit status.
 @Suite struct CLITests {
     // MARK: running the binary
@@ -16,20 +18,7 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `policyc` beside the test bundle (the products folder SwiftPM built both into).
-    static let binary: URL? = {
-        var candidates: [URL] = []
-        // Another build of policyc (a ThreadSanitizer build in CI, a release build): POLICYC_BINARY.
-        if let given = ProcessInfo.processInfo.environment["POLICYC_BINARY"], !given.isEmpty {
-            return URL(fileURLWithPath: given)
-        }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("policyc"))
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("policyc"))
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/policyc"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static let binary: URL? = GenSupport.policyc
 
     struct Missing: Error, CustomStringConvertible {
         var description: String

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+import PolicyKit
+import TestSupport
 /// `lint --fix`, `--unsafe-fixes` and `--diff` through the binary: what is written, what is not,
 /// what is said, and the exit status.
 @Suite struct FixCLITests {

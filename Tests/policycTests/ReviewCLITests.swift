@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+import PolicyKit
+import TestSupport
 /// `policyc diff` and `policyc explain` end to end: the built binary, its stdout, stderr and exit
 /// status, in temporary folders and a temporary git repository.
 private struct Ran {

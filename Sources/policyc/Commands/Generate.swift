@@ -75,7 +75,7 @@ enum Generate {
         // package's project file itself when there is one.
         guard let project = Project.load(args, lookInWorkingFolder: swiftOutput == nil) else { return 2 }
         let package = args.value("--kotlin-package") ?? project.config.kotlinPackage?.value ?? Generator.defaultKotlinPackage
-        guard Generator.isKotlinPackage(package) else {
+        guard Naming.isKotlinPackage(package) else {
             return CommandLine.usageError(
                 "'\(printable(package))' is not a Kotlin package name (dot-separated identifiers, no keywords)", command: spec)
         }

@@ -27,7 +27,7 @@ enum Schema {
         if args.flag("--project"), args.flag("--scenario") {
             return CommandLine.usageError("'--project' and '--scenario' ask for two schemas; give one", command: spec)
         }
-        Output.out(args.flag("--project") ? ProjectConfig.schemaText : args.flag("--scenario") ? ScenarioSchema.text : SchemaGenerator.text)
+        Output.out(args.flag("--project") ? SchemaGenerator.text(of: ProjectConfig.schema) : args.flag("--scenario") ? SchemaGenerator.text(of: ScenarioLanguage.schema) : SchemaGenerator.text)
         return 0
     }
 }

@@ -85,7 +85,7 @@ enum Simulate {
                 Output.err("error: \(message)\n")
                 return 2
             case .invalid(let file):
-                Output.err(file.findingsText(color: Output.useColor(fd: 2)))
+                Output.err(findingsText(file))
                 failed = true
             case .loaded(let s):
                 scenarios.append(s)
@@ -173,7 +173,7 @@ enum Simulate {
         case .success(let bytes):
             let file = ScenarioLoader.load(bytes, path: value)
             if let s = file.scenario {
-                if !file.diagnostics.isEmpty { Output.err(file.findingsText(color: Output.useColor(fd: 2))) }
+                if !file.diagnostics.isEmpty { Output.err(findingsText(file)) }
                 return .loaded(s)
             }
             return .invalid(file)
@@ -193,4 +193,10 @@ enum Simulate {
         }
         return nil
     }
+}
+
+/// A scenario file's findings in lint's compiler style, with the source line and a caret.
+private func findingsText(_ file: ScenarioFile) -> String {
+    Reporters.text([CheckedFile(path: file.path, diagnostics: file.diagnostics, doc: nil, policy: nil, source: file.source)],
+                   color: Output.useColor(fd: 2))
 }

@@ -1,0 +1,226 @@
+import PolicySource
+
+/// One file after `load` and `decode + check`.
+public struct CheckedFile: Sendable {
+    /// The path as given on the command line, or `<stdin>`.
+    public var path: String
+    /// Every finding of the file, in report order.
+    public var diagnostics: [Diagnostic]
+    /// What the file said, typed (nil when it could not be read as YAML).
+    public var doc: PolicyDoc?
+    /// The complete policy, when the file has no errors. Made from `doc` on each use: lint never
+    /// needs it, and making it for every file cost 4% of linting.
+    public var policy: Policy? {
+        get {
+            switch policySource {
+            case .given(let policy): return policy
+            case .doc: return doc?.complete(file: path)
+            }
+        }
+        set { policySource = .given(newValue) }
+    }
+    /// The file's bytes, kept only when there are findings (reporters quote the source line).
+    public var source: [UInt8] = []
+    /// The map of those bytes' lines, when the checker made it whole for its fixes: the text
+    /// report takes its lines from it rather than splitting the file again (40 million
+    /// instructions for a finding on line 419,350 of a 1 MiB file).
+    public var lines: SourceMap?
+
+    package enum PolicyOrigin: Sendable {
+        case given(Policy?)
+        /// `doc` is clean: complete it when asked.
+        case doc
+    }
+
+    private var policySource: PolicyOrigin
+
+    package init(path: String, diagnostics: [Diagnostic], doc: PolicyDoc?, policy: Policy?, source: [UInt8] = []) {
+        self.path = path
+        self.diagnostics = diagnostics
+        self.doc = doc
+        self.policySource = .given(policy)
+        self.source = source
+    }
+
+    /// A file whose policy is `doc` completed when `clean`, and none otherwise. Each property set
+    /// once: delegating to the other initializer and then changing the file copied it whole.
+    package init(path: String, diagnostics: [Diagnostic], doc: PolicyDoc?, clean: Bool, source: [UInt8]) {
+        self.path = path
+        self.diagnostics = diagnostics
+        self.doc = doc
+        self.policySource = clean ? .doc : .given(nil)
+        self.source = source
+    }
+
+    public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+    public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+}
+
+/// The pipeline's first two stages for one file, and the checks that span files.
+public enum Checker {
+    /// `threads` as for `Loader.load`: more than one (nil: every core) lets a large file be parsed
+    /// on a second thread.
+    public static func check(_ bytes: [UInt8], path: String, threads: Int? = 1) -> CheckedFile {
+        // What the decoder never looks into is kept with its kind and span only (see `Loader.load`).
+        check(bytes, path: path, threads: threads, reading: .object(Language.root))
+    }
+
+    /// `check` with the loader's `reading` given (tests compare it with everything kept).
+    package static func check(_ bytes: [UInt8], path: String, threads: Int?, reading: Shape?) -> CheckedFile {
+        var loaded = Loader.load(bytes, threads: threads, reading: reading)
+        var diagnostics = loaded.diagnostics
+        var suppressed = loaded.suppressed
+        var doc: PolicyDoc?
+        var lines: SourceMap?
+        if loaded.decodable {
+            var decoder = Decoder()
+            decoder.room = max(0, Loader.maxFindings - diagnostics.count)
+            decoder.source = loaded.sourceMap.take() ?? SourceMap.Builder(bytes)
+            // A file large enough to be parsed on a second thread may use it again from here on:
+            // that core is idle once the parse is done.
+            let apart = Loader.pipelines(bytes, threads: threads)
+            decoder.splits = apart
+            // The decoder holds the only tree while it decodes, so that it can let a long list's
+            // items and a long mapping's profiles go once the report is full (see
+            // `Decoder.decodeOwned`), and hands it back; the document is read the same way.
+            var tree = decoder.decodeRoot(loaded.root.take(), owned: true)
+            var root = decoder.releaseTree()
+            // Each tree is let go as soon as it is no longer needed, so a large file never holds
+            // all three: the decoded one once the document is read from it, the node tree before
+            // that when the findings already fill the file's report (the rules' fixes are written
+            // from it, and past the cap no fix is made). `apart`, they go on another thread: each
+            // entry's text and value are released in turn (on 70,000 `{}` profiles, 3 % of this
+            // thread's instructions, and the memory handed back besides: lint took 4 % less time).
+            if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings {
+                Worker.release(root.take(), apart: apart)
+            }
+            let decoded = PolicyDoc(owning: tree.take(), apart: apart)
+            doc = decoded
+            if let version = decoded.version, version.value != Language.version {
+                // Another version may mean other keys: saying more would only be noise.
+                diagnostics += findings(of: Rule.unsupportedVersion, in: decoded)
+            } else {
+                diagnostics += decoder.diagnostics
+                suppressed += decoder.suppressed
+                // One collector for every rule, each rule by index: copying the rules (their texts
+                // and closures) and a collector per rule cost more than most checks.
+                var findings = Findings()
+                findings.source = decoder.source.take()
+                findings.root = root
+                findings.apart = apart
+                for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
+                // The rule aside collects apart, from the same start, on whichever thread.
+                var aside = findings
+                func checkTheOthers() {
+                    for i in Catalog.rules.indices where Catalog.rules[i].id != asideRule {
+                        guard let check = Catalog.rules[i].check else { continue }
+                        findings.rule = (Catalog.rules[i].id, Catalog.rules[i].severity)
+                        check(decoded, &findings)
+                    }
+                }
+                let rule = Catalog.rule(asideRule)
+                let result = Handover<Findings>()
+                if threads != 1, decoded.profiles.count >= asideMinimum, let worker = Worker({ [aside] in
+                    var collected = aside
+                    rule.map { Self.check($0, decoded, &collected) }
+                    result.value = collected
+                }) {
+                    checkTheOthers()
+                    worker.join()
+                    aside = result.value ?? aside
+                } else {
+                    checkTheOthers()
+                    rule.map { Self.check($0, decoded, &aside) }
+                }
+                diagnostics += findings.diagnostics + aside.diagnostics
+                suppressed += findings.skipped + aside.skipped
+                // A map the fixes made whole goes to the report, when there is one; a part of one,
+                // or one for a clean file, is let go with the findings.
+                if !diagnostics.isEmpty, var whole = [findings.source, aside.source].compactMap({ $0 }).first(where: \.isDone) {
+                    lines = whole.finish()
+                }
+                findings.root = nil
+                aside.root = nil
+                Worker.release(root.take(), apart: apart)
+            }
+        }
+        diagnostics.sortForReport()
+        if diagnostics.count > Loader.maxFindings {
+            suppressed += diagnostics.count - Loader.maxFindings
+            diagnostics.removeLast(diagnostics.count - Loader.maxFindings)
+        }
+        for i in diagnostics.indices {
+            diagnostics[i].file = path
+            for j in diagnostics[i].related.indices where diagnostics[i].related[j].file.isEmpty {
+                diagnostics[i].related[j].file = path
+            }
+        }
+        diagnostics.sortForReport()
+        if suppressed > 0 {
+            // At the top of the file, so it reads first: what follows is not all there is. Put
+            // where a stable sort would put it, after the findings that do not sort after it.
+            let limit = Diagnostic(
+                file: path, span: Span(.start), severity: .error, rule: RuleID.inputLimit.rawValue,
+                message: "the file has \(Loader.maxFindings + suppressed) findings; only the first \(Loader.maxFindings) are reported",
+                help: "fix these and check again")
+            diagnostics.insert(limit, at: diagnostics.firstIndex { Diagnostic.inReportOrder(limit, $0) } ?? diagnostics.endIndex)
+        }
+        let clean = !diagnostics.contains { $0.severity == .error }
+        var file = CheckedFile(path: path, diagnostics: diagnostics, doc: doc, clean: clean,
+                               source: diagnostics.isEmpty ? [] : bytes)
+        // Set only when the file had findings (above), which it keeps.
+        file.lines = lines
+        return file
+    }
+
+    /// The rule checked beside the others, on a second thread when `threads` allows and the
+    /// policy has at least `asideMinimum` profiles: on a file of 60,000 profiles the rules were a
+    /// quarter of lint's time, name-collision (every name folded and sorted) the most of them.
+    /// Its findings are the same on any thread: it makes no fix (whether a fix is made depends on
+    /// how many findings came before), it collects apart from the same start, and the report
+    /// keeps the earliest findings by their place in the file, whichever collector made them.
+    package static let asideRule = RuleID.nameCollision
+    package static let asideMinimum = 2048
+
+    package static func check(_ rule: Rule, _ doc: PolicyDoc, _ findings: inout Findings) {
+        guard let check = rule.check else { return }
+        findings.rule = (rule.id, rule.severity)
+        check(doc, &findings)
+    }
+
+    package static func findings(of id: RuleID, in doc: PolicyDoc) -> [Diagnostic] {
+        Catalog.rule(id).map { findings(of: $0, in: doc) } ?? []
+    }
+
+    package static func findings(of rule: Rule, in doc: PolicyDoc) -> [Diagnostic] {
+        guard let check = rule.check else { return [] }
+        var findings = Findings()
+        findings.rule = (rule.id, rule.severity)
+        check(doc, &findings)
+        return findings.diagnostics
+    }
+
+    /// Checks that need every file of a run: two files may not define one policy name, nor two
+    /// names that become one generated type. Files are taken in the order given (sorted paths).
+    public static func checkAcrossFiles(_ files: inout [CheckedFile]) {
+        var seen: [ExactText: (file: String, name: Located<String>)] = [:]
+        seen.reserveCapacity(files.count)
+        for i in files.indices {
+            guard let name = files[i].doc?.policy, Values.isName(name.value) else { continue }
+            let type = Naming.typeName(policy: name.value)
+            guard let first = seen[ExactText(type)] else {
+                seen[ExactText(type)] = (files[i].path, name)
+                continue
+            }
+            let message = sameText(first.name.value, name.value)
+                ? "policy '\(name.value)' is also defined in \(first.file); each policy name belongs to one file"
+                : "policy '\(name.value)' becomes the type \(type), as policy '\(first.name.value)' in \(first.file) does"
+            files[i].diagnostics.append(Diagnostic(
+                file: files[i].path, span: name.span, severity: .error, rule: RuleID.nameCollision.rawValue,
+                message: message, help: "rename one of the two policies",
+                related: [.init(file: first.file, span: first.name.span, message: "'\(first.name.value)' is defined here")]))
+            files[i].diagnostics.sortForReport()
+            files[i].policy = nil
+        }
+    }
+}

@@ -1,0 +1,1270 @@
+import PolicySource
+
+/// A value the decoder accepted, typed by the key it stands under, with where it was written.
+public struct Decoded: Sendable, Hashable {
+    // Not `indirect`: the lists and objects are arrays already, and boxing every value cost an
+    // allocation per value.
+    public enum Value: Sendable, Hashable {
+        case integer(Int)
+        case string(String)
+        case boolean(Bool)
+        /// Whole milliseconds.
+        case duration(Int)
+        case percent(Percent)
+        /// `network` in `retryOn`.
+        case network
+        /// A plain decimal number (`Shape.decimal`).
+        case decimal(Double)
+        case list([Decoded])
+        /// Keys in file order; only the entries whose values decoded.
+        case object(DecodedObject)
+    }
+
+    public var value: Value
+    /// For a list: false when an item did not decode (a repeated item counts as decoded). Rules
+    /// that judge a list as a whole ("lacks 429") skip it then: the item's own finding is enough.
+    /// (Before `span`: it fills the bytes the value's case leaves, and a `Decoded` is 32 bytes.)
+    public var complete = true
+    public var span: Span
+
+    public init(value: Value, span: Span, complete: Bool = true) {
+        self.value = value
+        self.complete = complete
+        self.span = span
+    }
+
+    /// For a mapping: the known keys that were written but whose values did not decode.
+    public var failedKeys: [String] {
+        if case .object(let object) = value { return object.failedKeys }
+        return []
+    }
+
+    public subscript(key: String) -> Decoded? {
+        guard case .object(let entries) = value else { return nil }
+        return entries.first { sameText($0.key, key) }?.value
+    }
+}
+
+/// A decoded mapping: its entries, and the known keys written whose values did not decode. The
+/// failed keys are kept here, not in every `Decoded`: one 8-byte field there made each decoded
+/// value 8 bytes larger (48 instead of 40 when it was moved, with 16-byte spans), and an entry of a
+/// one-key mapping a 128-byte block instead of the 112 its node took, so the blocks a let-go tree
+/// frees could not be reused for what is decoded. (LayoutTests keeps the sizes.)
+public struct DecodedObject: Sendable, Hashable, RandomAccessCollection, MutableCollection, ExpressibleByArrayLiteral {
+    public var entries: [DecodedEntry]
+    public var failedKeys: [String]
+
+    public init(_ entries: [DecodedEntry], failedKeys: [String] = []) {
+        self.entries = entries
+        self.failedKeys = failedKeys
+    }
+
+    public init(arrayLiteral entries: DecodedEntry...) {
+        self.init(entries)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { entries.count }
+
+    public subscript(position: Int) -> DecodedEntry {
+        get { entries[position] }
+        set { entries[position] = newValue }
+    }
+}
+
+public struct DecodedEntry: Sendable, Hashable {
+    public var key: String
+    public var keySpan: Span
+    public var value: Decoded
+
+    public init(key: String, keySpan: Span, value: Decoded) {
+        self.key = key
+        self.keySpan = keySpan
+        self.value = value
+    }
+}
+
+/// Node tree → typed values, directed by `Language`: unknown, missing and mistyped keys become
+/// diagnostics; a value that does not decode is left out, so no rule sees it (no cascades).
+package struct Decoder {
+    package init() {}
+
+    package var diagnostics: [Diagnostic] = []
+    /// Findings past `Loader.maxFindings` for the file (the loader's count included by the caller).
+    package var suppressed = 0
+    /// Room left for findings: the loader's findings count against the same limit.
+    package var room = Loader.maxFindings
+    /// The file's bytes as the map of their lines, from which fixes are made (none without it):
+    /// the loader's, begun while libyaml parsed (`LoadResult.sourceMap`), finished by the first
+    /// fix and kept so, for the rules' fixes after.
+    package var source: SourceMap.Builder?
+    /// Whether the rest of a mapping of profiles may be decoded on two threads once the findings
+    /// fill the room (see `decodeSplit`), and how many entries must be left for it.
+    package var splits = false
+    package static let splitMinimum = 4096
+    private var root: Node?
+    private var madeEditor: Editor?
+    /// Whether `decodeRoot` was handed the only tree, so that once the report is full (no fix is
+    /// made after that, and the caller lets the tree go as soon as decoding ends) a long list's
+    /// items can be let go as each is decoded (see `decodeOwned`).
+    private var ownsTree = false
+    /// The items a list needs for `decodeOwned` to take it out of the tree (a policy's hold a few).
+    package static let ownedListMinimum = 1024
+    /// The keys from the root to the mapping being decoded: a profile by its name, a list item as
+    /// `-`. Read only when a finding needs it (where a key belongs, the canonical text to add).
+    private var path: [String] = []
+    /// Keys written under another mapping than theirs, by the path of the mapping where they
+    /// belong (`retry`), then the key (`budget`): that mapping does not also report them missing.
+    /// With the depths of those paths, so that a mapping at any other depth is not asked (the
+    /// path joined for each missing key of 50,000 profiles, after one misplaced key, tripled the
+    /// time of lint; a set of the depths, hashed for each, still cost a sixth). Bit n of the
+    /// depths: a path of n keys (paths are at most `Loader.maxDepth` long).
+    /// Keyed by bytes, as policy text compares (a path holds profile names as written).
+    private var misplaced: [ExactText: Set<ExactText>] = [:]
+    private var misplacedDepths: UInt64 = 0
+    /// The canonical entries found so far (see `canonical(_:at:)`), nil for one that is not there,
+    /// and their places in it by key and path.
+    private var foundCanonical: [CanonicalEntry?] = []
+    private var canonicalEntries: [String: Int] = [:]
+    /// The last few asked for: profiles lacking the same keys ask for the same few entries in
+    /// turn, and joining and hashing the path each time was a fifth of the cost of their findings.
+    private var recentCanonical: [(key: String, path: [String], index: Int)] = []
+    /// The texts of the missing keys reported, by key and canonical entry, shared by the next
+    /// profile that lacks the same key (the same few, as `recentCanonical`).
+    private var recentMissing: [MissingTexts] = []
+    private static let recent = 16
+
+    /// `given` is the file's whole tree; with `owned`, the caller keeps no copy of it and takes it
+    /// back from `releaseTree` (nil once the report filled while it was decoded).
+    package mutating func decodeRoot(_ given: consuming Node?, owned: Bool = false) -> Decoded? {
+        self.root = copy given
+        ownsTree = owned
+        path.reserveCapacity(8)
+        if owned, self.root.map({ !$0.isNull }) == true {
+            // Taken, not bound: a binding would hold the tree until decoding ends.
+            var work = (consume given) ?? Node(.reported, span: Span(.start))
+            return decodeOwned(&work, as: .object(Language.root), key: .plain("the policy"), owner: .plain("the policy"),
+                               keySpan: nil)
+        }
+        guard let root = given, !root.isNull else {
+            var fix: Fix?
+            if root == nil {
+                // Only comments, or nothing: the canonical policy after them.
+                let text = editor().text
+                let lines = CanonicalEntry.wholePolicy
+                let edit = text.bytes.isEmpty || text.endsWithLineBreak
+                    ? lines.map { $0 + text.lineBreak }.joined()
+                    : lines.map { text.lineBreak + $0 }.joined()
+                fix = Fix(.unsafe, "write the canonical policy", edits: [TextEdit(Span(text.mark(at: text.bytes.count)), edit)])
+            }
+            fail(.missingKey, at: Span(.start),
+                 "the file holds no policy; a policy needs the keys version, policy, retry, prefetch and tickets",
+                 help: "run 'policyc init' for a canonical policy to start from", fix: fix)
+            return nil
+        }
+        return decode(root, as: .object(Language.root), key: .plain("the policy"), owner: .plain("the policy"), keySpan: nil)
+    }
+
+    /// A long list under an owned tree (see `ownsTree`) is decoded from a tree whose top mappings
+    /// are the decoder's own copies, each value taken out while it is decoded and put back after.
+    /// Once the report is full, the decoder lets go of the file's tree and its editor; the list's
+    /// items are then held by nothing else, and each is let go once decoded. 80,000 `{code: x}`
+    /// items held their nodes (152 bytes each) and their decoded values (176) at once: 40 MiB.
+    package mutating func decodeOwned(_ node: inout Node, as shape: Shape, key: Label, owner: Label, keySpan: Span?) -> Decoded? {
+        // The collection is taken out of `node` (left `.reported`) and put back after: no binding
+        // or temporary may hold it meanwhile, or its items would have a second holder.
+        if case .object(let fields) = shape, path.count <= 1, var entries = Self.mapping(of: node) {
+            node.kind = .reported
+            defer { node.kind = .mapping(entries) }
+            return decodeObject(&entries, fields, owned: true, span: node.span, owner: owner, keySpan: keySpan ?? node.span)
+        }
+        if case .namedMap(let valueShape, _) = shape, var entries = Self.mapping(of: node), entries.count >= Self.ownedListMinimum {
+            node.kind = .reported
+            defer { node.kind = .mapping(entries) }
+            return decodeNamedMap(&entries, valueShape, owned: true, span: node.span, key: key)
+        }
+        if case .list(let itemShape, let unique) = shape, var items = Self.sequence(of: node), items.count >= Self.ownedListMinimum {
+            node.kind = .reported
+            defer { node.kind = .sequence(items) }
+            return decodeList(&items, itemShape, unique: unique, owned: true, span: node.span, key: key)
+        }
+        return decode(node, as: shape, key: key, owner: owner, keySpan: keySpan)
+    }
+
+    package static func mapping(of node: Node) -> [Entry]? {
+        if case .mapping(let entries) = node.kind { return entries }
+        return nil
+    }
+
+    package static func sequence(of node: Node) -> [Node]? {
+        if case .sequence(let items) = node.kind { return items }
+        return nil
+    }
+
+    /// Lets go of the node tree and the editor once decoding is done, handing the tree back (nil
+    /// when it was let go of already): the caller decides how long a large file's tree lives.
+    @discardableResult
+    package mutating func releaseTree() -> Node? {
+        defer {
+            root = nil
+            madeEditor = nil
+        }
+        return root
+    }
+
+    /// The file's editor, made on first use: only a finding with a fix needs it.
+    private mutating func editor() -> Editor {
+        if let madeEditor { return madeEditor }
+        let made = Editor(finishing: &source, root: root)
+        madeEditor = made
+        return made
+    }
+
+    /// One entry of a `namedMap` (a profile), or nil when its value does not decode.
+    private mutating func decodeNamed(_ e: Entry, as shape: Shape, in node: Node) -> DecodedEntry? {
+        path.append(e.key)
+        defer { path.removeLast() }
+        if e.value.isNull {
+            failNull(e, in: node, shape: shape, key: .quotedPrintable(e.key))
+            return nil
+        }
+        guard let v = decode(e.value, as: shape, key: .quotedPrintable(e.key), owner: .profile(e.key), keySpan: e.keySpan)
+        else { return nil }
+        return DecodedEntry(key: e.key, keySpan: e.keySpan, value: v)
+    }
+
+    /// The entries of a `namedMap` from `start` on, once the findings fill the room: from then on
+    /// a decoder only counts what it finds (every change but the count is made within the room),
+    /// so they are decoded in pieces on this thread and one of its own, by a copy of this decoder,
+    /// and the pieces give what one decoder would.
+    private mutating func decodeSplit(_ entries: inout [Entry], from start: Int, as shape: Shape, in node: Node,
+                                      into out: inout [DecodedEntry], lettingGo: Bool = false) {
+        // Read through the array's buffer, not a copy of the array: with `lettingGo` each thread
+        // lets go of the profiles it decoded (distinct ones), which a copy would keep.
+        if lettingGo {
+            entries.withUnsafeMutableBufferPointer { (buffer: inout UnsafeMutableBufferPointer<Entry>) in
+                decodeSplit(Worker.Place(buffer.baseAddress!), count: buffer.count, from: start, as: shape, in: node, into: &out,
+                            lettingGo: true)
+            }
+        } else {
+            entries.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<Entry>) in
+                decodeSplit(Worker.Place(UnsafeMutablePointer(mutating: buffer.baseAddress!)), count: buffer.count, from: start,
+                            as: shape, in: node, into: &out, lettingGo: false)
+            }
+        }
+    }
+
+    private mutating func decodeSplit(_ source: Worker.Place<Entry>, count: Int, from start: Int, as shape: Shape, in node: Node,
+                                      into out: inout [DecodedEntry], lettingGo: Bool) {
+        let earlier = out
+        out = []
+        let pieces = Pieces(count - start)
+        // Every piece is written in place, in one buffer: a thread's own array, copied in after
+        // the join, cost the first thread that copy and lint a tenth of its page faults on 70,000
+        // `{}` profiles (6,160, now 5,510). A piece starts where it would if every entry before it
+        // decoded; when some did not, the pieces move down (a move, not a copy).
+        out = [DecodedEntry](unsafeUninitializedCapacity: earlier.count + pieces.count) { buffer, initialized in
+            _ = buffer.initialize(fromContentsOf: earlier)
+            let place = Worker.Place(buffer.baseAddress! + earlier.count)
+            let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: pieces.pieceCount)
+            defer { made.deallocate() }
+            let counts = Worker.Place(made.baseAddress!)
+            @Sendable func decodePieces(_ decoder: inout Decoder) {
+                while let piece = pieces.take() {
+                    var n = 0
+                    for k in piece {
+                        let entry = source.base + start + k
+                        if let e = decoder.decodeNamed(entry.pointee, as: shape, in: node) {
+                            (place.base + piece.lowerBound + n).initialize(to: e)
+                            n += 1
+                        }
+                        if lettingGo { entry.pointee.value = Node(.reported, span: entry.pointee.value.span) }
+                    }
+                    (counts.base + piece.lowerBound / pieces.size).initialize(to: n)
+                }
+            }
+            let copy = self
+            let suppressedApart = Handover<Int>()
+            let worker = Worker { [copy] in
+                var decoder = copy
+                decodePieces(&decoder)
+                suppressedApart.value = decoder.suppressed - copy.suppressed
+            }
+            decodePieces(&self)
+            worker?.join()
+            suppressed += suppressedApart.value ?? 0
+            var end = 0
+            for p in 0..<pieces.pieceCount {
+                let from = p * pieces.size, n = made[p]
+                if end < from { (place.base + end).moveInitialize(from: place.base + from, count: n) }
+                end += n
+            }
+            initialized = earlier.count + end
+        }
+    }
+
+    /// The entries of a `namedMap` while the findings leave room, in pieces that this thread and
+    /// one of its own take in turn, each decoded by a copy of this decoder as it is at the start.
+    /// A piece so decoded is what this decoder would make of it when no entry before it changed
+    /// the decoder (no finding, none counted past the room): so the pieces up to the first that
+    /// changes it are kept, and that one's decoder with them. The usual long mapping of profiles
+    /// is clean, or has its findings late (thousands of valid profiles were a quarter of lint's
+    /// time, decoded on one thread). Gives where the entries still to decode in turn begin.
+    private mutating func decodeAhead(_ entries: [Entry], as shape: Shape, in node: Node,
+                                      into out: inout [DecodedEntry]) -> Int {
+        // The first piece in turn, alone: when it has findings (a file of mistakes, not of late
+        // ones), a second thread would make its own editor for its own findings (the map of the
+        // whole file's lines), only to be waited for and thrown away.
+        let first = min(Self.aheadPiece, entries.count)
+        let before = madeSoFar
+        for k in 0..<first {
+            if let e = decodeNamed(entries[k], as: shape, in: node) { out.append(e) }
+            if madeSoFar != before { return k + 1 }
+        }
+        let pieces = Pieces(entries.count - first, size: Self.aheadPiece)
+        var start = self
+        start.splits = false
+        var resume = entries.count
+        var adopted: Decoder?
+        // Every piece written in place, in one buffer, as `decodeSplit` does: pieces in arrays
+        // of their own, copied in after, held every decoded profile twice at the peak.
+        let earlier = out
+        out = [DecodedEntry](unsafeUninitializedCapacity: entries.count) { buffer, initialized in
+            _ = buffer.initialize(fromContentsOf: earlier)
+            let place = Worker.Place(buffer.baseAddress! + earlier.count)
+            let apart = Handover<[AheadPiece]>()
+            let worker = Worker { [start] in
+                apart.value = Self.decodePieces(start, entries, from: first, as: shape, in: node, taking: pieces, at: place)
+            }
+            var made = Self.decodePieces(start, entries, from: first, as: shape, in: node, taking: pieces, at: place)
+            worker?.join()
+            made += apart.value ?? []
+            made.sort { $0.piece < $1.piece }
+            // The pieces kept, in turn up to the first that changed the decoder, move down over
+            // what the entries that did not decode left empty; the others are let go.
+            var end = 0, next = 0, keeping = true
+            for piece in made {
+                let at = piece.piece * pieces.size
+                guard keeping, piece.kept, piece.piece == next else {
+                    (place.base + at).deinitialize(count: piece.written)
+                    keeping = false
+                    continue
+                }
+                if end < at { (place.base + end).moveInitialize(from: place.base + at, count: piece.written) }
+                end += piece.written
+                next += 1
+                if let changed = piece.changed {
+                    adopted = changed
+                    resume = piece.end
+                    keeping = false
+                }
+            }
+            if adopted == nil { resume = min(entries.count, first + next * pieces.size) }
+            initialized = earlier.count + end
+        }
+        if var adopted {
+            adopted.splits = splits
+            self = adopted
+        }
+        return resume
+    }
+
+    /// What every change a decoder makes shows in (`decodeAhead`): its findings, kept or counted
+    /// past the room. Both only grow.
+    private var madeSoFar: Int { diagnostics.count + suppressed }
+
+    /// A piece of `decodeAhead` as decoded.
+    private struct AheadPiece {
+        package var piece: Int
+        /// How many of its entries were written (at its place if every entry before it decoded).
+        package var written: Int
+        /// When it changed the decoder: where the entries to decode in turn begin, and the
+        /// decoder after the entry that changed it.
+        package var end = 0
+        package var changed: Decoder?
+        /// False for a piece given up: an earlier one changed the decoder.
+        package var kept = true
+    }
+
+    /// `decodeAhead`'s pieces as this thread takes them, each by a copy of `start`, written at
+    /// `place`: until none is left, or one after a piece that changed the decoder.
+    private static func decodePieces(_ start: Decoder, _ entries: [Entry], from first: Int, as shape: Shape, in node: Node,
+                                     taking pieces: Pieces, at place: Worker.Place<DecodedEntry>) -> [AheadPiece] {
+        var made: [AheadPiece] = []
+        // What a copy finished or made for a fix is the same for every copy: kept for the next.
+        var template = start
+        while let range = pieces.take() {
+            let p = range.lowerBound / pieces.size
+            var decoder = template
+            var piece = AheadPiece(piece: p, written: 0)
+            for k in range {
+                // Once an earlier piece changed the decoder, this one is decoded in turn.
+                if k & 31 == 0, pieces.isStopped(p) {
+                    piece.kept = false
+                    break
+                }
+                if let e = decoder.decodeNamed(entries[first + k], as: shape, in: node) {
+                    (place.base + range.lowerBound + piece.written).initialize(to: e)
+                    piece.written += 1
+                }
+                if decoder.madeSoFar != start.madeSoFar {
+                    pieces.stop(after: p)
+                    piece.end = first + k + 1
+                    piece.changed = decoder
+                    break
+                }
+            }
+            made.append(piece)
+            if !piece.kept || piece.changed != nil { break }
+            template.madeEditor = decoder.madeEditor
+            template.source = decoder.source
+        }
+        return made
+    }
+
+    /// The entries in a piece of `decodeAhead`.
+    package static let aheadPiece = 512
+
+    /// - Parameters:
+    ///   - key: how the value is named in messages ("'timeout'", "an item of 'retryOn'").
+    ///   - owner: for mappings, how the mapping is named when a key is missing or unknown.
+    ///   - keySpan: where a missing key is reported: the key of this mapping (root: its start).
+    package mutating func decode(_ node: Node, as shape: Shape, key: Label, owner: Label, keySpan: Span?) -> Decoded? {
+        if case .reported = node.kind { return nil }
+        if node.isNull {
+            fail(.typeMismatch, at: node.span, "\(key) has no value; it must be \(shape.expectation)")
+            return nil
+        }
+        switch shape {
+        case .object(let fields):
+            guard case .mapping(var entries) = node.kind else { return mismatch(node, shape, key) }
+            return decodeObject(&entries, fields, span: node.span, owner: owner, keySpan: keySpan ?? node.span)
+        case .namedMap(let valueShape, _):
+            guard case .mapping(var entries) = node.kind else { return mismatch(node, shape, key) }
+            return decodeNamedMap(&entries, valueShape, span: node.span, key: key)
+        case .list(let itemShape, let unique):
+            guard case .sequence(var items) = node.kind else { return notAList(node, itemShape, unique: unique, key) }
+            return decodeList(&items, itemShape, unique: unique, span: node.span, key: key)
+        default:
+            guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
+            return decodeScalar(text, style, shape, key: key, span: node.span)
+        }
+    }
+
+    /// A mapping of profiles by name; with an owned tree and a full report, each profile is let go
+    /// once decoded (see `decodeOwned`), on whichever thread decodes it.
+    package mutating func decodeNamedMap(_ entries: inout [Entry], _ valueShape: Shape, owned: Bool = false, span: Span,
+                                 key: Label) -> Decoded? {
+        if entries.isEmpty {
+            fail(.typeMismatch, at: span, "\(key) is empty; it needs at least one entry")
+            return nil
+        }
+        var out: [DecodedEntry] = []
+        out.reserveCapacity(entries.count)
+        var mapping = Node(.mapping(entries), span: span)
+        var j = 0
+        if splits, diagnostics.count < room, entries.count >= Self.splitMinimum {
+            j = decodeAhead(entries, as: valueShape, in: mapping, into: &out)
+        }
+        // Whether each profile is let go once decoded: not yet, from now on, or never (see
+        // `startLettingGo`).
+        var lettingGo: Bool? = false
+        let mayLetGo = owned && ownsTree && entries.count >= Self.ownedListMinimum
+        while j < entries.count {
+            if mayLetGo, lettingGo == false, diagnostics.count >= room {
+                // Past the report's end the mapping is not read for a fix: an empty one stands
+                // for it, so that it holds none of the profiles.
+                mapping = Node(.mapping([]), span: span)
+                lettingGo = startLettingGo(&entries, decoded: j) { $0.value = Node(.reported, span: $0.value.span) }
+            }
+            if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
+                decodeSplit(&entries, from: j, as: valueShape, in: mapping, into: &out, lettingGo: lettingGo == true)
+                break
+            }
+            if let e = decodeNamed(entries[j], as: valueShape, in: mapping) { out.append(e) }
+            if lettingGo == true { entries[j].value = Node(.reported, span: entries[j].value.span) }
+            j += 1
+        }
+        return Decoded(value: .object(DecodedObject(out)), span: span)
+    }
+
+    /// A list's items; with an owned tree and a full report, each item is let go once decoded (see
+    /// `decodeOwned`). Nothing else changes: the items left are decoded as they were.
+    package mutating func decodeList(_ items: inout [Node], _ itemShape: Shape, unique: Bool, owned: Bool = false, span: Span,
+                             key: Label) -> Decoded? {
+        path.append("-")
+        defer { path.removeLast() }
+        var out: [Decoded] = []
+        out.reserveCapacity(items.count)
+        var complete = true
+        var firsts = FirstSeen()
+        let itemLabel = Label.itemOf(key)
+        // Whether each item is let go once decoded: not yet, from now on, or never (see
+        // `startLettingGo`).
+        var lettingGo: Bool? = false
+        let mayLetGo = owned && ownsTree && items.count >= Self.ownedListMinimum
+        for i in items.indices {
+            if mayLetGo, lettingGo == false, diagnostics.count >= room {
+                lettingGo = startLettingGo(&items, decoded: i) { $0 = Node(.reported, span: $0.span) }
+            }
+            defer { if lettingGo == true { items[i] = Node(.reported, span: items[i].span) } }
+            let item = items[i]
+            guard let v = decode(item, as: itemShape, key: itemLabel, owner: itemLabel, keySpan: item.span)
+            else {
+                complete = false
+                continue
+            }
+            if unique, let first = firsts.repeatOf(v.value, among: out) {
+                fail(.typeMismatch, at: v.span,
+                     "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                     help: "remove the repeated item")
+                continue
+            }
+            out.append(v)
+        }
+        return Decoded(value: .list(out), span: span, complete: complete)
+    }
+
+    /// Once the report is full, under an owned tree (see `decodeOwned`): lets go of the file's tree
+    /// and its editor (no fix is made from here on, and the caller drops the tree when decoding
+    /// ends), then of the first `decoded` elements of `array`. True when the elements are the
+    /// array's alone; nil when making it its own copied it (another holder keeps them), and then
+    /// none is let go: that copy is the only cost of a mistake in who holds what.
+    private mutating func startLettingGo<T>(_ array: inout [T], decoded: Int, _ letGo: (inout T) -> Void) -> Bool? {
+        root = nil
+        madeEditor = nil
+        let before = array.withUnsafeBufferPointer { $0.baseAddress }
+        array.withUnsafeMutableBufferPointer { _ in }
+        guard before == array.withUnsafeBufferPointer({ $0.baseAddress }) else { return nil }
+        for k in 0..<decoded { letGo(&array[k]) }
+        return true
+    }
+
+    /// `owned`: the entries are the decoder's own copy under an owned tree (see `decodeOwned`):
+    /// a mapping's or list's value is taken out while it is decoded, then put back.
+    ///
+    /// The mapping itself, for a finding's fix, is made from `entries` and `span` when needed: held
+    /// the whole time, it would hold the list an owned decoding lets go of.
+    package mutating func decodeObject(_ entries: inout [Entry], _ fields: [Field], owned: Bool = false, span: Span, owner: Label,
+                               keySpan: Span) -> Decoded? {
+        // Room is made when the first value decodes: reserving it up front for a mapping whose
+        // values all fail (14 000 profiles of null values) held 7 MB of empty room at the peak.
+        var out: [DecodedEntry] = []
+        var failed: [String] = []
+        // Keys that a misspelling stands for: a misspelled key is one mistake, so the key it was
+        // meant to be is not also reported missing.
+        var meant: Set<String> = []
+        // Which fields were written, by index (the language's mappings have far fewer than 64).
+        var written: UInt64 = 0
+        var unwritten: [String]?
+        // By index, the entries and the fields: iterating either copies (and retains) every element
+        // it passes, an entry's whole node with it.
+        for j in entries.indices {
+            let key = entries[j].key
+            var index = -1
+            // By bytes (see `sameText`): a key is the language's only when it is spelt as it is.
+            for i in fields.indices where sameText(fields[i].key, key) {
+                index = i
+                break
+            }
+            guard index >= 0 else {
+                if diagnostics.count >= room {
+                    // Past the limit: count it without the cost of a suggestion.
+                    suppressed += 1
+                    continue
+                }
+                // The known keys this mapping has, found once: a hostile mapping has thousands of entries.
+                if unwritten == nil { unwritten = fields.map(\.key).filter { k in !entries.contains { sameText($0.key, k) } } }
+                if let meantKey = unknownKey(entries[j], unwritten: unwritten ?? [], fields: fields, owner: owner) {
+                    meant.insert(meantKey)
+                }
+                continue
+            }
+            if index < 64 { written |= 1 << UInt64(index) }
+            let label = Label.quoted(fields[index].key)
+            path.append(key)
+            defer { path.removeLast() }
+            if entries[j].value.isNull {
+                failNull(entries[j], in: Node(.mapping(entries), span: span), shape: fields[index].shape, key: label)
+                failed.append(key)
+            } else if let v = owned && Self.isCollection(entries[j].value)
+                        ? decodeTaken(&entries[j], as: fields[index].shape, key: label)
+                        : decode(entries[j].value, as: fields[index].shape, key: label, owner: label, keySpan: entries[j].keySpan) {
+                // At most one entry a field (the loader drops a repeated key): a mapping of many
+                // unknown keys reserved room for every one of them (10,000 items of 12 keys, two
+                // known: 10 MB, a third of the peak).
+                if out.isEmpty { out.reserveCapacity(min(entries.count - j, fields.count)) }
+                out.append(DecodedEntry(key: key, keySpan: entries[j].keySpan, value: v))
+            } else {
+                failed.append(key)
+            }
+        }
+        var misplacedHere: Set<ExactText>?
+        for i in fields.indices where fields[i].required {
+            let isWritten = i < 64 ? written & (1 << UInt64(i)) != 0 : entries.contains(where: { sameText($0.key, fields[i].key) })
+            guard !isWritten, !meant.contains(fields[i].key) else { continue }
+            if misplacedDepths & (1 << UInt64(min(path.count, 63))) != 0 {
+                if misplacedHere == nil { misplacedHere = misplaced[ExactText(path.joined(separator: "/"))] ?? [] }
+                if misplacedHere?.contains(ExactText(fields[i].key)) == true { continue }
+            }
+            guard diagnostics.count < room else {
+                suppressed += 1
+                continue
+            }
+            missingKey(fields[i], in: Node(.mapping(entries), span: span), entries: entries, fields: fields, owner: owner, at: keySpan)
+        }
+        return Decoded(value: .object(DecodedObject(out, failedKeys: failed)), span: span)
+    }
+
+    package static func isCollection(_ node: Node) -> Bool {
+        switch node.kind {
+        case .mapping, .sequence: return true
+        case .scalar, .reported: return false
+        }
+    }
+
+    /// An entry's value taken out of `entry` (left `.reported`) while it is decoded as owned, then
+    /// put back.
+    package mutating func decodeTaken(_ entry: inout Entry, as shape: Shape, key: Label) -> Decoded? {
+        var value = entry.value
+        entry.value = Node(.reported, span: value.span)
+        defer { entry.value = value }
+        return decodeOwned(&value, as: shape, key: key, owner: key, keySpan: entry.keySpan)
+    }
+
+    /// Reports an unknown key: where it belongs when the language has it elsewhere (a key indented
+    /// under the wrong parent), else the known key it most likely stands for, which it returns.
+    package mutating func unknownKey(_ entry: Entry, unwritten: [String], fields: [Field], owner: Label) -> String? {
+        let key = entry.key
+        if let home = Self.home(of: key, from: path) {
+            var help = "move it into \(Self.describe(home.path))"
+            if home.isAncestor {
+                let levels = path.count - home.path.count
+                help = "move it \(levels == 1 ? "one level" : "\(levels) levels") out, to line up with '\(excerpt(path[home.path.count]))'"
+                misplaced[ExactText(home.path.joined(separator: "/")), default: []].insert(ExactText(key))
+                misplacedDepths |= 1 << UInt64(min(home.path.count, 63))
+            }
+            fail(.unknownKey, at: entry.keySpan,
+                 "key '\(key)' belongs in \(Self.describe(home.path)), not in \(owner)", help: help)
+            return nil
+        }
+        let keys = fields.map(\.key)
+        // A near spelling of any key; else a key it is built on, among those not written.
+        let nearest = Suggest.nearest(key, in: keys) ?? Suggest.byParts(key, in: unwritten)
+        guard let nearest else {
+            fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)",
+                 help: "the keys of \(owner) are \(Suggest.andList(keys))")
+            return nil
+        }
+        var fix: Fix?
+        if unwritten.contains(nearest) {
+            // The look-alike note too: an editor shows the fix's description without the help.
+            let note = Suggest.lookAlike(key, nearest).map { " (\($0))" } ?? ""
+            fix = editor().replace(entry.keySpan, with: nearest).map { Fix(.unsafe, "rename '\(excerpt(key))' to '\(nearest)'\(note)", edits: $0) }
+        }
+        fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)", help: Suggest.didYouMean(key, nearest), fix: fix)
+        return nearest
+    }
+
+    /// Reports a required key that is absent; the help and the fix hold the canonical policy's
+    /// text for it, so that one round adds a whole missing section.
+    package mutating func missingKey(_ field: Field, in mapping: Node, entries: [Entry], fields: [Field], owner: Label, at keySpan: Span) {
+        let index = canonicalIndex(field.key, entries: entries)
+        guard let canonical = foundCanonical[index] else {
+            fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(Self.lowercased(field.title)))",
+                 help: "add '\(field.key):' with \(field.shape.expectation)")
+            return
+        }
+        let texts: MissingTexts
+        if let known = recentMissing.first(where: {
+            $0.key == field.key && $0.canonical == index && $0.order.elementsEqual(fields, by: { $0 == $1.key })
+        }) {
+            texts = known
+        } else {
+            let single = canonical.lines.count == 1
+            texts = MissingTexts(
+                key: field.key, canonical: index, order: fields.map(\.key), title: Self.lowercased(field.title),
+                help: single ? "add '\(field.key): \(canonical.flow)'"
+                    : "add it as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n"),
+                fix: single ? "add '\(field.key): \(canonical.flow)'" : "add the canonical '\(field.key)'")
+            if recentMissing.count == Self.recent { recentMissing.removeFirst() }
+            recentMissing.append(texts)
+        }
+        let fix = editor().insertEntry(field.key, lines: canonical.lines, flow: canonical.flow, into: mapping,
+                                       order: texts.order, separated: path.isEmpty && canonical.lines.count > 1)
+            .map { Fix(.unsafe, texts.fix, edits: $0) }
+        fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(texts.title))", help: texts.help, fix: fix)
+    }
+
+    /// What a missing key's findings say, for its key and canonical entry (by its place in
+    /// `foundCanonical`) in a mapping of the keys `order`.
+    private struct MissingTexts {
+        package var key: String
+        package var canonical: Int
+        package var order: [String]
+        package var title: String
+        package var help: String
+        package var fix: String
+    }
+
+    /// A title as it reads inside a sentence: "Retry budget" becomes "retry budget", while
+    /// "HTTP status" keeps its capitals.
+    package static func lowercased(_ title: String) -> String {
+        title.dropFirst().first?.isUppercase == true ? title : title.prefix(1).lowercased() + title.dropFirst()
+    }
+
+    /// Reports a key written without a value; its fix writes the canonical policy's value.
+    package mutating func failNull(_ entry: Entry, in mapping: Node, shape: Shape, key: Label) {
+        guard diagnostics.count < room else {
+            suppressed += 1
+            return
+        }
+        let message = "\(key) has no value; it must be \(shape.expectation)"
+        guard case .mapping(let siblings) = mapping.kind,
+              let canonical = canonicalEntry(path.last ?? entry.key, entries: siblings, parentPath: path.dropLast(),
+                                              profile: entry.value) else {
+            fail(.typeMismatch, at: entry.value.span, message)
+            return
+        }
+        let help = canonical.valueLines.count == 1
+            ? "for example \(canonical.flow)"
+            : "for example, as the canonical policy has it:\n" + canonical.lines.joined(separator: "\n")
+        let fix = editor().fillValue(of: entry, in: mapping, lines: canonical.valueLines, flow: canonical.flow)
+            .map { Fix(.unsafe, "write the canonical value", edits: $0) }
+        fail(.typeMismatch, at: entry.value.span, message, help: help, fix: fix)
+    }
+
+    /// The canonical policy's entry `key` for the mapping at `parentPath` (the current one by
+    /// default); a profile's is that of the canonical profile of its kind. `profile` is the
+    /// profile's own value when the caller has it: looking it up by name among `entries` (all
+    /// the profiles) made a thousand findings on a mapping of 80,000 profiles quadratic.
+    package mutating func canonicalEntry(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil,
+                                 profile: Node? = nil) -> CanonicalEntry? {
+        foundCanonical[canonicalIndex(key, entries: entries, parentPath: parentPath, profile: profile)]
+    }
+
+    /// `canonicalEntry`'s place in `foundCanonical`.
+    private mutating func canonicalIndex(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil,
+                                         profile: Node? = nil) -> Int {
+        var canonicalPath = Array(parentPath ?? path[...])
+        if canonicalPath.count >= 3, canonicalPath[0] == "retry", canonicalPath[1] == "profiles" {
+            var kind: String?
+            if case .scalar(let text, _)? = entries.first(where: { sameText($0.key, "kind") })?.value.kind { kind = text }
+            canonicalPath[2] = CanonicalEntry.profileName(kind: kind)
+        } else if canonicalPath.count == 2, canonicalPath == ["retry", "profiles"] {
+            // A profile itself: the canonical one of its kind.
+            var kind: String?
+            if case .mapping(let fields)? = (profile ?? entries.first(where: { sameText($0.key, key) })?.value)?.kind,
+               case .scalar(let text, _)? = fields.first(where: { sameText($0.key, "kind") })?.value.kind { kind = text }
+            return canonical(CanonicalEntry.profileName(kind: kind ?? key), at: canonicalPath)
+        }
+        return canonical(key, at: canonicalPath)
+    }
+
+    /// `CanonicalEntry.find`, once per key and path for the file: each call cuts the entry's
+    /// lines out of the canonical text again, 40,000 instructions, and a file of a thousand
+    /// findings asks for the same few entries a thousand times. Its place in `foundCanonical`.
+    private mutating func canonical(_ key: String, at path: [String]) -> Int {
+        if let known = recentCanonical.first(where: { $0.key == key && $0.path == path }) { return known.index }
+        let id = (path + [key]).joined(separator: "\u{0}")
+        let index: Int
+        if let known = canonicalEntries[id] {
+            index = known
+        } else {
+            index = foundCanonical.count
+            foundCanonical.append(CanonicalEntry.find(key, at: path))
+            canonicalEntries[id] = index
+        }
+        if recentCanonical.count == Self.recent { recentCanonical.removeFirst() }
+        recentCanonical.append((key, path, index))
+        return index
+    }
+
+    // MARK: where keys belong
+
+    /// The mappings of the language that have each key, as paths ("*" a profile, "-" a list item).
+    /// Looked up by bytes: a key written with the Kelvin sign is not `reuseKey`, and is not hashed
+    /// whole as Unicode (a key of 1 MiB took 27 million instructions to normalize).
+    package static let homes: [ExactText: [[String]]] = {
+        var table: [ExactText: [[String]]] = [:]
+        func walk(_ shape: Shape, _ path: [String]) {
+            switch shape {
+            case .object(let fields):
+                for f in fields {
+                    table[ExactText(f.key), default: []].append(path)
+                    walk(f.shape, path + [f.key])
+                }
+            case .namedMap(let inner, _): walk(inner, path + ["*"])
+            case .list(let inner, _): walk(inner, path + ["-"])
+            default: break
+            }
+        }
+        walk(.object(Language.root), [])
+        return table
+    }()
+
+    /// Where a key unknown at `path` belongs, if the language has it elsewhere: the nearest
+    /// mapping above (then named as written) or, failing that, the first that has it.
+    package static func home(of key: String, from path: [String]) -> (path: [String], isAncestor: Bool)? {
+        guard let homes = homes[ExactText(key)] else { return nil }
+        var best: [String]?
+        for home in homes where home.count < path.count {
+            let matches = zip(home, path).allSatisfy { h, p in sameText(h, p) || (h == "*" && p != "-") }
+            if matches, home.count > (best?.count ?? -1) { best = Array(path.prefix(home.count)) }
+        }
+        if let best { return (best, true) }
+        return homes.first.map { ($0, false) }
+    }
+
+    /// A mapping of the language in words: "the top level", "'retry'", "profile 'fast'", "a profile".
+    package static func describe(_ path: [String]) -> String {
+        guard let last = path.last else { return "the top level" }
+        if path.count == 3, path[1] == "profiles" { return last == "*" ? "a profile" : "profile '\(excerpt(last))'" }
+        if last == "-", path.count >= 2 { return "an item of '\(path[path.count - 2])'" }
+        return "'\(path.map { $0 == "*" ? "<profile>" : excerpt($0) }.joined(separator: "."))'"
+    }
+
+    package mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: Label, span: Span) -> Decoded? {
+        func ok(_ v: Decoded.Value) -> Decoded { Decoded(value: v, span: span) }
+        // Only a message shows the text: making it for every scalar cost more than decoding it.
+        var shown: String { "'\(excerpt(text))'" }
+        switch shape {
+        case .integer, .status:
+            var (lo, hi) = (100, 599)
+            if case .integer(let a, let b) = shape { (lo, hi) = (a, b) }
+            guard style.isPlain else {
+                let number = Int(text)
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation), found the quoted string \(shown)",
+                            help: number.map { "write \($0) without quotes" }, fix: unquoting(span, number.map(String.init)))
+            }
+            let parsed: Values.Parsed<Int>
+            if let v = Values.fastInteger(text) {
+                parsed = .value(v)
+            } else if diagnostics.count >= room {
+                // Past the report's end only whether it is an integer counts, and every integer
+                // is read by the fast path: explaining "zwei" cost 3,500 instructions a profile.
+                return fail(.typeMismatch, at: span, "")
+            } else {
+                parsed = Values.fullInteger(text)
+            }
+            switch parsed {
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            case .value(let v):
+                if v < lo {
+                    return fail(.typeMismatch, at: span, "\(key) is \(v); it must be \(lo) or more")
+                }
+                if v > hi {
+                    var isStatus = false
+                    if case .status = shape { isStatus = true }
+                    return fail(.typeMismatch, at: span, isStatus
+                        ? "\(key) is \(v), not an HTTP status code (100 to 599)"
+                        : "\(key) is \(v); it must be at most \(hi)")
+                }
+                return ok(.integer(v))
+            }
+        case .string, .name:
+            return ok(.string(text))
+        case .boolean:
+            guard style.isPlain else {
+                let isBoolean = text == "true" || text == "false"
+                return fail(.typeMismatch, at: span, "\(key) must be true or false, found the quoted string \(shown)",
+                            help: isBoolean ? "write \(text) without quotes" : "write true or false",
+                            fix: isBoolean ? unquoting(span, text) : nil)
+            }
+            switch Values.boolean(text) {
+            case .value(let b): return ok(.boolean(b))
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be true or false: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            }
+        case .duration:
+            if let ms = Values.fastDuration(text) { return ok(.duration(ms)) }
+            // Past the report's end only whether it is a duration counts, and the fast reading
+            // refuses exactly what the full one does (20 000 bad values cost 28,000 instructions
+            // each to explain).
+            if diagnostics.count >= room { return fail(.typeMismatch, at: span, "") }
+            // A finding that will be kept: the full reading says why, the usual value picks a
+            // fix's unit (a value here is not reached: the fast reading takes every duration).
+            switch Values.fullDuration(text, typical: typicalDuration()) {
+            case .value(let ms): return ok(.duration(ms))
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be a duration: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            }
+        case .percent:
+            switch Values.percent(text) {
+            case .value(let p): return ok(.percent(p))
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be a percent: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            }
+        case .choice(let options):
+            if options.contains(where: { sameText($0, text) }) { return ok(.string(text)) }
+            return badChoice(text, options, key: key, span: span)
+        case .statusOrNetwork:
+            if sameText(text, "network") { return ok(.network) }
+            // Only a text that starts as a number can read as one (and `Values.integer` explains
+            // every other text at length: 10,000 instructions for each of 80 000 words). The fast
+            // reading refuses exactly what the full one does.
+            let numeric = text.utf8.first.map { Values.isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E } ?? false
+            if style.isPlain, numeric, Values.fastInteger(text) != nil {
+                return decodeScalar(text, style, .status, key: key, span: span)
+            }
+            // Past the report's end nothing more is said (66,000 items like `503.5` cost 14,000
+            // instructions each to explain).
+            guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
+            if !style.isPlain, let v = Int(text) {
+                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code, found the quoted string \(shown)",
+                            help: "write \(v) without quotes", fix: unquoting(span, String(v)))
+            }
+            if text.first?.isASCIIDigit == true, case .invalid(let message, let help, let correction) = Values.integer(text) {
+                return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            }
+            let nearest = Suggest.nearest(text, in: ["network"])
+            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither network nor an HTTP status code",
+                        help: nearest.map { Suggest.didYouMean(text, $0) } ?? "write network or a status code such as 503",
+                        fix: nearest.flatMap { fixing(span, Values.Correction($0, .unsafe)) })
+        case .decimal(let lo, let hi):
+            guard style.isPlain else {
+                var help: String?
+                if case .value = Values.decimal(text) { help = "write \(excerpt(text)) without quotes" }
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation), found the quoted string \(shown)", help: help,
+                            fix: help == nil ? nil : unquoting(span, text))
+            }
+            switch Values.decimal(text) {
+            case .invalid(let message, let help, let correction):
+                return fail(.typeMismatch, at: span, "\(key) must be \(shape.expectation): \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            case .value(let v):
+                if v < lo { return fail(.typeMismatch, at: span, "\(key) is \(JSON.number(v)); it must be \(JSON.number(lo)) or more") }
+                if v > hi { return fail(.typeMismatch, at: span, "\(key) is \(JSON.number(v)); it must be at most \(JSON.number(hi))") }
+                return ok(.decimal(v))
+            }
+        case .statusOrNone:
+            // `none` is a word, as a choice is: a string.
+            if sameText(text, "none") { return ok(.string("none")) }
+            if style.isPlain, case .value = Values.integer(text) {
+                return decodeScalar(text, style, .status, key: key, span: span)
+            }
+            if !style.isPlain, let v = Int(text) {
+                return fail(.typeMismatch, at: span, "\(key) must be an HTTP status code or none, found the quoted string \(shown)",
+                            help: "write \(v) without quotes", fix: unquoting(span, String(v)))
+            }
+            if text.first?.isASCIIDigit == true, case .invalid(let message, let help, let correction) = Values.integer(text) {
+                return fail(.typeMismatch, at: span, "\(key) must be an HTTP status code or none: \(printable(message))", help: help,
+                            fix: fixing(span, correction))
+            }
+            let nearestNone = Suggest.nearest(text, in: ["none"])
+            return fail(.typeMismatch, at: span, "\(key) is \(shown), which is neither none nor an HTTP status code",
+                        help: nearestNone.map { Suggest.didYouMean(text, $0) } ?? "write none (no answer at all) or a status code such as 503",
+                        fix: nearestNone.flatMap { fixing(span, Values.Correction($0, .unsafe)) })
+        case .object, .namedMap, .list:
+            return mismatch(Node(.scalar(text, style), span: span), shape, key)
+        }
+    }
+
+    package mutating func mismatch(_ node: Node, _ shape: Shape, _ key: Label) -> Decoded? {
+        fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(Self.describe(node))")
+    }
+
+    /// A value not among the choices. Help and fix offer only values that the guide's rules accept
+    /// (`viewerRef: per-sesion` gets per-viewer-device, not per-session, itself an error).
+    package mutating func badChoice(_ text: String, _ options: [String], key: Label, span: Span) -> Decoded? {
+        guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
+        let message = "\(key) is '\(excerpt(text))', which is not one of \(Suggest.orList(options))"
+        let allowed = path.last.flatMap { Self.allowedByRules[$0] } ?? options
+        let nearest = Suggest.nearest(text, in: options)
+        if let nearest, allowed.contains(nearest) {
+            return fail(.typeMismatch, at: span, message, help: Suggest.didYouMean(text, nearest),
+                        fix: fixing(span, Values.Correction(nearest, .unsafe)))
+        }
+        if allowed.count == 1 {
+            return fail(.typeMismatch, at: span, message, help: "write \(allowed[0]), the only value the guide allows",
+                        fix: fixing(span, Values.Correction(allowed[0], .unsafe)))
+        }
+        return fail(.typeMismatch, at: span, message, help: "write one of \(Suggest.orList(allowed))")
+    }
+
+    /// The choices that a rule narrows down, by key: the others are valid words, and errors.
+    package static let allowedByRules: [String: [String]] = [
+        "backoff": [Rule.requiredBackoff],
+        "viewerRef": [Rule.requiredViewerRef],
+    ]
+
+    /// A scalar where a list belongs: most often the list written out as one text (`viewer,
+    /// device`), which gets the flow list as help, and as a fix, safe when every part is a valid
+    /// item and none repeats.
+    package mutating func notAList(_ node: Node, _ itemShape: Shape, unique: Bool, _ key: Label) -> Decoded? {
+        guard diagnostics.count < room else { return fail(.typeMismatch, at: node.span, "") }
+        let message = "\(key) must be a list, found \(Self.describe(node))"
+        guard case .scalar(let text, let style) = node.kind, style != .literal, style != .folded else {
+            return fail(.typeMismatch, at: node.span, message)
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { String(Substring($0).trimmingSpaces) }
+        // Parts that stand as they are in a flow list.
+        let simple = parts.allSatisfy { part in
+            !part.isEmpty && part.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.%".unicodeScalars.contains($0) }
+        }
+        guard simple else { return fail(.typeMismatch, at: node.span, message) }
+        let list = "[" + parts.joined(separator: ", ") + "]"
+        var scratch = Decoder()
+        var seen: Set<ExactText> = []
+        let valid = parts.allSatisfy { part in
+            guard let v = scratch.decodeScalar(part, .plain, itemShape, key: key, span: node.span) else { return false }
+            return !unique || seen.insert(ExactText(v.value.identity)).inserted
+        }
+        let fix = editor().replace(node.span, with: list).map { Fix(valid ? .safe : .unsafe, "write \(excerpt(list))", edits: $0) }
+        return fail(.typeMismatch, at: node.span, message, help: "write \(excerpt(list))", fix: fix)
+    }
+
+    /// The fix that writes `correction` over the scalar at `span`.
+    /// Nil past the limit of findings: the finding will not be kept.
+    package mutating func fixing(_ span: Span, _ correction: Values.Correction?) -> Fix? {
+        guard let correction, diagnostics.count < room else { return nil }
+        return editor().replace(span, with: correction.text).map { Fix(correction.safety, "write \(excerpt(correction.text))", edits: $0) }
+    }
+
+    /// The safe fix that writes a quoted number or boolean without its quotes.
+    package mutating func unquoting(_ span: Span, _ value: String?) -> Fix? {
+        guard let value, diagnostics.count < room else { return nil }
+        return editor().replace(span, with: value).map { Fix(.safe, "write \(value) without quotes", edits: $0) }
+    }
+
+    /// The canonical value of the duration being decoded, which picks a bare number's unit.
+    package mutating func typicalDuration() -> Int? {
+        guard let key = path.last,
+              let entry = canonicalEntry(key, entries: [], parentPath: path.dropLast()),
+              case .value(let ms) = Values.duration(entry.flow) else { return nil }
+        return ms
+    }
+
+    package static func describe(_ node: Node) -> String {
+        switch node.kind {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .reported: return "an alias"
+        case .scalar(let text, let style):
+            let shown = excerpt(text)
+            return style.isPlain ? "'\(shown)'" : "the string \"\(shown)\""
+        }
+    }
+
+    /// The message and help are made only when the finding is kept: past the cap a file of tens
+    /// of thousands of mistakes would otherwise build every sentence to throw it away.
+    @discardableResult
+    package mutating func fail(_ rule: RuleID, at span: Span, _ message: @autoclosure () -> String,
+                       help: @autoclosure () -> String? = nil, fix: Fix? = nil) -> Decoded? {
+        guard diagnostics.count < room else {
+            suppressed += 1
+            return nil
+        }
+        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message(), help: help(), fix: fix))
+        return nil
+    }
+}
+
+extension Decoded.Value {
+    /// What "no repeats" compares: the same status, word or pair wherever and in whatever key order
+    /// it was written. Strings are length-prefixed, so no two values share an identity; identities
+    /// compare by bytes (`ExactText`), as the texts in them do.
+    package var identity: String {
+        switch self {
+        case .integer(let v): return "i\(v)"
+        case .string(let v): return "s\(v.utf8.count):\(v)"
+        case .boolean(let v): return "b\(v)"
+        case .duration(let v): return "d\(v)"
+        case .percent(let p): return "p\(p.canonical)"
+        case .network: return "n"
+        case .decimal(let v): return "x\(JSON.number(v))"
+        case .list(let items): return "[" + items.map(\.value.identity).joined(separator: ",") + "]"
+        case .object(let entries):
+            let keyed = entries.map { "s\($0.key.utf8.count):\($0.key)=" + $0.value.value.identity }.sorted(by: utf8Precedes)
+            return "{" + keyed.joined(separator: ",") + "}"
+        }
+    }
+}
+
+/// How a value is named in messages ("'timeout'", "an item of 'retryOn'"), written out only when a
+/// message is made: making the names of every value up front cost more than decoding most values.
+package enum Label: CustomStringConvertible {
+    case plain(String)
+    /// A key of the language: no character to neutralise.
+    case quoted(String)
+    /// A key from the file, such as a profile name.
+    case quotedPrintable(String)
+    case profile(String)
+    indirect case itemOf(Label)
+
+    package var description: String {
+        switch self {
+        case .plain(let s): return s
+        case .quoted(let s): return "'\(s)'"
+        case .quotedPrintable(let s): return "'\(excerpt(s))'"
+        case .profile(let s): return "profile '\(excerpt(s))'"
+        case .itemOf(let l): return "an item of \(l)"
+        }
+    }
+}
+
+/// Where a list's items were first seen, by identity: a short list is scanned (most lists hold a
+/// few items, and hashing their identities cost more), a long one is hashed so it stays linear.
+/// The scan compares values without writing their identities out (see `sameIdentity`).
+///
+/// Text is the same only when its bytes are (see `sameText`): the codes "\u{958}" and
+/// "\u{915}\u{93C}" are two items, as they are to the server and the generated code.
+package struct FirstSeen {
+    /// The items of `earlier` by the hash of their identity, once a list is long: indices, not
+    /// the values (a dictionary of the values retained and released each at every step).
+    private var many = HashIndex()
+    /// The hash of the value last asked about, by the index it takes in `earlier` when it is not
+    /// a repeat (the caller then keeps it there): found by, then placed by, one hash. Hashing each
+    /// item twice was a third of decoding a list of 30 000 `neverRetry` exceptions.
+    private var asked: (hash: UInt64, index: Int)?
+    package static let scanned = 16
+
+    package init() {}
+    /// A key drawn per process, so that no file can be written to make its numbers collide.
+    package static let integerKey = UInt64.random(in: .min ... .max)
+
+    /// Where an item of `earlier` had the identity of `value`, if one did. `earlier` is the list's
+    /// items kept so far, in order, and only grows: each is the first of its identity (a repeat is
+    /// not kept), so they are exactly the firsts.
+    package mutating func repeatOf(_ value: Decoded.Value, among earlier: [Decoded]) -> Span? {
+        guard earlier.count >= Self.scanned else {
+            for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
+            return nil
+        }
+        while many.count < earlier.count {
+            let index = many.count
+            let hash = asked.flatMap { $0.index == index ? $0.hash : nil } ?? Self.hash(earlier[index].value)
+            many.insert(hash: hash, index: index)
+        }
+        let hash = Self.hash(value)
+        asked = (hash, earlier.count)
+        return many.find(hash: hash) { Self.sameIdentity(earlier[$0].value, value) }.map { earlier[$0].span }
+    }
+
+    package static func hash(_ value: Decoded.Value) -> UInt64 {
+        // An integer (a status code: most items of any long list) by two multiplies of splitmix64,
+        // keyed as Hasher is, per process: hashing each with Hasher was a third of finding the
+        // repeats in a list of 200,000 numbers.
+        if case .integer(let v) = value { return mix64(UInt64(bitPattern: Int64(v)) ^ integerKey) }
+        var hasher = Hasher()
+        hashIdentity(value, into: &hasher)
+        return hasher.finalize64()
+    }
+
+    /// Hashes what `identity` writes out: the case and payload, items in order, an object's
+    /// entries in any order (their hashes summed), text by its bytes.
+    package static func hashIdentity(_ value: Decoded.Value, into hasher: inout Hasher) {
+        switch value {
+        case .integer(let v):
+            hasher.combine(0 as UInt8)
+            hasher.combine(v)
+        case .string(let v):
+            hasher.combine(1 as UInt8)
+            hasher.combine(ExactText(v))
+        case .boolean(let v):
+            hasher.combine(2 as UInt8)
+            hasher.combine(v)
+        case .duration(let v):
+            hasher.combine(3 as UInt8)
+            hasher.combine(v)
+        case .percent(let p):
+            hasher.combine(4 as UInt8)
+            hasher.combine(ExactText(p.canonical))
+        case .network:
+            hasher.combine(5 as UInt8)
+        case .decimal(let v):
+            hasher.combine(8 as UInt8)
+            // 0.0 and -0.0 are one value, as `==` says.
+            hasher.combine(v == 0 ? 0 : v)
+        case .list(let items):
+            hasher.combine(6 as UInt8)
+            hasher.combine(items.count)
+            for i in items.indices { hashIdentity(items[i].value, into: &hasher) }
+        case .object(let entries):
+            hasher.combine(7 as UInt8)
+            hasher.combine(entries.count)
+            // In the order of their keys' bytes: one hasher for the object. An object's keys are
+            // distinct (the loader drops a repeated key), so that order is the same for the same
+            // entries in any order; a hasher for each entry, summed, was two thirds of hashing a
+            // `neverRetry` exception. Were two keys the same, the entries' hashes are summed.
+            if entries.count <= Self.sortedEntriesMaximum {
+                let hashed = withUnsafeTemporaryAllocation(of: Int.self, capacity: entries.count) { order -> Bool in
+                    for i in order.indices {
+                        // By insertion: an exception has two entries.
+                        var j = i
+                        while j > 0, utf8Precedes(entries[i].key, entries[order[j - 1]].key) {
+                            order[j] = order[j - 1]
+                            j -= 1
+                        }
+                        order[j] = i
+                    }
+                    for i in order.indices.dropFirst() where sameText(entries[order[i]].key, entries[order[i - 1]].key) {
+                        return false
+                    }
+                    for i in order {
+                        hasher.combine(ExactText(entries[i].key))
+                        hashIdentity(entries[i].value.value, into: &hasher)
+                    }
+                    return true
+                }
+                if hashed { return }
+            }
+            var sum = 0
+            for i in entries.indices {
+                var one = Hasher()
+                one.combine(ExactText(entries[i].key))
+                hashIdentity(entries[i].value.value, into: &one)
+                sum &+= one.finalize()
+            }
+            hasher.combine(sum)
+        }
+    }
+
+    /// Objects of up to this many entries hash them in the order of their keys (see `hashIdentity`).
+    package static let sortedEntriesMaximum = 8
+
+    /// Whether two values have one `identity`, without writing it out: scalars by case and
+    /// payload, lists item by item, objects as the same entries in any order. (Text compares by
+    /// bytes, so no equality can join across the parts of an identity.)
+    package static func sameIdentity(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+        switch (a, b) {
+        case (.list(let x), .list(let y)):
+            guard x.count == y.count else { return false }
+            for i in x.indices where !sameIdentity(x[i].value, y[i].value) { return false }
+            return true
+        case (.object(let x), .object(let y)):
+            // The identity sorts the entries, so their order does not count: the same entries, each
+            // met as often in one object as in the other.
+            guard x.count == y.count else { return false }
+            func same(_ e: DecodedEntry, _ f: DecodedEntry) -> Bool {
+                sameText(e.key, f.key) && sameIdentity(e.value.value, f.value.value)
+            }
+            for e in x where x.count(where: { same($0, e) }) != y.count(where: { same($0, e) }) { return false }
+            return true
+        case (.list, _), (.object, _), (_, .list), (_, .object):
+            return false
+        default:
+            return sameScalar(a, b)
+        }
+    }
+
+    /// Whether two scalars have one identity, without writing it out.
+    package static func sameScalar(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)), (.duration(let x), .duration(let y)): return x == y
+        case (.boolean(let x), .boolean(let y)): return x == y
+        case (.percent(let x), .percent(let y)): return x.canonical == y.canonical
+        case (.network, .network): return true
+        case (.decimal(let x), .decimal(let y)): return x == y
+        // As the identities "s<count>:<text>" compare: the same bytes.
+        case (.string(let x), .string(let y)): return sameText(x, y)
+        default: return false
+        }
+    }
+}

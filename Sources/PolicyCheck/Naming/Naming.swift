@@ -1,0 +1,175 @@
+import PolicySource
+
+/// The one place that turns policy and profile names into identifiers, and knows which
+/// identifiers are taken: keywords of each language and the members every generated file has.
+public enum Naming {
+    /// `ios-player` → `IosPlayer`; `ticketPlay` → `TicketPlay`.
+    public static func upperCamel(_ name: String) -> String {
+        if let fast = ASCIIName.convert(name, .upperCamel) { return fast }
+        return upperCamelByCharacters(name)
+    }
+
+    package static func upperCamelByCharacters(_ name: String) -> String {
+        name.split(separator: "-").map { capitalizeFirst(String($0)) }.joined()
+    }
+
+    /// `ticket-play` → `ticketPlay`; `ticketPlay` stays.
+    public static func lowerCamel(_ name: String) -> String {
+        // A name of dashes only has no parts: it stays as it is.
+        if let fast = ASCIIName.convert(name, .lowerCamel) { return fast.isEmpty ? name : fast }
+        return lowerCamelByCharacters(name)
+    }
+
+    package static func lowerCamelByCharacters(_ name: String) -> String {
+        let parts = name.split(separator: "-").map(String.init)
+        guard let first = parts.first else { return name }
+        return first + parts.dropFirst().map(capitalizeFirst).joined()
+    }
+
+    /// `ticket-play` and `ticketPlay` → `TICKET_PLAY`; `myURL` → `MY_URL`.
+    public static func screamingSnake(_ name: String) -> String {
+        if let fast = ASCIIName.convert(name, .screamingSnake) { return fast }
+        return screamingSnakeByCharacters(name)
+    }
+
+    package static func screamingSnakeByCharacters(_ name: String) -> String {
+        var words: [String] = []
+        for part in name.split(separator: "-") {
+            words += humps(Array(part))
+        }
+        return words.map { $0.uppercased() }.joined(separator: "_")
+    }
+
+    /// The generated Swift and Kotlin type of a policy, and the TypeScript module's file name:
+    /// `ios-player` → `IosPlayerPolicy`.
+    public static func typeName(policy: String) -> String { upperCamel(policy) + "Policy" }
+
+    /// The Swift constant of a profile.
+    public static func swiftProfile(_ name: String) -> String { lowerCamel(name) }
+
+    /// The Kotlin constant of a profile.
+    public static func kotlinProfile(_ name: String) -> String { screamingSnake(name) }
+
+    /// The TypeScript constant of a profile: SCREAMING_SNAKE as in the guide (`INTERACTIVE`), the
+    /// same as Kotlin's. Such an identifier (capital letters, digits, `_`) is never one of
+    /// `typeScriptReservedWords`, which all have a lowercase letter; a test keeps it so.
+    public static func typeScriptProfile(_ name: String) -> String { screamingSnake(name) }
+
+    /// Kotlin and TypeScript enum cases and constants of a policy value: `full-jitter` → `FULL_JITTER`.
+    package static func enumCase(_ value: String) -> String { screamingSnake(value) }
+
+    package static func capitalizeFirst(_ s: String) -> String {
+        guard let f = s.first else { return s }
+        return f.uppercased() + s.dropFirst()
+    }
+
+    /// Splits camelCase: a new word starts at an uppercase letter after a lowercase letter or digit,
+    /// and at the last uppercase letter of a run that a lowercase letter follows (`URLFast`).
+    package static func humps(_ chars: [Character]) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for (i, c) in chars.enumerated() {
+            if c.isUppercase, !current.isEmpty {
+                let prev = chars[i - 1]
+                let nextIsLower = i + 1 < chars.count && chars[i + 1].isLowercase
+                if prev.isLowercase || prev.isNumber || (prev.isUppercase && nextIsLower) {
+                    words.append(current)
+                    current = ""
+                }
+            }
+            current.append(c)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// Members that every generated Swift type declares; a profile constant may not take one.
+    public static let swiftMembers: Set<String> = [
+        "RetryProfile", "RetryBudget", "NeverRetry", "allProfiles", "policyName", "policyDescription",
+        "retryOnNetworkError", "retryableStatuses", "neverRetry", "retryAfterHonored", "retryAfterMaxJitterMs",
+        "backoffStrategy", "budgetRatio", "budgetMinPerMinute", "prefetchAhead", "prefetchOnlyUnlocked",
+        "retryRefusedPrefetch", "ticketReuseKey", "ticketStopReuseBeforeMs", "viewerRef",
+        "isRetryable", "backoffMs",
+    ]
+
+    /// Members that every generated Kotlin object declares.
+    public static let kotlinMembers: Set<String> = [
+        "RetryProfile", "RetryBudget", "NeverRetry", "ALL_PROFILES", "POLICY_NAME", "POLICY_DESCRIPTION",
+        "RETRY_ON_NETWORK_ERROR", "RETRYABLE_STATUSES", "NEVER_RETRY", "RETRY_AFTER_HONORED",
+        "RETRY_AFTER_MAX_JITTER_MS", "BACKOFF_STRATEGY", "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE",
+        "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "RETRY_REFUSED_PREFETCH", "TICKET_REUSE_KEY",
+        "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs",
+        // Added in 0.2 for Android code: typed companions, one naming pattern, whole milliseconds.
+        "PREFETCH_RETRY_REFUSED", "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem", "BACKOFF_STRATEGY_KIND",
+        "VIEWER_REF_KIND", "TICKET_REUSE_KEY_ITEMS", "backoffDelayMs",
+    ]
+
+    /// Names that every generated TypeScript module declares at its top level (exported or not).
+    public static let typeScriptMembers: Set<String> = [
+        "RetryPolicy", "NeverRetry", "ProfileName", "ProfileKind", "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem",
+        "ALL_PROFILES", "PROFILE_KINDS", "POLICY_NAME", "POLICY_DESCRIPTION", "RETRY_ON_NETWORK_ERROR",
+        "RETRYABLE_STATUSES", "NEVER_RETRY", "RETRY_AFTER_HONORED", "RETRY_AFTER_MAX_JITTER_MS", "BACKOFF_STRATEGY",
+        "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE", "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "PREFETCH_RETRY_REFUSED",
+        "TICKET_REUSE_KEY", "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs", "RetryBudget",
+        "performance", "monotonicNow", "clockBase",
+    ]
+
+    /// JavaScript's reserved words, strict mode's (modules are strict) and TypeScript's own, with
+    /// the global values a module cannot rebind: what a TypeScript identifier may not be.
+    public static let typeScriptReservedWords: Set<String> = [
+        "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
+        "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
+        "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
+        "while", "with", "implements", "interface", "let", "package", "private", "protected", "public",
+        "static", "yield", "await", "arguments", "eval", "any", "boolean", "number", "string", "symbol",
+        "bigint", "unknown", "never", "object", "undefined", "NaN", "Infinity", "as", "async", "declare",
+        "type", "namespace", "module", "readonly", "abstract", "constructor", "get", "set", "of", "is",
+        "keyof", "infer", "unique", "global", "require", "asserts", "out", "accessor", "satisfies", "override",
+    ]
+
+    /// Swift keywords, contextual ones included: a generated name never needs backticks.
+    public static let swiftKeywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+        "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
+        "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return",
+        "throw", "switch", "where", "while", "as", "await", "false", "is", "nil", "self", "super", "throws",
+        "true", "try", "async", "actor", "some", "any", "borrowing", "consuming", "consume", "copy",
+        "discard", "each", "macro", "nonisolated", "package", "sending", "get", "set", "willSet", "didSet",
+        "lazy", "mutating", "nonmutating", "optional", "override", "required", "convenience", "dynamic",
+        "final", "indirect", "infix", "postfix", "prefix", "unowned", "weak", "isolated", "associativity",
+        "precedence", "left", "right", "none", "unsafe", "then",
+    ]
+
+    /// Kotlin hard keywords (and the soft ones that would read badly as a constant).
+    public static let kotlinKeywords: Set<String> = [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface",
+        "is", "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias",
+        "typeof", "val", "var", "when", "while", "by", "catch", "constructor", "delegate", "dynamic",
+        "field", "file", "finally", "get", "import", "init", "param", "property", "receiver", "set",
+        "setparam", "value", "where",
+    ]
+
+    /// Words that cannot name a package segment (or anything else) without backticks.
+    public static let kotlinHardKeywords: Set<String> = [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface",
+        "is", "null", "object", "package", "return", "super", "this", "throw", "true", "try", "typealias",
+        "typeof", "val", "var", "when", "while",
+    ]
+
+    /// The package of the generated Kotlin when neither the command line nor the project file names one.
+    public static let defaultKotlinPackage = "wandura.policies"
+
+    /// A Kotlin package name: dot-separated identifiers, none a hard keyword nor only underscores.
+    public static func isKotlinPackage(_ name: String) -> Bool {
+        let segments = name.split(separator: ".", omittingEmptySubsequences: false)
+        return !segments.isEmpty && segments.allSatisfy { seg in
+            let u = Array(seg.utf8)
+            guard let first = u.first else { return false }
+            let letter = { (b: UInt8) in (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F }
+            let digit = { (b: UInt8) in b >= 0x30 && b <= 0x39 }
+            return letter(first) && u.allSatisfy { letter($0) || digit($0) } && !u.allSatisfy { $0 == 0x5F }
+                && !kotlinHardKeywords.contains(String(seg))
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import PolicySource
+
+/// The rule catalog, in the order of SPEC §2. Each rule lives in its own file under `Catalog/`.
+public enum Catalog {
+    public static let rules: [Rule] = [
+        .yamlSyntax,
+        .yamlUnsupported,
+        .yamlDuplicateKey,
+        .inputLimit,
+        .unknownKey,
+        .missingKey,
+        .typeMismatch,
+        .unsupportedVersion,
+        .badName,
+        .nameCollision,
+        .timeoutMin,
+        .interactiveRetriesMax,
+        .backoffOrder,
+        .timeoutWithinDeadline,
+        .interactiveDeadline,
+        .fullJitter,
+        .retryStatuses,
+        .notReadyNeverRetried,
+        .retryAfterHonored,
+        .retryAfterJitter,
+        .retryBudgetMax,
+        .retryBudgetFloor,
+        .prefetchAheadMax,
+        .prefetchLocked,
+        .prefetchRefusedRetry,
+        .ticketReuseMargin,
+        .ticketReuseKey,
+        .viewerRefStable,
+    ]
+
+    public static func rule(_ id: RuleID) -> Rule? { byID[id] }
+
+    public static func rule(named id: String) -> Rule? { RuleID(rawValue: id).flatMap(rule) }
+
+    private static let byID: [RuleID: Rule] = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+}

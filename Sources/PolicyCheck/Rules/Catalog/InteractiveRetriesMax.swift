@@ -1,0 +1,26 @@
+import PolicySource
+
+extension Rule {
+    package static let interactiveRetriesMax = Rule(
+        .interactiveRetriesMax, .error,
+        summary: "an interactive profile's maxRetries is over 3",
+        reference: Reference("Checklist", quote: "At most 3 retries per interactive request"),
+        fixes: [.unsafe],
+        examples: [
+            .canonical(replacing: "maxRetries: 3", with: "maxRetries: ↓4", triggers: true,
+                       note: "four retries while a viewer waits; the unsafe fix writes 3", unsafeFixed: "maxRetries: 3"),
+            .canonical(replacing: "maxRetries: 3", with: "maxRetries: 3", triggers: false,
+                       note: "three retries is the limit"),
+            .canonical(replacing: "maxRetries: 5", with: "maxRetries: 9", triggers: false,
+                       note: "background profiles may retry more"),
+        ],
+        check: { doc, findings in
+            for profile in doc.profiles where profile.isInteractive {
+                guard let retries = profile.maxRetries, retries.value > 3 else { continue }
+                let fix = findings.replacing(retries.span, key: "maxRetries", with: "3")
+                findings.add(at: retries.span,
+                             "interactive profile '\(excerpt(profile.name.value))' allows \(retries.value) retries; at most 3 are allowed",
+                             fix: fix)
+            }
+        })
+}

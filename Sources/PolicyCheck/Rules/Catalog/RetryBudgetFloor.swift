@@ -1,0 +1,22 @@
+import PolicySource
+
+extension Rule {
+    package static let retryBudgetFloor = Rule(
+        .retryBudgetFloor, .error,
+        summary: "budget.minPerMinute is over 10",
+        reference: Reference("Retry 429 and 503 the right way", quote: "(never fewer than 10 a minute)"),
+        fixes: [.unsafe],
+        examples: [
+            .canonical(replacing: "minPerMinute: 10", with: "minPerMinute: ↓50", triggers: true,
+                       note: "a floor that lets quiet clients retry too much", unsafeFixed: "minPerMinute: 10"),
+            .canonical(replacing: "minPerMinute: 10", with: "minPerMinute: 0", triggers: false,
+                       note: "no floor at all"),
+        ],
+        check: { doc, findings in
+            guard let floor = doc.budgetMinPerMinute, floor.value > 10 else { return }
+            let fix = findings.replacing(floor.span, key: "minPerMinute", with: "10")
+            findings.add(at: floor.span,
+                         "budget.minPerMinute is \(floor.value); the guide's floor is 10 retries a minute",
+                         help: "write minPerMinute: 10", fix: fix)
+        })
+}

@@ -1,0 +1,377 @@
+import PolicySource
+import PolicyCheck
+
+/// Swift for one policy, the API of SPEC §4. Compiles without warnings in language modes 5 and 6,
+/// and is callable from any isolation, also in a target whose default isolation is the main actor
+/// (which needs Swift 6.1 or later for `nonisolated` on a type). Free text reaches the output only
+/// through `Literal` and `CodeWriter.docText`. The code below writes the file from top to bottom.
+package enum SwiftGenerator {
+    package static func source(for policy: Policy) -> String {
+        String(decoding: bytes(for: policy, PolicyFacts(policy)), as: UTF8.self)
+    }
+
+    package static func bytes(for policy: Policy, _ facts: PolicyFacts) -> [UInt8] {
+        let at = facts.at
+        let w = CodeWriter(.swift)
+        Generator.writeHeader(for: policy, to: w)
+        w.line()
+        w.line("import Foundation")
+        w.line()
+        w.line("// nonisolated: callable from any isolation, also in targets whose default isolation is MainActor.")
+        w.doc("Retry policy `", policy.name, "`", at.policy, ": the values and functions an app retries its ticket requests with.")
+        if let description = policy.description {
+            w.line("///")
+            w.docText(description)
+        }
+        w.line("nonisolated public enum ", facts.type, " {")
+        w.indent {
+            w.emit(Self.types)
+            for p in policy.profiles {
+                w.line()
+                w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
+                w.begin()
+                w.put("public static let ", Naming.swiftProfile(p.name), ": RetryProfile = RetryProfile(maxRetries: ", p.maxRetries, ", baseMs: ")
+                w.put("", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ")
+                w.put("", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, ", kind: .")
+                w.put("", Naming.lowerCamel(p.kind), ")")
+                w.end()
+            }
+            w.line()
+            w.doc("Every profile, by its name in the policy (`retry.profiles`).")
+            w.begin()
+            w.put("public static let allProfiles: [String: RetryProfile] = [")
+            w.list(policy.profiles) { w.put("", quoted($0.name), ": ", Naming.swiftProfile($0.name)) }
+            w.put(policy.profiles.isEmpty ? ":]" : "]")
+            w.end()
+            w.line()
+            w.doc("The policy's name (`policy`", at.policy, ").")
+            w.line("public static let policyName: String = ", quoted(policy.name))
+            w.doc("The policy's description, exactly as written (`description`", at.description, ").")
+            if let description = policy.description {
+                w.line("public static let policyDescription: String? = ", quoted(description))
+            } else {
+                w.line("public static let policyDescription: String? = nil")
+            }
+            w.doc("Whether network errors (no status at all) are retried (`retryOn`", at.retryOn, ").")
+            w.line("public static let retryOnNetworkError: Bool = ", policy.retryOnNetwork)
+            w.doc("The HTTP statuses that are retried (`retryOn`", at.retryOn, ").")
+            w.begin()
+            w.put("public static let retryableStatuses: Set<Int> = [")
+            w.list(policy.retryStatuses) { w.write($0) }
+            w.put("]")
+            w.end()
+            w.doc("Status and error code pairs that are never retried (`neverRetry`", at.neverRetry, ").")
+            w.begin()
+            w.put("public static let neverRetry: [NeverRetry] = [")
+            w.list(policy.neverRetry) { w.put("NeverRetry(status: ", $0.status, ", code: ", quoted($0.code), ")") }
+            w.put("]")
+            w.end()
+            w.doc("Whether a Retry-After header sets the wait (`retryAfter.honor`", at.retryAfterHonor, ").")
+            w.line("public static let retryAfterHonored: Bool = ", policy.retryAfterHonor)
+            w.doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`", at.retryAfterMaxJitter, ").")
+            w.line("public static let retryAfterMaxJitterMs: Int = ", policy.retryAfterMaxJitterMs)
+            w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
+            w.line("public static let backoffStrategy: String = ", quoted(policy.backoff))
+            w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
+                  ": ", policy.budgetRatio.canonical, "%).")
+            w.line("public static let budgetRatio: Double = ", facts.budgetRatio)
+            w.doc("Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`", at.budgetMinPerMinute, ").")
+            w.line("public static let budgetMinPerMinute: Int = ", policy.budgetMinPerMinute)
+            w.doc("Next episodes asked for in the same request (`prefetch.ahead`", at.prefetchAhead, ").")
+            w.line("public static let prefetchAhead: Int = ", policy.prefetchAhead)
+            w.doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`", at.prefetchOnlyUnlocked, ").")
+            w.line("public static let prefetchOnlyUnlocked: Bool = ", policy.prefetchOnlyUnlocked)
+            w.doc("Whether a refused prefetch is retried (`prefetch.retryRefused`", at.prefetchRetryRefused, ").")
+            w.line("public static let retryRefusedPrefetch: Bool = ", policy.prefetchRetryRefused)
+            w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
+            w.begin()
+            w.put("public static let ticketReuseKey: [String] = [")
+            w.list(policy.reuseKey) { w.write(quoted($0)) }
+            w.put("]")
+            w.end()
+            w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
+            w.line("public static let ticketStopReuseBeforeMs: Int = ", policy.stopReuseBeforeMs)
+            w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
+            w.line("public static let viewerRef: String = ", quoted(policy.viewerRef))
+            w.line()
+            w.doc("""
+                Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, \
+                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`
+                """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
+            w.emit(Self.isRetryable)
+            w.line()
+            w.doc("""
+                Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
+                `retryAfterMaxJitterMs` of jitter wins, else full jitter under `profile.capMs` (`backoff`
+                """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 ..< 1) once.")
+            w.emit(Self.backoffMs)
+            w.line()
+            w.doc("""
+                Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than \
+                `budgetMinPerMinute` a minute (`budget`
+                """, at.budgetRatio, "). Safe to share between threads.")
+            w.emit(Self.retryBudget, facts.type)
+        }
+        w.line("}")
+        return w.bytes
+    }
+
+    // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
+    package static let types = FixedLines(.swift, depth: 1) { w, _ in
+        w.doc("How hard to try for one kind of caller: one entry of `retry.profiles`.")
+        w.block("public struct RetryProfile: Sendable, Hashable") {
+            w.doc("The kinds of caller (`kind`).")
+            w.block("public enum Kind: String, Sendable, Hashable, CaseIterable") {
+                w.doc("A viewer is waiting.")
+                w.line("case interactive")
+                w.doc("A sync job: no viewer is waiting.")
+                w.line("case background")
+            }
+            w.line()
+            let fields: [(StaticString, StaticString)] = [
+                ("maxRetries", "Retries after the first attempt (`maxRetries`)."),
+                ("baseMs", "First backoff step, in milliseconds (`base`)."),
+                ("capMs", "Largest backoff step, in milliseconds (`cap`)."),
+                ("timeoutMs", "Timeout of one attempt, in milliseconds (`timeout`)."),
+                ("deadlineMs", "The whole call, retries included, in milliseconds (`deadline`)."),
+            ]
+            for (name, text) in fields {
+                w.doc(text)
+                w.line("public let ", name, ": Int")
+            }
+            w.doc("The kind of caller (`kind`).")
+            w.line("public let kind: Kind")
+            w.line()
+            w.doc("A profile with these values; `kind` is interactive unless given, as before profiles had one.")
+            w.block("public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, kind: Kind = .interactive)") {
+                for (name, _) in fields { w.line("self.", name, " = ", name) }
+                w.line("self.kind = kind")
+            }
+        }
+        w.line()
+        w.doc("An answer that is never retried, whatever its status (`retry.neverRetry`).")
+        w.block("public struct NeverRetry: Sendable, Hashable") {
+            w.doc("The HTTP status of the answer.")
+            w.line("public let status: Int")
+            w.doc("The error code in the answer's body.")
+            w.line("public let code: String")
+            w.line()
+            w.doc("An exception with these values.")
+            w.block("public init(status: Int, code: String)") {
+                w.line("self.status = status")
+                w.line("self.code = code")
+            }
+        }
+    }
+
+    package static let isRetryable = FixedLines(.swift, depth: 1) { w, _ in
+        w.block("public static func isRetryable(status: Int?, errorCode: String?) -> Bool") {
+            w.line("guard let status = status else { return retryOnNetworkError }")
+            w.line("// Codes compare exactly, by their UTF-8 bytes, as the server and the Kotlin and TypeScript code")
+            w.line("// compare them: `==` would take canonically equivalent codes (\\u{958}, \\u{915}\\u{93C}) as equal.")
+            w.line("if let errorCode = errorCode,")
+            w.line("   neverRetry.contains(where: { $0.status == status && $0.code.utf8.elementsEqual(errorCode.utf8) }) { return false }")
+            w.line("return retryableStatuses.contains(status)")
+        }
+    }
+
+    package static let backoffMs = FixedLines(.swift, depth: 1) { w, _ in
+        w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
+        w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
+        w.indent {
+            w.line("if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {")
+            w.indent { w.line("return retryAfterS * 1000.0 + random() * Double(retryAfterMaxJitterMs)") }
+            w.line("}")
+            w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.")
+            w.line("let growth = Double(sign: .plus, exponent: attempt, significand: 1)")
+            w.line("return random() * Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)")
+        }
+        w.line("}")
+    }
+
+    /// The hole is the policy's type.
+    package static let retryBudget = FixedLines(.swift, depth: 1) { w, type in
+        w.block("public final class RetryBudget: @unchecked Sendable") {
+            w.line("private let lock = NSLock()")
+            w.line("private let now: @Sendable () -> Int64")
+            w.line("private var sent = 0")
+            w.line("private var retries = 0")
+            w.line("private var since: Int64")
+            w.line()
+            w.doc {
+                w.docText("""
+                    A budget whose first minute starts now; `now` is the clock in milliseconds (`defaultNowMs` \
+                    by default: setting the device clock back an hour must not stop retries for an hour).
+                    """)
+            }
+            w.block("public init(now: @escaping @Sendable () -> Int64 = { RetryBudget.defaultNowMs() })") {
+                w.line("self.now = now")
+                w.line("self.since = now()")
+            }
+            w.line()
+            w.doc {
+                w.docText("""
+                    The default clock, in milliseconds since 1970: the wall clock read once, then advanced by a \
+                    monotonic clock (uptime), so that setting the device clock back cannot move it.
+                    """)
+            }
+            w.block("public static func defaultNowMs() -> Int64") {
+                w.line("clockBase.wallMs + Int64(truncatingIfNeeded: (DispatchTime.now().uptimeNanoseconds &- clockBase.uptimeNs) / 1_000_000)")
+            }
+            w.line()
+            w.line("private static let clockBase = (wallMs: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)),")
+            w.line("                                uptimeNs: DispatchTime.now().uptimeNanoseconds)")
+            w.line()
+            w.doc("Counts one request sent.")
+            w.block("public func noteRequest()") {
+                w.line("lock.lock()")
+                w.line("defer { lock.unlock() }")
+                w.line("roll()")
+                w.line("sent += 1")
+            }
+            w.line()
+            w.doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent.")
+            w.block("public func tryRetry() -> Bool") {
+                w.line("lock.lock()")
+                w.line("defer { lock.unlock() }")
+                w.line("roll()")
+                w.line("if Double(retries) >= Swift.max(Double(", type, ".budgetMinPerMinute), Double(sent) * ", type, ".budgetRatio) { return false }")
+                w.line("retries += 1")
+                w.line("return true")
+            }
+            w.line()
+            w.line("// A new minute once more than 60 000 ms have passed; the clock is read again for its start,")
+            w.line("// and compared as doubles, exactly as the guide's reference code does.")
+            w.block("private func roll()") {
+                w.block("if Double(now()) - Double(since) > 60_000") {
+                    w.line("sent = 0")
+                    w.line("retries = 0")
+                    w.line("since = now()")
+                }
+            }
+        }
+    }
+
+    /// A Swift string literal of `text`: written by `Literal`, the one way text becomes one.
+    package static func literal(_ text: String) -> String {
+        let w = CodeWriter(.swift, capacity: text.utf8.count + 2)
+        w.write(quoted(text))
+        return w.text
+    }
+
+    package static func quoted(_ text: String) -> Literal { Literal(text: text) }
+
+    /// The one way text becomes a Swift string literal: printable ASCII as is (but `"` and `\`
+    /// escaped, which also defuses `\(`), everything else as `\u{…}`, so nothing can end the
+    /// literal, interpolate, or hide (bidi controls, line separators, NUL).
+    package struct Literal: Fragment {
+        package var text: String
+
+        package func write(to w: CodeWriter) {
+            w.appendQuoted(text) { w, scalar in
+                w.put("\\u{")
+                w.append(hex: scalar)
+                w.put("}")
+            }
+        }
+    }
+
+    /// The lines of the Swift doc comment of `text` (see `CodeWriter.docText`).
+    package static func doc(_ text: String) -> [String] {
+        let w = CodeWriter(.swift, capacity: 2 * text.utf8.count + 16)
+        w.doc { w.docText(text) }
+        return w.lines
+    }
+
+    /// A double literal that reads back as the same double in Swift and Kotlin (`0.1`, `1e-05`).
+    package static func doubleLiteral(_ d: Double) -> String { "\(d)" }
+}
+
+/// Text split at every kind of line break, each line made printable and stripped of trailing
+/// spaces: what both languages' doc comments are made from. `body` gets each line's UTF-8 bytes.
+package func commentLines(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    // On the UTF-8 bytes: the breaks are ASCII or the sequences C2 85 (U+0085) and E2 80 A8/A9
+    // (U+2028/9), which in valid UTF-8 stand only for themselves. Scalar by scalar cost most of
+    // generating.
+    var text = text
+    text.withUTF8 { b in
+        var start = 0
+        var i = 0
+        var lastWasCR = false
+        while i < b.count {
+            var breakLength = 0
+            switch b[i] {
+            case 0x0A where lastWasCR:
+                lastWasCR = false
+                i += 1
+                start = i
+                continue
+            case 0x0A, 0x0D, 0x0B, 0x0C: breakLength = 1
+            case 0xC2 where i + 1 < b.count && b[i + 1] == 0x85: breakLength = 2
+            case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9): breakLength = 3
+            default: break
+            }
+            if breakLength > 0 {
+                commentLine(UnsafeBufferPointer(rebasing: b[start..<i]), body)
+                lastWasCR = b[i] == 0x0D
+                i += breakLength
+                start = i
+            } else {
+                lastWasCR = false
+                i += 1
+            }
+        }
+        commentLine(UnsafeBufferPointer(rebasing: b[start..<b.count]), body)
+    }
+}
+
+/// One line of `commentLines`: made printable, trailing spaces and tabs dropped.
+private func commentLine(_ line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    func isPrintableASCII(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F }
+    // Printable ASCII (most lines) is already printable, and each byte is a Character: the
+    // trailing spaces go by byte.
+    if line.allSatisfy(isPrintableASCII) {
+        var end = line.count
+        while end > 0 && line[end - 1] == 0x20 { end -= 1 }
+        body(UnsafeBufferPointer(rebasing: line[0..<end]))
+        return
+    }
+    // Else `printable` makes it safe. It maps each scalar on its own, so it is given only the runs
+    // other than printable ASCII (which it would leave as they are): scalar by scalar, a whole
+    // line cost ten times as much. Such runs start and end between scalars.
+    var safe: [UInt8] = []
+    safe.reserveCapacity(line.count + 16)
+    var i = 0
+    while i < line.count {
+        let plain = isPrintableASCII(line[i])
+        var j = i + 1
+        while j < line.count && isPrintableASCII(line[j]) == plain { j += 1 }
+        let run = UnsafeBufferPointer(rebasing: line[i..<j])
+        if plain {
+            safe.append(contentsOf: run)
+        } else {
+            var text = printable(String(decoding: run, as: UTF8.self))
+            text.withUTF8 { safe.append(contentsOf: $0) }
+        }
+        i = j
+    }
+    // Trailing spaces and tabs by Character, as a reader sees them: a space that joins the
+    // character before it stays. Only a line whose last byte is one can end in either.
+    guard safe.last == 0x20 || safe.last == 0x09 else { return safe.withUnsafeBufferPointer(body) }
+    var l = String(decoding: safe, as: UTF8.self)
+    while l.last == " " || l.last == "\t" { l.removeLast() }
+    l.withUTF8(body)
+}
+
+/// The scalar whose UTF-8 starts at `b[i]`, and the number of its bytes; `b` is valid UTF-8 (a
+/// String's), so the bytes that follow a lead byte are there.
+package func utf8Scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: UInt32, length: Int) {
+    let lead = UInt32(b[i])
+    func next(_ k: Int) -> UInt32 { UInt32(b[i + k] & 0x3F) }
+    switch lead {
+    case ..<0x80: return (lead, 1)
+    case ..<0xE0: return ((lead & 0x1F) << 6 | next(1), 2)
+    case ..<0xF0: return ((lead & 0x0F) << 12 | next(1) << 6 | next(2), 3)
+    default: return ((lead & 0x07) << 18 | next(1) << 12 | next(2) << 6 | next(3), 4)
+    }
+}

@@ -1,0 +1,301 @@
+import PolicySource
+import PolicyCheck
+
+/// TypeScript for one policy: a module with the guide's own names and signatures (`RetryPolicy`,
+/// `INTERACTIVE`, `isRetryable`, `backoffMs`, `RetryBudget`), so that a backend written against the
+/// guide switches to it by changing one import, and every other value as a typed, documented,
+/// read-only constant named as in Kotlin.
+///
+/// Compiles with `tsc --strict --noUnusedLocals --noImplicitReturns` as an ES module and as CommonJS,
+/// for any target from ES3 and with or without the DOM library: it uses only ES5's library and
+/// declares what it looks up at run time. Only erasable syntax (no enums, namespaces or parameter
+/// properties), so runtimes that strip types run it as it is. Free text reaches the output only
+/// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom.
+package enum TypeScriptGenerator {
+    package static func source(for policy: Policy) -> String {
+        String(decoding: bytes(for: policy, PolicyFacts(policy)), as: UTF8.self)
+    }
+
+    package static func bytes(for policy: Policy, _ facts: PolicyFacts) -> [UInt8] {
+        let at = facts.at
+        let w = CodeWriter(.typeScript)
+        Generator.writeHeader(for: policy, to: w)
+        w.line()
+        w.doc {
+            w.docLine("Retry policy `", policy.name, "`", at.policy, ": the values and functions a backend retries its ticket requests with.")
+            if let description = policy.description {
+                w.docText("")
+                w.docText(description)
+            }
+            w.docText("")
+            w.docLine("@packageDocumentation")
+        }
+        w.line()
+        w.emit(Self.types)
+        w.line()
+        w.doc("The names of the profiles in the policy (`retry.profiles`).")
+        w.begin()
+        w.put("export type ProfileName = ")
+        for (i, p) in policy.profiles.enumerated() {
+            if i > 0 { w.put(" | ") }
+            w.write(quoted(p.name))
+        }
+        if policy.profiles.isEmpty { w.put("never") }
+        w.put(";")
+        w.end()
+        for p in policy.profiles {
+            w.line()
+            w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
+            w.line("export const ", Naming.typeScriptProfile(p.name), ": Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: ", p.maxRetries,
+                   ", baseMs: ", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, " });")
+        }
+        w.line()
+        // Object.freeze is given its type: left to infer it, tsc reads a profile called toString as
+        // Object's method, and the object no longer has the declared type.
+        w.doc("Every profile, by its name in the policy (`retry.profiles`).")
+        w.begin()
+        w.put("export const ALL_PROFILES: Readonly<Record<ProfileName, Readonly<RetryPolicy>>> = Object.freeze<Record<ProfileName, Readonly<RetryPolicy>>>({ ")
+        w.list(policy.profiles) { w.put("", quoted($0.name), ": ", Naming.typeScriptProfile($0.name)) }
+        w.put(" });")
+        w.end()
+        w.doc("The kind of caller of each profile (`kind`).")
+        w.begin()
+        w.put("export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze<Record<ProfileName, ProfileKind>>({ ")
+        w.list(policy.profiles) { w.put("", quoted($0.name), ": ", quoted($0.kind)) }
+        w.put(" });")
+        w.end()
+        w.line()
+        w.doc("The policy's name (`policy`", at.policy, ").")
+        w.line("export const POLICY_NAME: string = ", quoted(policy.name), ";")
+        w.doc("The policy's description, exactly as written, or null (`description`", at.description, ").")
+        if let description = policy.description {
+            w.line("export const POLICY_DESCRIPTION: string | null = ", quoted(description), ";")
+        } else {
+            w.line("export const POLICY_DESCRIPTION: string | null = null;")
+        }
+        w.doc("Whether network errors (no status at all) are retried (`retryOn`", at.retryOn, ").")
+        w.line("export const RETRY_ON_NETWORK_ERROR: boolean = ", policy.retryOnNetwork, ";")
+        w.doc("The HTTP statuses that are retried (`retryOn`", at.retryOn, ").")
+        w.begin()
+        w.put("export const RETRYABLE_STATUSES: readonly number[] = Object.freeze<number>([")
+        w.list(policy.retryStatuses) { w.write($0) }
+        w.put("]);")
+        w.end()
+        w.doc("Status and error code pairs that are never retried (`neverRetry`", at.neverRetry, ").")
+        w.begin()
+        w.put("export const NEVER_RETRY: readonly NeverRetry[] = Object.freeze<NeverRetry>([")
+        w.list(policy.neverRetry) { w.put("Object.freeze<NeverRetry>({ status: ", $0.status, ", code: ", quoted($0.code), " })") }
+        w.put("]);")
+        w.end()
+        w.doc("Whether a Retry-After header sets the wait (`retryAfter.honor`", at.retryAfterHonor, ").")
+        w.line("export const RETRY_AFTER_HONORED: boolean = ", policy.retryAfterHonor, ";")
+        w.doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`", at.retryAfterMaxJitter, ").")
+        w.line("export const RETRY_AFTER_MAX_JITTER_MS: number = ", policy.retryAfterMaxJitterMs, ";")
+        w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
+        w.line("export const BACKOFF_STRATEGY: BackoffStrategy = ", quoted(policy.backoff), ";")
+        w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
+              ": ", policy.budgetRatio.canonical, "%).")
+        w.line("export const BUDGET_RATIO: number = ", facts.budgetRatio, ";")
+        w.doc("Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`", at.budgetMinPerMinute, ").")
+        w.line("export const BUDGET_MIN_PER_MINUTE: number = ", policy.budgetMinPerMinute, ";")
+        w.doc("Next episodes asked for in the same request (`prefetch.ahead`", at.prefetchAhead, ").")
+        w.line("export const PREFETCH_AHEAD: number = ", policy.prefetchAhead, ";")
+        w.doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`", at.prefetchOnlyUnlocked, ").")
+        w.line("export const PREFETCH_ONLY_UNLOCKED: boolean = ", policy.prefetchOnlyUnlocked, ";")
+        w.doc("Whether a refused prefetch is retried (`prefetch.retryRefused`", at.prefetchRetryRefused, ").")
+        w.line("export const PREFETCH_RETRY_REFUSED: boolean = ", policy.prefetchRetryRefused, ";")
+        w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
+        w.begin()
+        w.put("export const TICKET_REUSE_KEY: readonly ReuseKeyItem[] = Object.freeze<ReuseKeyItem>([")
+        w.list(policy.reuseKey) { w.write(quoted($0)) }
+        w.put("]);")
+        w.end()
+        w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
+        w.line("export const TICKET_STOP_REUSE_BEFORE_MS: number = ", policy.stopReuseBeforeMs, ";")
+        w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
+        w.line("export const VIEWER_REF: ViewerRefKind = ", quoted(policy.viewerRef), ";")
+        w.line()
+        w.doc("""
+            Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
+            never a `neverRetry` pair (codes compared exactly, code unit by code unit), else the statuses \
+            of `retryOn` (`retryOn`
+            """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
+        w.emit(Self.isRetryable)
+        w.line()
+        w.doc("""
+            Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
+            `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `p.capMs` (`backoff`
+            """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 <= r < 1) once.")
+        w.emit(Self.backoffMs)
+        w.line()
+        w.emit(Self.clock)
+        w.line()
+        w.doc("""
+            Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than \
+            `BUDGET_MIN_PER_MINUTE` a minute (`budget`
+            """, at.budgetRatio, ").")
+        w.emit(Self.retryBudget)
+        return w.bytes
+    }
+
+    // The fixed parts of every file (see `FixedLines`).
+    package static let types = FixedLines(.typeScript, depth: 0) { w, _ in
+        w.doc("How hard to try for one kind of caller: one entry of `retry.profiles`, as the guide declares it.")
+        w.line("export type RetryPolicy = {")
+        w.indent {
+            let fields: [(StaticString, StaticString)] = [
+                ("maxRetries", "Retries after the first attempt (`maxRetries`)."),
+                ("baseMs", "First backoff step, in milliseconds (`base`)."),
+                ("capMs", "Largest backoff step, in milliseconds (`cap`)."),
+                ("timeoutMs", "Timeout of one attempt, in milliseconds (`timeout`)."),
+                ("deadlineMs", "The whole call, retries included, in milliseconds (`deadline`)."),
+            ]
+            for (name, text) in fields {
+                w.doc(text)
+                w.line("", name, ": number;")
+            }
+        }
+        w.line("};")
+        w.line()
+        w.doc("An answer that is never retried, whatever its status (`retry.neverRetry`).")
+        w.line("export type NeverRetry = {")
+        w.indent {
+            w.doc("The HTTP status of the answer.")
+            w.line("readonly status: number;")
+            w.doc("The error code in the answer's body.")
+            w.line("readonly code: string;")
+        }
+        w.line("};")
+        w.line()
+        w.doc("The kinds of caller (`kind`): interactive when a viewer is waiting, background for a sync job.")
+        union(w, "ProfileKind", Language.profileKinds)
+        w.doc("How the wait between retries grows: the values of `retry.backoff`.")
+        union(w, "BackoffStrategy", Language.backoffs)
+        w.doc("How viewer_ref is made: the values of `tickets.viewerRef`.")
+        union(w, "ViewerRefKind", Language.viewerRefs)
+        w.doc("What a reused ticket must have in common: the items of `tickets.reuseKey`.")
+        union(w, "ReuseKeyItem", Language.reuseKeyParts)
+    }
+
+    /// `export type Name = "a" | "b";`
+    private static func union(_ w: CodeWriter, _ name: StaticString, _ values: [String]) {
+        w.begin()
+        w.put("export type ", name, " = ")
+        for (i, value) in values.enumerated() {
+            if i > 0 { w.put(" | ") }
+            w.write(quoted(value))
+        }
+        w.put(";")
+        w.end()
+    }
+
+    package static let isRetryable = FixedLines(.typeScript, depth: 0) { w, _ in
+        w.block("export function isRetryable(status: number | null, errorCode?: string): boolean") {
+            w.line("if (status === null) return RETRY_ON_NETWORK_ERROR;")
+            w.block("for (const entry of NEVER_RETRY)") {
+                w.line("if (entry.status === status && entry.code === errorCode) return false;")
+            }
+            w.line("return RETRYABLE_STATUSES.indexOf(status) >= 0;")
+        }
+    }
+
+    package static let backoffMs = FixedLines(.typeScript, depth: 0) { w, _ in
+        w.block("export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number") {
+            w.block("if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS > 0)") {
+                w.line("return retryAfterS * 1000 + random() * RETRY_AFTER_MAX_JITTER_MS;")
+            }
+            w.line("// 2 ** attempt is infinite past the range of a double, so Math.min gives the cap.")
+            w.line("return random() * Math.min(p.capMs, p.baseMs * 2 ** attempt);")
+        }
+    }
+
+    package static let clock = FixedLines(.typeScript, depth: 0) { w, _ in
+        w.line("// Declared, not imported: the module needs neither the DOM library nor @types/node, and")
+        w.line("// looks before it uses it.")
+        w.line("declare const performance: { now(): number } | undefined;")
+        w.line()
+        w.line("const clockBase = { wallMs: Date.now(), monoMs: typeof performance !== \"undefined\" ? performance.now() : 0 };")
+        w.line()
+        w.doc {
+            w.docText("""
+                The default clock of `RetryBudget`, in milliseconds since 1970: the wall clock read once, then \
+                advanced by `performance.now()`, which is monotonic (setting the system clock does not move it, \
+                so a clock set back an hour cannot stop retries for an hour); `Date.now()` where there is no \
+                `performance`.
+                """)
+        }
+        w.block("function monotonicNow(): number") {
+            w.line("return typeof performance !== \"undefined\" ? clockBase.wallMs + Math.floor(performance.now() - clockBase.monoMs) : Date.now();")
+        }
+    }
+
+    package static let retryBudget = FixedLines(.typeScript, depth: 0) { w, _ in
+        w.block("export class RetryBudget") {
+            w.line("private sent = 0;")
+            w.line("private retries = 0;")
+            w.line("private since: number;")
+            w.line("private readonly now: () => number;")
+            w.line()
+            w.doc("""
+                A budget whose first minute starts now; `now` is the clock in milliseconds (monotonic by default, \
+                see `monotonicNow`; inject one in tests).
+                """)
+            w.block("constructor(now: () => number = monotonicNow)") {
+                w.line("this.now = now;")
+                w.line("this.since = now();")
+            }
+            w.line()
+            w.doc("Counts one request sent.")
+            w.block("noteRequest(): void") {
+                w.line("this.roll();")
+                w.line("this.sent++;")
+            }
+            w.line()
+            w.doc("Takes one retry from the budget: false, and nothing taken, when the budget is spent.")
+            w.block("tryRetry(): boolean") {
+                w.line("this.roll();")
+                w.line("if (this.retries >= Math.max(BUDGET_MIN_PER_MINUTE, this.sent * BUDGET_RATIO)) return false;")
+                w.line("this.retries++;")
+                w.line("return true;")
+            }
+            w.line()
+            w.line("// A new minute once more than 60 000 ms have passed; the clock is read again for its start,")
+            w.line("// exactly as the guide's reference code does.")
+            w.block("private roll(): void") {
+                w.block("if (this.now() - this.since > 60000)") {
+                    w.line("this.sent = 0;")
+                    w.line("this.retries = 0;")
+                    w.line("this.since = this.now();")
+                }
+            }
+        }
+    }
+
+    /// A TypeScript string literal of `text`: written by `Literal`, the one way text becomes one.
+    package static func literal(_ text: String) -> String {
+        let w = CodeWriter(.typeScript, capacity: text.utf8.count + 2)
+        w.write(quoted(text))
+        return w.text
+    }
+
+    package static func quoted(_ text: String) -> Literal { Literal(text: text) }
+
+    /// The one way text becomes a TypeScript string literal: double quotes (never a template, so
+    /// `${` and backticks are plain characters), printable ASCII as is but `"` and `\` escaped,
+    /// every other UTF-16 unit as `\uXXXX` — so nothing ends the literal, and no line separator,
+    /// NUL or bidi control stands in the file as itself.
+    package struct Literal: Fragment {
+        package var text: String
+
+        package func write(to w: CodeWriter) {
+            w.appendQuoted(text) { w, scalar in w.appendUTF16Escapes(scalar) }
+        }
+    }
+
+    /// The lines of the TSDoc comment of `text` (see `CodeWriter.docText`).
+    package static func doc(_ text: String) -> [String] {
+        let w = CodeWriter(.typeScript, capacity: 2 * text.utf8.count + 16)
+        w.doc { w.docText(text) }
+        return w.lines
+    }
+}

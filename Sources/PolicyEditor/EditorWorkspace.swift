@@ -1,0 +1,280 @@
+import PolicySource
+import PolicyCheck
+import PolicyReport
+import PolicyCodegen
+import PolicySimulation
+import PolicyReview
+
+/// The files an editor works on: the open documents and the policy files on disk that `lint`
+/// would check with them. Checks open documents as `lint` checks files (a scenario with the
+/// scenario loader, a project file with its own reader), and the rules across files as `lint` run
+/// in each workspace folder without a PATH would (see `PolicySet`), an open document's text taking
+/// the place of its file on disk. Pure: the caller reads the disk and hands the bytes over.
+public struct EditorWorkspace: Sendable {
+    /// An open document and what its last check found.
+    public struct Open: Sendable {
+        public var document: EditorDocument
+        /// What the text is, decided at each check (a policy being typed may become a scenario).
+        public var kind: EditorFileKind
+        /// Findings of the document alone (no rule across files), nil until it is checked.
+        public var checked: CheckedFile?
+        /// The typed policy of the last text that could be read as YAML: hover shows a profile's
+        /// figures from it while the current text does not parse.
+        public var lastGoodDoc: PolicyDoc?
+    }
+
+    /// A policy file on disk: only what the rules across files need, and where its name stands in
+    /// the editor's terms (the file's text is not kept).
+    public struct DiskFile: Sendable {
+        public var path: String
+        public var policyName: Located<String>?
+        package var nameRanges: [PositionEncoding: EditorRange]
+    }
+
+    /// Where a file stands among the files checked together: its group (a workspace folder's
+    /// policy set, or the documents in no folder), then lint's order: the root of the set that
+    /// holds it, then the path.
+    package struct Place: Comparable, Sendable {
+        package var group: Int
+        package var root: Int
+        package var key: String
+
+        package static func < (a: Place, b: Place) -> Bool {
+            if a.group != b.group { return a.group < b.group }
+            if a.root != b.root { return a.root < b.root }
+            return utf8Precedes(a.key, b.key)
+        }
+    }
+
+    /// Absolute paths of the workspace folders, in the order the editor gave them.
+    public private(set) var folders: [String] = []
+    /// The policy set of each folder, once the caller has read the folder (see `setPolicySets`).
+    public private(set) var sets: [String: PolicySet] = [:]
+    /// The roots of the sets that the caller found missing on disk.
+    public private(set) var missingRoots: Set<String> = []
+    public private(set) var open: [String: Open] = [:]
+    /// By absolute path.
+    public private(set) var disk: [String: DiskFile] = [:]
+
+    public init(folders: [String] = []) {
+        self.folders = folders.map(Self.trimmingSlash)
+    }
+
+    public mutating func setFolders(_ folders: [String]) {
+        self.folders = folders.map(Self.trimmingSlash)
+        sets = sets.filter { self.folders.contains($0.key) }
+        placesChanged()
+    }
+
+    /// The folders' sets and the roots found missing, as the caller read them.
+    public mutating func setPolicySets(_ sets: [String: PolicySet], missing: Set<String>) {
+        let kept = sets.filter { folders.contains($0.key) }
+        let changed = kept != self.sets
+        self.sets = kept
+        missingRoots = missing
+        if changed { placesChanged() }
+        // The project files' own findings depend on what is missing.
+        for key in open.keys where open[key]!.kind == .project { open[key]!.checked = nil }
+    }
+
+    /// Names in findings follow the sets: check open documents again, forget files of no set.
+    package mutating func placesChanged() {
+        for key in open.keys { open[key]!.checked = nil }
+        disk = disk.filter { place(of: $0.key) != nil }
+    }
+
+    package static func trimmingSlash(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    // MARK: paths
+
+    /// The folder a path is in, if any.
+    package func folderIndex(of absolute: String) -> Int? {
+        folders.firstIndex { absolute.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+    }
+
+    package func set(of folder: Int) -> PolicySet {
+        sets[folders[folder]] ?? PolicySet.unread(folder: folders[folder])
+    }
+
+    /// Where a file stands for the rules across files, and the name `lint` gives it there: in the
+    /// set of the first folder whose set holds it (a set may reach outside its folder), else with
+    /// the other files in no folder. Nil for a file in a workspace folder but in no set: it is
+    /// checked alone, as `lint FILE` would.
+    package func place(of absolute: String) -> (place: Place, name: String)? {
+        for index in folders.indices {
+            if let (root, name) = set(of: index).place(of: absolute) {
+                return (Place(group: index, root: root, key: absolute), name)
+            }
+        }
+        guard folderIndex(of: absolute) == nil else { return nil }
+        return (Place(group: folders.count, root: 0, key: absolute), absolute)
+    }
+
+    /// What messages call a file: as `lint` run in its workspace folder names it (relative to
+    /// the folder, or as the project file spells its `policies`); absolute outside every folder.
+    public func displayPath(of absolute: String) -> String {
+        if let (_, name) = place(of: absolute) { return name }
+        guard let index = folderIndex(of: absolute) else { return absolute }
+        let folder = folders[index]
+        return String(absolute.dropFirst(folder == "/" ? 1 : folder.count + 1))
+    }
+
+    // MARK: documents
+
+    /// Opens (or reopens) a document; `path` is its absolute path, or its URI when it has none.
+    public mutating func openDocument(uri: String, path: String, version: Int, text: [UInt8]) {
+        let document = EditorDocument(uri: uri, path: path, version: version, text: text)
+        open[uri] = Open(document: document, kind: .policy, checked: nil, lastGoodDoc: nil)
+    }
+
+    public mutating func change(uri: String, version: Int, changes: [EditorDocument.Change], encoding: PositionEncoding) {
+        guard open[uri] != nil else { return }
+        open[uri]!.document.apply(changes, encoding: encoding)
+        open[uri]!.document.version = version
+        open[uri]!.checked = nil
+    }
+
+    public mutating func close(uri: String) {
+        open[uri] = nil
+    }
+
+    /// Checks every open document whose text changed since its last check, each with the reader
+    /// of its kind.
+    public mutating func checkOpenDocuments() {
+        for uri in open.keys where open[uri]!.checked == nil {
+            let document = open[uri]!.document
+            let kind = EditorFileKind.of(path: document.path, lines: document.lines)
+            let path = displayPath(of: document.path)
+            let checked: CheckedFile
+            switch kind {
+            case .policy:
+                checked = Checker.check(document.bytes, path: path)
+                if let doc = checked.doc { open[uri]!.lastGoodDoc = doc }
+            case .scenario:
+                checked = CheckedFile(path: path, diagnostics: ScenarioLoader.load(document.bytes, path: path).diagnostics,
+                                      doc: nil, policy: nil)
+            case .project:
+                checked = CheckedFile(path: path, diagnostics: projectFindings(document, path: path), doc: nil, policy: nil)
+            }
+            open[uri]!.kind = kind
+            open[uri]!.checked = checked
+        }
+    }
+
+    /// A project file's findings: its reader's, and for the project file of a workspace folder,
+    /// each `policies` entry the last read of the disk did not find (`lint` would stop there).
+    package func projectFindings(_ document: EditorDocument, path: String) -> [Diagnostic] {
+        let loaded = ProjectConfig.load(document.bytes, path: path)
+        var diagnostics = loaded.diagnostics
+        guard let index = folderIndex(of: document.path),
+              case .projectFile(let name) = set(of: index).source,
+              document.path == folders[index] + "/" + name else { return diagnostics }
+        for entry in loaded.config.policies ?? [] where missingRoots.contains(PolicySet.absolute(entry.value, in: folders[index])) {
+            diagnostics.append(Diagnostic(
+                file: path, span: entry.span, severity: .error, rule: InputNotice.Kind.unreadable.rawValue,
+                message: "'\(printable(entry.value))' is not a file or folder here; 'policyc' run in this folder stops at it",
+                help: "name a policy file or folder, relative to this file's folder"))
+        }
+        diagnostics.sortForReport()
+        return diagnostics
+    }
+
+    // MARK: disk
+
+    /// A policy file on disk, read by the caller (absolute path). Only its name is kept; a file of
+    /// no set, a scenario or a project file is not kept.
+    public mutating func setDiskFile(path: String, bytes: [UInt8]) {
+        guard place(of: path) != nil else {
+            disk[path] = nil
+            return
+        }
+        let lines = TextLines(bytes)
+        let name = EditorFileKind.of(path: path, lines: lines) == .policy ? Checker.check(bytes, path: path).doc?.policy : nil
+        var ranges: [PositionEncoding: EditorRange] = [:]
+        if let name {
+            ranges[.utf8] = lines.range(of: name.span, .utf8)
+            ranges[.utf16] = lines.range(of: name.span, .utf16)
+        }
+        disk[path] = DiskFile(path: path, policyName: name, nameRanges: ranges)
+    }
+
+    public mutating func removeDiskFile(path: String) {
+        disk[path] = nil
+    }
+
+    // MARK: findings
+
+    /// A finding of another file, where the editor finds it.
+    public struct Location: Sendable, Hashable {
+        public var uri: String?
+        /// The absolute path, when the file is not open.
+        public var path: String
+        public var range: EditorRange
+    }
+
+    /// Every open document's findings, its own and those across files, in report order. Checks
+    /// what changed first.
+    public mutating func diagnostics() -> [String: [Diagnostic]] {
+        checkOpenDocuments()
+        var result: [String: [Diagnostic]] = [:]
+        for (uri, o) in open { result[uri] = o.checked?.diagnostics ?? [] }
+        // Every policy with a name, by group in lint's order, an open document in place of its file.
+        var named: [(place: Place, uri: String?, file: CheckedFile)] = []
+        var openPaths: Set<String> = []
+        for (uri, o) in open {
+            openPaths.insert(o.document.path)
+            guard o.kind == .policy, let name = o.checked?.doc?.policy, let (place, shown) = place(of: o.document.path) else { continue }
+            var doc = PolicyDoc()
+            doc.policy = name
+            named.append((place, uri, CheckedFile(path: shown, diagnostics: [], doc: doc, policy: nil)))
+        }
+        for (path, file) in disk where !openPaths.contains(path) {
+            guard let name = file.policyName, let (place, shown) = place(of: path) else { continue }
+            var doc = PolicyDoc()
+            doc.policy = name
+            named.append((place, nil, CheckedFile(path: shown, diagnostics: [], doc: doc, policy: nil)))
+        }
+        named.sort { $0.place < $1.place }
+        var start = 0
+        while start < named.count {
+            var end = start + 1
+            while end < named.count && named[end].place.group == named[start].place.group { end += 1 }
+            if end - start > 1 {
+                var files = named[start..<end].map(\.file)
+                Checker.checkAcrossFiles(&files)
+                for (i, entry) in named[start..<end].enumerated() {
+                    guard let uri = entry.uri, !files[i].diagnostics.isEmpty else { continue }
+                    result[uri, default: []] += files[i].diagnostics
+                    result[uri]!.sortForReport()
+                }
+            }
+            start = end
+        }
+        return result
+    }
+
+    /// Where a finding's related position stands, for the file that `related.file` (a name as
+    /// `displayPath` gives it) names, seen from the document `uri`: the document itself, or a
+    /// file checked together with it.
+    public func location(of related: Diagnostic.Related, from uri: String, encoding: PositionEncoding) -> Location? {
+        guard let from = open[uri] else { return nil }
+        if related.file == displayPath(of: from.document.path) {
+            return Location(uri: uri, path: from.document.path,
+                            range: from.document.lines.range(of: related.span, encoding))
+        }
+        guard let group = place(of: from.document.path)?.place.group else { return nil }
+        func together(_ path: String) -> Bool {
+            guard let (place, name) = place(of: path) else { return false }
+            return place.group == group && name == related.file
+        }
+        for (otherURI, o) in open.sorted(by: { utf8Precedes($0.key, $1.key) }) where together(o.document.path) {
+            return Location(uri: otherURI, path: o.document.path, range: o.document.lines.range(of: related.span, encoding))
+        }
+        // A file on disk: only its name is ever related (a policy name shared across files).
+        guard let file = disk.values.filter({ together($0.path) }).min(by: { utf8Precedes($0.path, $1.path) }),
+              let range = file.nameRanges[encoding], file.policyName?.span == related.span else { return nil }
+        return Location(uri: nil, path: file.path, range: range)
+    }
+}

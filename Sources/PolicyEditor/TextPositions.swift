@@ -1,0 +1,263 @@
+import PolicySource
+import PolicyCheck
+import PolicyReport
+import PolicyCodegen
+import PolicySimulation
+import PolicyReview
+
+/// How an editor counts characters in a line (LSP `positionEncoding`, agreed at `initialize`).
+public enum PositionEncoding: String, Sendable, Hashable {
+    case utf8 = "utf-8"
+    case utf16 = "utf-16"
+}
+
+/// A position as the Language Server Protocol has it: 0-based line, 0-based character offset in
+/// the agreed code units.
+public struct EditorPosition: Sendable, Hashable, Comparable {
+    public var line: Int
+    public var character: Int
+
+    public init(line: Int, character: Int) {
+        self.line = line
+        self.character = character
+    }
+
+    public static func < (a: EditorPosition, b: EditorPosition) -> Bool {
+        (a.line, a.character) < (b.line, b.character)
+    }
+}
+
+public struct EditorRange: Sendable, Hashable {
+    public var start: EditorPosition
+    public var end: EditorPosition
+
+    public init(start: EditorPosition, end: EditorPosition) {
+        self.start = start
+        self.end = end
+    }
+}
+
+/// The lines of one text, counted both ways, to move between our `Mark`s and an editor's
+/// positions through byte offsets.
+///
+/// They disagree on two points. libyaml (and so every `Mark`) breaks lines at LF, CR, CRLF and
+/// also NEL, LS and PS, counts columns in Unicode scalars, and starts line 1 after a byte order
+/// mark. The protocol breaks lines at LF, CR and CRLF only, and counts UTF-8 bytes or UTF-16 code
+/// units, a byte order mark in the text included. A byte offset means the same to both.
+public struct TextLines: Sendable {
+    public let bytes: [UInt8]
+    /// Where each of the editor's lines starts (byte offsets, ascending; the first is 0).
+    package let editorStarts: [Int]
+    /// Where each of libyaml's lines starts; the first is after a byte order mark. The same array
+    /// as `editorStarts` for the usual text (no NEL, LS, PS and no BOM).
+    package let yamlStarts: [Int]
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var editor: [Int] = [0]
+        var otherBreaks = false
+        bytes.withUnsafeBufferPointer { b in
+            let n = b.count
+            var i = 0
+            while i < n {
+                let c = b[i]
+                if c == 0x0A {
+                    editor.append(i + 1)
+                } else if c == 0x0D {
+                    if i + 1 < n && b[i + 1] == 0x0A { i += 1 }
+                    editor.append(i + 1)
+                } else if c == 0xC2 || c == 0xE2 {
+                    otherBreaks = otherBreaks || TextLines.wideBreak(b, at: i) > 0
+                }
+                i += 1
+            }
+        }
+        editorStarts = editor
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        if !otherBreaks && !bom {
+            yamlStarts = editor
+            return
+        }
+        var yaml: [Int] = [bom ? 3 : 0]
+        bytes.withUnsafeBufferPointer { b in
+            let n = b.count
+            var i = bom ? 3 : 0
+            while i < n {
+                let c = b[i]
+                if c == 0x0A {
+                    yaml.append(i + 1)
+                } else if c == 0x0D {
+                    if i + 1 < n && b[i + 1] == 0x0A { i += 1 }
+                    yaml.append(i + 1)
+                } else {
+                    let wide = TextLines.wideBreak(b, at: i)
+                    if wide > 0 {
+                        i += wide
+                        yaml.append(i)
+                        continue
+                    }
+                }
+                i += 1
+            }
+        }
+        yamlStarts = yaml
+    }
+
+    public init(_ text: String) {
+        self.init(Array(text.utf8))
+    }
+
+    /// The length of NEL (C2 85), LS (E2 80 A8) or PS (E2 80 A9) at `i`, else 0.
+    package static func wideBreak(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        if b[i] == 0xC2 && i + 1 < b.count && b[i + 1] == 0x85 { return 2 }
+        if b[i] == 0xE2 && i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9) { return 3 }
+        return 0
+    }
+
+    public var editorLineCount: Int { editorStarts.count }
+    public var yamlLineCount: Int { yamlStarts.count }
+
+    /// Where the editor's line `index` (0-based) ends, before its line break.
+    package func editorLineEnd(_ index: Int) -> Int {
+        guard index + 1 < editorStarts.count else { return bytes.count }
+        var end = editorStarts[index + 1] - 1
+        if end > editorStarts[index] && bytes[end] == 0x0A && bytes[end - 1] == 0x0D { end -= 1 }
+        return end
+    }
+
+    /// Where libyaml's line `index` (0-based) ends, before its line break.
+    package func yamlLineEnd(_ index: Int) -> Int {
+        guard index + 1 < yamlStarts.count else { return bytes.count }
+        let next = yamlStarts[index + 1]
+        let start = yamlStarts[index]
+        if next - 3 >= start && bytes[next - 3] == 0xE2 && bytes[next - 2] == 0x80
+            && (bytes[next - 1] == 0xA8 || bytes[next - 1] == 0xA9) { return next - 3 }
+        if next - 2 >= start && bytes[next - 2] == 0xC2 && bytes[next - 1] == 0x85 { return next - 2 }
+        if next - 2 >= start && bytes[next - 2] == 0x0D && bytes[next - 1] == 0x0A { return next - 2 }
+        return next - 1
+    }
+
+    /// The libyaml line (0-based) that holds `offset`, with its start and end.
+    public func yamlLine(at offset: Int) -> (index: Int, start: Int, end: Int) {
+        let index = Self.lastStart(atOrBefore: offset, in: yamlStarts)
+        return (index, yamlStarts[index], yamlLineEnd(index))
+    }
+
+    public func yamlLine(_ index: Int) -> (start: Int, end: Int) {
+        (yamlStarts[index], yamlLineEnd(index))
+    }
+
+    // MARK: marks
+
+    /// The byte offset of a mark; a mark past the end of its line stands at the line's end, one
+    /// past the last line at the end of the text.
+    public func offset(of mark: Mark) -> Int {
+        guard mark.line >= 1 else { return yamlStarts[0] }
+        guard mark.line <= yamlStarts.count else { return bytes.count }
+        let index = mark.line - 1
+        let end = yamlLineEnd(index)
+        var i = yamlStarts[index]
+        var left = mark.column - 1
+        while left > 0 && i < end {
+            i += Self.sequenceLength(bytes[i])
+            left -= 1
+        }
+        return min(i, end)
+    }
+
+    /// The mark of a byte offset (one inside a character counts as that character).
+    public func mark(at offset: Int) -> Mark {
+        let offset = max(0, min(offset, bytes.count))
+        let index = Self.lastStart(atOrBefore: offset, in: yamlStarts)
+        var column = 1
+        var i = yamlStarts[index]
+        let end = min(offset, yamlLineEnd(index))
+        while i < end {
+            i += Self.sequenceLength(bytes[i])
+            if i <= end { column += 1 }
+        }
+        return Mark(line: index + 1, column: column)
+    }
+
+    // MARK: editor positions
+
+    /// The editor's position of a byte offset.
+    public func position(at offset: Int, _ encoding: PositionEncoding) -> EditorPosition {
+        let offset = max(0, min(offset, bytes.count))
+        let line = Self.lastStart(atOrBefore: offset, in: editorStarts)
+        let start = editorStarts[line]
+        let end = min(offset, editorLineEnd(line))
+        switch encoding {
+        case .utf8:
+            return EditorPosition(line: line, character: end - start)
+        case .utf16:
+            var units = 0
+            var i = start
+            while i < end {
+                let c = bytes[i]
+                // Lead bytes count; a four-byte sequence is a surrogate pair.
+                if c & 0xC0 != 0x80 { units += c >= 0xF0 ? 2 : 1 }
+                i += 1
+            }
+            return EditorPosition(line: line, character: units)
+        }
+    }
+
+    /// The byte offset of an editor's position. As the protocol says, a character past the end of
+    /// its line stands at the line's end; a line past the last stands at the end of the text, a
+    /// negative one at the start. A position inside a character (the middle of a surrogate pair or
+    /// of a UTF-8 sequence) stands at that character.
+    public func offset(of position: EditorPosition, _ encoding: PositionEncoding) -> Int {
+        guard position.line >= 0 else { return 0 }
+        guard position.line < editorStarts.count else { return bytes.count }
+        let start = editorStarts[position.line]
+        let end = editorLineEnd(position.line)
+        let wanted = max(0, position.character)
+        switch encoding {
+        case .utf8:
+            var i = wanted >= end - start ? end : start + wanted
+            while i > start && i < end && bytes[i] & 0xC0 == 0x80 { i -= 1 }
+            return i
+        case .utf16:
+            var units = 0
+            var i = start
+            while i < end {
+                let width = bytes[i] >= 0xF0 ? 2 : 1
+                if units + width > wanted { break }
+                units += width
+                i += Self.sequenceLength(bytes[i])
+            }
+            return min(i, end)
+        }
+    }
+
+    public func position(of mark: Mark, _ encoding: PositionEncoding) -> EditorPosition {
+        position(at: offset(of: mark), encoding)
+    }
+
+    /// The editor's range of a span; the end is never before the start.
+    public func range(of span: Span, _ encoding: PositionEncoding) -> EditorRange {
+        let start = offset(of: span.start)
+        let end = max(start, offset(of: span.end))
+        return EditorRange(start: position(at: start, encoding), end: position(at: end, encoding))
+    }
+
+    // MARK: helpers
+
+    /// Bytes of the UTF-8 sequence that `lead` starts (1 for a stray continuation byte).
+    @inline(__always)
+    package static func sequenceLength(_ lead: UInt8) -> Int {
+        lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+    }
+
+    /// The index of the last element of `starts` (ascending, first ≤ every offset asked) that is
+    /// at most `offset`.
+    package static func lastStart(atOrBefore offset: Int, in starts: [Int]) -> Int {
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}

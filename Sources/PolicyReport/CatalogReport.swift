@@ -1,0 +1,158 @@
+import PolicySource
+import PolicyCheck
+
+/// `policyc rules`: the catalog as people and programs read it, made from the rule values
+/// themselves (id, severity, summary, reference, examples), so that it cannot drift from them.
+public enum CatalogReport {
+    public enum Format: String, Sendable, CaseIterable {
+        case text, markdown, json
+    }
+
+    public static func render(_ format: Format, _ rules: [Rule] = Catalog.rules) -> String {
+        switch format {
+        case .text: return text(rules)
+        case .markdown: return markdown(rules)
+        case .json: return json(rules)
+        }
+    }
+
+    // MARK: markdown
+
+    /// The table the README embeds: `| rule | severity | fires when | guide | fix |`.
+    public static func markdown(_ rules: [Rule] = Catalog.rules) -> String {
+        var out = "| rule | severity | fires when | guide | fix |\n|---|---|---|---|---|\n"
+        for rule in rules {
+            let guide = rule.reference.map { cell($0.text) } ?? "—"
+            out += "| `\(rule.id.rawValue)` | \(rule.severity.rawValue) | \(cell(rule.summary)) | \(guide) | \(fixes(rule)) |\n"
+        }
+        return out
+    }
+
+    /// `safe`, `unsafe`, `safe, unsafe`, or `—` for a rule without fixes.
+    package static func fixes(_ rule: Rule) -> String {
+        rule.fixes.isEmpty ? "—" : rule.fixes.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// A table cell: a `|` would end it and a line break would end the table.
+    package static func cell(_ text: String) -> String {
+        printable(text).replacingAll("|", with: "\\|")
+    }
+
+    // MARK: json
+
+    /// `{"rules":[{"id","severity","summary","reference","examples":[…]}]}`; an example's
+    /// `findings` are the positions its markers stand for (empty when it must not trigger).
+    public static func json(_ rules: [Rule] = Catalog.rules) -> String {
+        JSON.object(["rules": .array(rules.map { rule in
+            JSON.object([
+                "id": .string(rule.id.rawValue),
+                "severity": .string(rule.severity.rawValue),
+                "summary": .string(rule.summary),
+                "fixes": .array(rule.fixes.map { .string($0.rawValue) }),
+                "reference": rule.reference.map { reference in
+                    JSON.object([
+                        "section": .string(reference.section),
+                        "quote": reference.quote.map(JSON.string) ?? .null,
+                    ])
+                } ?? .null,
+                "examples": .array(rule.examples.map { example in
+                    JSON.object([
+                        "triggers": .bool(example.triggers),
+                        "note": .string(example.note),
+                        "yaml": .string(example.source),
+                        // What `lint --fix` and `lint --fix --unsafe-fixes` make of it (null: no change).
+                        "fixed": example.fixed.map(JSON.string) ?? .null,
+                        "unsafeFixed": example.unsafeFixed.map(JSON.string) ?? .null,
+                        "findings": .array(example.markedPositions.map {
+                            JSON.object(["line": .int($0.line), "column": .int($0.column)])
+                        }),
+                    ])
+                }),
+            ])
+        })]).rendered()
+    }
+
+    // MARK: text
+
+    /// Each rule with its summary, the guide's words and its examples. An example that is the
+    /// canonical policy with a few lines changed shows only those lines, with their numbers; a
+    /// `^` marks where the finding points.
+    public static func text(_ rules: [Rule] = Catalog.rules) -> String {
+        var blocks: [String] = []
+        for rule in rules {
+            var out = "\(rule.id.rawValue) (\(rule.severity.rawValue))\n"
+            out += "  fires when \(printable(rule.summary))\n"
+            if let reference = rule.reference {
+                out += "  guide: \(printable(reference.text))\n"
+            }
+            if !rule.fixes.isEmpty {
+                out += "  fixes: \(fixes(rule))\(rule.fixes.contains(.safe) ? " (safe: lint --fix" + (rule.fixes.contains(.unsafe) ? "; unsafe: lint --unsafe-fixes)" : ")") : " (lint --unsafe-fixes)")\n"
+            }
+            for example in rule.examples {
+                out += "\n  \(example.triggers ? "triggers" : "passes"): \(printable(example.note))\n"
+                out += excerpt(of: example)
+                if let fixed = example.fixed {
+                    out += "    lint --fix makes it:\n" + excerpt(of: Example(fixed, triggers: false, note: ""))
+                }
+                if let unsafeFixed = example.unsafeFixed {
+                    out += "    lint --unsafe-fixes makes it:\n" + excerpt(of: Example(unsafeFixed, triggers: false, note: ""))
+                }
+            }
+            blocks.append(out)
+        }
+        return blocks.joined(separator: "\n")
+    }
+
+    /// The lines of an example worth reading, numbered, with carets under its markers.
+    package static func excerpt(of example: Example) -> String {
+        let lines = example.source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let marks = example.markedPositions
+        let canonical = Canonical.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines == canonical { return "      (the canonical policy, unchanged)\n" }
+
+        var prefix = 0
+        while prefix < min(lines.count, canonical.count), lines[prefix] == canonical[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(lines.count, canonical.count) - prefix,
+              lines[lines.count - 1 - suffix] == canonical[canonical.count - 1 - suffix] { suffix += 1 }
+        if prefix + suffix >= canonical.count / 2 {
+            let changed = prefix..<(lines.count - suffix)
+            if changed.isEmpty {
+                let removed = prefix..<(canonical.count - suffix)
+                var out = "      the canonical policy without \(describe(removed)):\n"
+                for i in removed { out += numbered(i + 1, "- " + canonical[i]) }
+                return out
+            }
+            var out = "      the canonical policy with \(describe(changed)) as:\n"
+            for i in changed { out += numbered(i + 1, lines[i], marks: marks) }
+            return out
+        }
+        // Not a small change of the canonical policy: the whole text (its last line only when a
+        // marker stands on it).
+        var shown = lines
+        if shown.last == "", !marks.contains(where: { $0.line == shown.count }) { shown.removeLast() }
+        return shown.enumerated().map { numbered($0.offset + 1, $0.element, marks: marks) }.joined()
+    }
+
+    package static func describe(_ range: Range<Int>) -> String {
+        range.count == 1 ? "line \(range.lowerBound + 1)" : "lines \(range.lowerBound + 1)–\(range.upperBound)"
+    }
+
+    /// `     9 | text` and, when markers stand on the line, a caret line under them.
+    package static func numbered(_ n: Int, _ line: String, marks: [Mark] = []) -> String {
+        let number = String(n)
+        let gutter = String(repeating: " ", count: max(0, 4 - number.count)) + number
+        let shown = printable(line.replacingAll("\t", with: "    "))
+        var out = "    \(gutter) |" + (shown.isEmpty ? "" : " " + shown) + "\n"
+        let columns = Set(marks.filter { $0.line == n }.map(\.column))
+        if let last = columns.max() {
+            var caret = ""
+            for column in 1...last {
+                caret += columns.contains(column) ? "^" : " "
+            }
+            out += "         | " + caret + "\n"
+        }
+        return out
+    }
+}
+

@@ -1,0 +1,159 @@
+import PolicySource
+import PolicyCheck
+import PolicyReport
+import PolicySimulation
+
+/// The review for people: plain text for a terminal, markdown for a pull-request comment.
+extension DiffReport {
+    public var breakingCount: Int { policies.reduce(0) { $0 + $1.changes.count(where: \.breaking) } }
+
+    /// The one-line verdict: passes or fails, and why.
+    public func verdict(allowBreaking: Bool) -> (passes: Bool, text: String) {
+        var reasons: [String] = []
+        if errors > 0 {
+            let old = errors - newErrors
+            let split = [newErrors > 0 ? "\(newErrors) new" : nil, old > 0 ? "\(old) already there" : nil]
+            reasons.append("\(Spoken.count(errors, "error")) in the new policies (\(split.compactMap { $0 }.joined(separator: ", ")))")
+        }
+        if breaking {
+            reasons.append(allowBreaking
+                ? "\(Spoken.count(breakingCount, "breaking change")) (allowed)"
+                : "\(Spoken.count(breakingCount, "breaking change")) removing generated code that apps use (--allow-breaking accepts it)")
+        }
+        let passes = exitCode(allowBreaking: allowBreaking) == 0
+        let changed = policies.filter { $0.status != .unchanged }.count
+        var scope = changeCount == 0
+            ? "no change in \(Spoken.count(policies.count, "policy", "policies"))"
+            : "\(Spoken.count(changeCount, "change")) in \(Spoken.count(changed, "policy", "policies"))"
+        let moved = policies.count(where: \.moved)
+        if moved > 0 { scope += ", \(Spoken.count(moved, "file")) moved" }
+        if warnings > 0 { scope += ", \(Spoken.count(warnings, "warning"))" }
+        if passes {
+            let note = reasons.isEmpty ? "nothing breaks, no errors" : reasons.joined(separator: ", ")
+            return (true, "passes: \(scope); \(note)")
+        }
+        return (false, "fails: " + reasons.joined(separator: ", ") + "; \(scope)")
+    }
+
+    /// Policies worth a section: changed, added, removed, moved, or with findings.
+    package var notable: [PolicyReview] { policies.filter { $0.status != .unchanged || $0.moved || !$0.diagnostics.isEmpty } }
+    package var quiet: [PolicyReview] { policies.filter { $0.status == .unchanged && !$0.moved && $0.diagnostics.isEmpty } }
+
+    package static func title(_ p: PolicyReview) -> String { p.policy.map(printable) ?? "(no policy name)" }
+
+    /// `Policies/a.yaml`, or `Policies/a.yaml → Policies/b.yaml, moved`.
+    package static func files(_ p: PolicyReview) -> String {
+        guard p.moved, let old = p.oldFile else { return printable(p.file) }
+        return "\(printable(old)) → \(printable(p.file)), moved"
+    }
+
+    /// What a change does to the check, in short: `breaking`, `fails: timeout-min`, ...
+    package static func tags(_ c: PolicyChange) -> [String] {
+        var out: [String] = []
+        if c.breaking { out.append("breaking") }
+        let errors = c.findings.filter { $0.diagnostic.severity == .error }
+        let new = errors.filter(\.isNew).map(\.diagnostic.rule), old = errors.filter { !$0.isNew }.map(\.diagnostic.rule)
+        if !new.isEmpty { out.append("fails: " + new.joined(separator: ", ")) }
+        if !old.isEmpty { out.append("still fails: " + old.joined(separator: ", ")) }
+        if c.missingValue && errors.isEmpty { out.append("fails: no valid value") }
+        let warnings = c.findings.filter { $0.diagnostic.severity == .warning }.map(\.diagnostic.rule)
+        if !warnings.isEmpty { out.append("warning: " + warnings.joined(separator: ", ")) }
+        return out
+    }
+
+    public func text(allowBreaking: Bool) -> String {
+        var out = "policyc diff \(verdict(allowBreaking: allowBreaking).text)\n"
+        for p in notable {
+            out += "\n\(DiffReport.title(p)) (\(DiffReport.files(p))): \(p.status.rawValue)\n"
+            for c in p.changes {
+                let tags = DiffReport.tags(c)
+                out += "  \(printable(c.path)): \(c.beforeText) → \(c.afterText)"
+                    + (tags.isEmpty ? "" : "  [\(tags.joined(separator: "; "))]") + "\n"
+                out += "      \(c.effect)\n"
+            }
+            for profile in p.profiles {
+                for line in profile.lines { out += "  \(printable(profile.name)) — \(line)\n" }
+            }
+            out += OutageReview.text(p.outage)   // simulate (issue 14)
+            for (title, findings) in [("new findings", p.newFindings), ("findings already there", p.oldFindings)]
+            where !findings.isEmpty {
+                out += "  \(title):\n"
+                for f in findings { out += "    \(f.diagnostic.headline)\n" }
+            }
+        }
+        if !quiet.isEmpty {
+            out += "\nunchanged: " + quiet.map(DiffReport.title).joined(separator: ", ") + "\n"
+        }
+        return out
+    }
+
+    /// The Verdict cell of a change: what it does to the check, with each finding's message.
+    package static func verdictCell(_ c: PolicyChange) -> String {
+        var parts: [String] = []
+        if c.breaking { parts.append("**breaking**") }
+        let errors = c.findings.filter { $0.diagnostic.severity == .error }
+        for f in errors where f.isNew { parts.append("❌ **fails**: " + ReviewMarkdown.message(f.diagnostic)) }
+        for f in errors where !f.isNew { parts.append("❌ **still fails** (already there): " + ReviewMarkdown.message(f.diagnostic)) }
+        if c.missingValue && errors.isEmpty { parts.append("❌ **fails**: no valid value (see the findings)") }
+        for f in c.findings where f.diagnostic.severity == .warning {
+            parts.append("⚠️ warning: " + ReviewMarkdown.message(f.diagnostic))
+        }
+        // A line break inside a table cell, as GitHub renders it.
+        return parts.isEmpty ? "ok" : parts.joined(separator: "<br>")
+    }
+
+    /// What a bot posts: the verdict first, one section per policy with its table of changes and
+    /// its findings. Every piece of policy text is escaped (`Spoken.markdown`), so none can break
+    /// the table or add markup.
+    public func markdown(allowBreaking: Bool) -> String {
+        let v = verdict(allowBreaking: allowBreaking)
+        var out = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
+            + Spoken.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
+        for p in notable {
+            out += "\n### \(p.policy.map(Spoken.code) ?? "(no policy name)") — \(p.status.rawValue)\(p.moved ? ", moved" : "")\n\n"
+            if p.moved, let old = p.oldFile {
+                out += "File: \(Spoken.code(old)) → \(Spoken.code(p.file)) (moved)\n"
+            } else {
+                out += "File: \(Spoken.code(p.file))\n"
+            }
+            if !p.changes.isEmpty {
+                out += "\n| Change | Before → After | Effect | Verdict |\n|---|---|---|---|\n"
+                for c in p.changes {
+                    out += "| \(Spoken.code(c.path)) | \(Spoken.markdown(c.beforeText)) → \(Spoken.markdown(c.afterText)) | "
+                        + "\(Spoken.markdown(c.effect)) | \(DiffReport.verdictCell(c)) |\n"
+                }
+            }
+            let lines = p.profiles.flatMap { profile in profile.lines.map { (profile.name, $0) } }
+            if !lines.isEmpty {
+                out += "\n"
+                for (name, line) in lines { out += "- \(Spoken.code(name)) — \(Spoken.markdown(line))\n" }
+            }
+            out += OutageReview.markdown(p.outage)   // simulate (issue 14)
+            for (title, findings) in [("New findings", p.newFindings), ("Findings already there", p.oldFindings)]
+            where !findings.isEmpty {
+                out += "\n\(title):\n\n"
+                for f in findings { out += ReviewMarkdown.item(f.diagnostic) }
+            }
+        }
+        if !quiet.isEmpty {
+            out += "\nUnchanged: " + quiet.map { $0.policy.map(Spoken.code) ?? Spoken.code($0.file) }.joined(separator: ", ") + "\n"
+        }
+        return out
+    }
+}
+
+/// Findings as `diff` and `explain` show them in markdown.
+package enum ReviewMarkdown {
+    /// `interactive profile … at most 3 are allowed (`interactive-retries-max`)`.
+    package static func message(_ d: Diagnostic) -> String {
+        "\(Spoken.markdown(d.message)) (\(Spoken.code(d.rule)))"
+    }
+
+    /// One list item: severity, position, message, rule and help.
+    package static func item(_ d: Diagnostic) -> String {
+        var out = "- \(d.severity == .error ? "❌" : "⚠️") \(d.severity.rawValue) at "
+            + "\(Spoken.code("\(d.file):\(d.line):\(d.column)")): \(message(d))"
+        if let help = d.help { out += " — \(Spoken.markdown(help))" }
+        return out + "\n"
+    }
+}

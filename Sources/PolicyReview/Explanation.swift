@@ -1,0 +1,229 @@
+import PolicySource
+import PolicyCheck
+import PolicyReport
+import PolicySimulation
+
+/// `policyc explain`: what complete policies mean for a viewer and for the servers, worked out.
+/// A policy whose values are complete is explained even when it breaks limits of the guide (its
+/// findings listed with it), so that a reviewer sees what a proposal would do; one whose values
+/// are missing or unreadable cannot be worked out and is listed as not explained.
+public struct Explanation: Sendable {
+    public struct ExplainedProfile: Sendable {
+        public var profile: Policy.Profile
+        public var figures: ProfileFigures
+        /// simulate (issue 14): the standard outage's figures (`addOutageFigures`).
+        public var outage: OutageFigures? = nil
+
+        public init(profile: Policy.Profile, figures: ProfileFigures, outage: OutageFigures? = nil) {
+            self.profile = profile
+            self.figures = figures
+            self.outage = outage
+        }
+    }
+
+    public struct ExplainedPolicy: Sendable {
+        public var policy: Policy
+        public var profiles: [ExplainedProfile]
+        public var budget: BudgetFigures
+        /// The file's findings: its warnings, and the limits it breaks.
+        public var findings: [Diagnostic] = []
+
+        public var errors: Int { findings.count { $0.severity == .error } }
+    }
+
+    /// A file whose values are incomplete: its findings say why.
+    public struct NotExplained: Sendable {
+        public var file: String
+        public var diagnostics: [Diagnostic]
+
+        public var errors: Int { diagnostics.count { $0.severity == .error } }
+
+        /// `its values are incomplete or in doubt (missing-key, type-mismatch); fix those errors first`.
+        public var reason: String {
+            var rules: [String] = []
+            for d in diagnostics where d.severity == .error && !d.isLimitFinding && !rules.contains(d.rule) { rules.append(d.rule) }
+            guard !rules.isEmpty else { return "not a complete policy" }
+            rules.sort()
+            return "its values are incomplete or in doubt (\(rules.joined(separator: ", "))); fix \(rules.count == 1 ? "that error" : "those errors") first"
+        }
+
+        public var json: JSON {
+            .object(["file": .string(file), "diagnostics": .array(diagnostics.map(\.json))])
+        }
+    }
+
+    public var policies: [ExplainedPolicy]
+    public var notExplained: [NotExplained] = []
+
+    public init(_ policies: [Policy]) {
+        self.policies = policies.map { Explanation.explained($0) }
+    }
+
+    /// Every file: explained when its values are complete (`policyAsWritten`), else not.
+    public init(files: [CheckedFile]) {
+        policies = []
+        for file in files {
+            if let policy = file.policyAsWritten {
+                policies.append(Explanation.explained(policy, findings: file.diagnostics))
+            } else {
+                notExplained.append(NotExplained(file: file.path, diagnostics: file.diagnostics))
+            }
+        }
+    }
+
+    package static func explained(_ policy: Policy, findings: [Diagnostic] = []) -> ExplainedPolicy {
+        ExplainedPolicy(
+            policy: policy,
+            profiles: policy.profiles.map { ExplainedProfile(profile: $0, figures: ProfileFigures($0)) },
+            budget: BudgetFigures(ratio: policy.budgetRatio, minPerMinute: policy.budgetMinPerMinute),
+            findings: findings)
+    }
+
+    /// `1 error: the policy breaks a limit of the guide, so generate refuses it; explained as
+    /// written`, or `1 warning`; nil without findings.
+    package static func findingsHeading(_ p: ExplainedPolicy) -> String? {
+        guard !p.findings.isEmpty else { return nil }
+        let warnings = p.findings.count - p.errors
+        let counts = [p.errors > 0 ? Spoken.count(p.errors, "error") : nil, warnings > 0 ? Spoken.count(warnings, "warning") : nil]
+            .compactMap { $0 }.joined(separator: ", ")
+        guard p.errors > 0 else { return counts }
+        return counts + ": the policy breaks \(p.errors == 1 ? "a limit" : "limits") of the guide, so generate refuses it; explained as written"
+    }
+
+    // MARK: JSON
+
+    /// `{"policies":{"<policy>":{"file","profiles":{"<profile>":{figures and values}},"budget":{…},
+    /// "diagnostics":[…]}},"notExplained":[{"file","diagnostics"}]}`.
+    public var json: JSON {
+        var out: [String: JSON] = [:]
+        for p in policies {
+            var profiles: [String: JSON] = [:]
+            for e in p.profiles {
+                var members = Explanation.profileValues(e.profile)
+                members["attemptsMax"] = .int(e.figures.attemptsMax)
+                members["maxBackoffTotalMs"] = e.figures.maxBackoffTotalMs.json
+                members["worstCaseAttempts"] = .int(e.figures.worstCaseAttempts)
+                members["worstCaseWaitMs"] = .int(e.figures.worstCaseWaitMs)
+                if let o = e.outage { members["outage"] = o.json }   // simulate (issue 14)
+                profiles[e.profile.name] = .object(members)
+            }
+            out[p.policy.name] = .object([
+                "file": .string(p.policy.file),
+                "profiles": .object(profiles),
+                "budget": p.budget.json,
+                "diagnostics": .array(p.findings.map(\.json)),
+            ])
+        }
+        return .object(["policies": .object(out), "notExplained": .array(notExplained.map(\.json))])
+    }
+
+    /// A profile's own values under the language's keys, durations in milliseconds (as `diff`).
+    package static func profileValues(_ p: Policy.Profile) -> [String: JSON] {
+        ["kind": .string(p.kind), "maxRetries": .int(p.maxRetries), "base": .int(p.baseMs),
+         "cap": .int(p.capMs), "timeout": .int(p.timeoutMs), "deadline": .int(p.deadlineMs)]
+    }
+
+    // MARK: text
+
+    public var text: String {
+        var out = ""
+        for (n, p) in policies.enumerated() {
+            if n > 0 { out += "\n" }
+            out += "\(printable(p.policy.name)) (\(printable(p.policy.file)))\n"
+            if let d = p.policy.description { out += "  \(printable(d))\n" }
+            if let heading = Explanation.findingsHeading(p) {
+                out += "  \(heading):\n"
+                for d in p.findings { out += "    \(d.headline)\n" }
+            }
+            for e in p.profiles {
+                out += "  \(printable(e.profile.name)) (\(Explanation.kindWords(e.profile.kind)))\n"
+                for sentence in Explanation.sentences(e) { out += "    \(sentence)\n" }
+                if let o = e.outage { out += "    \(Explanation.outageSentence(o))\n" }   // simulate (issue 14)
+            }
+            out += "  retry budget: \(p.budget.sentence)\n"
+        }
+        return out
+    }
+
+    // MARK: markdown
+
+    public var markdown: String {
+        var out = ""
+        for (n, p) in policies.enumerated() {
+            if n > 0 { out += "\n" }
+            out += "## \(Spoken.code(p.policy.name)) (\(Spoken.code(p.policy.file)))\n\n"
+            // Labelled, so that the text never starts a line (where it could start a block).
+            if let d = p.policy.description { out += "Description: " + Spoken.markdown(d) + "\n\n" }
+            if let heading = Explanation.findingsHeading(p) {
+                out += (p.errors > 0 ? "❌ " : "⚠️ ") + Spoken.markdown(heading) + ":\n\n"
+                for d in p.findings { out += ReviewMarkdown.item(d) }
+                out += "\n"
+            }
+            out += "| Profile | Kind | Attempts at most | Backoff in total at most | Worst case: attempts started | Worst-case wait |\n"
+            out += "|---|---|---|---|---|---|\n"
+            for e in p.profiles {
+                let f = e.figures
+                out += "| \(Spoken.code(e.profile.name)) | \(Spoken.markdown(e.profile.kind)) | \(f.attemptsMax) | "
+                    + "\(Spoken.duration(f.maxBackoffTotalMs)) | \(f.worstCaseAttempts) | \(Spoken.duration(f.worstCaseWaitMs)) |\n"
+            }
+            out += "\n"
+            for e in p.profiles {
+                out += "- **\(Spoken.markdown(e.profile.name))** (\(Explanation.kindWords(e.profile.kind))): "
+                    + Spoken.markdown((Explanation.sentences(e) + (e.outage.map { [Explanation.outageSentence($0)] } ?? [])).joined(separator: " ")) + "\n"
+            }
+            out += "- **Retry budget**: " + Spoken.markdown(p.budget.sentence) + "\n"
+        }
+        for (n, f) in notExplained.enumerated() {
+            if n > 0 || !policies.isEmpty { out += "\n" }
+            out += "## \(Spoken.code(f.file)) — not explained\n\n"
+            out += "❌ Not explained: " + Spoken.markdown(f.reason) + ":\n\n"
+            for d in f.diagnostics { out += ReviewMarkdown.item(d) }
+        }
+        return out
+    }
+
+    package static func kindWords(_ kind: String) -> String {
+        switch kind {
+        case "interactive": return "interactive: a viewer is waiting"
+        case "background": return "background: a sync job"
+        default: return printable(kind)
+        }
+    }
+
+    /// The profile in three sentences: attempts, backoff, worst case.
+    package static func sentences(_ e: ExplainedProfile) -> [String] {
+        let p = e.profile, f = e.figures
+        var out = ["Up to \(Spoken.count(f.attemptsMax, "attempt")) (the first and \(Spoken.count(p.maxRetries, "retry", "retries"))); "
+            + "the waits between them add up to at most \(Spoken.duration(f.maxBackoffTotalMs)) "
+            + "(first step up to \(Spoken.duration(p.baseMs)), doubling, each at most \(Spoken.duration(p.capMs)))."]
+        if f.worstCaseAttempts == 0 {
+            out.append("With a deadline of 0 no attempt can start.")
+        } else {
+            out.append("Worst case, every attempt running to its \(Spoken.duration(p.timeoutMs)) timeout and every wait at its longest: "
+                + "\(Spoken.count(f.worstCaseAttempts, "attempt")) of \(f.attemptsMax) start before the "
+                + "\(Spoken.duration(p.deadlineMs)) deadline.")
+        }
+        out.append(p.isInteractive
+            ? "A viewer waits at most \(Spoken.duration(f.worstCaseWaitMs)) before Retry shows."
+            : "The call gives up after at most \(Spoken.duration(f.worstCaseWaitMs)).")
+        return out
+    }
+}
+
+extension BudgetFigures {
+    public var json: JSON {
+        .object([
+            "ratio": .double(ratio.percent),
+            "minPerMinute": .int(minPerMinute),
+            "floorBelowRequestsPerMinute": floorBelowRequestsPerMinute.json,
+        ])
+    }
+
+    /// "during a full outage retries add at most 10% to the requests of the last minute, or 10 a
+    /// minute when a client sends fewer than 100".
+    public var sentence: String {
+        let head = "during a full outage retries add at most \(Format.percent(ratio)) to the requests of the last minute"
+        if minPerMinute <= 0 { return head + " (no floor)" }
+        return head + ", or \(minPerMinute) a minute when a client sends fewer than \(floorBelowRequestsPerMinute)"
+    }
+}

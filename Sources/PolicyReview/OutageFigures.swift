@@ -1,0 +1,221 @@
+import Dispatch
+import PolicySource
+import PolicyCheck
+import PolicyReport
+import PolicySimulation
+
+/// What a profile does in the standard outage (`Scenario.standard`, `simulate --scenario outage`):
+/// the figures `diff` shows before and after a change of retry behaviour, and `explain` for one side.
+public struct OutageFigures: Sendable, Hashable {
+    public var profile: String
+    public var interactive: Bool
+    /// Largest attempts in a second ÷ normal calls per second.
+    public var peakLoad: Double?
+    /// Calls that failed, in percent: for an interactive profile, viewers who see Retry.
+    public var failedPercent: Double?
+    /// Seconds from the outage's end until calls succeed again (nil: not within the run).
+    public var recoverySeconds: Int?
+
+    public init(_ run: SimulationRun) {
+        profile = run.profile
+        interactive = run.interactive
+        peakLoad = run.summary.peakLoad
+        failedPercent = run.summary.failedPercent
+        recoverySeconds = run.summary.recoverySeconds
+    }
+
+    public var json: JSON {
+        .object([
+            "peakLoad": peakLoad.map { .double(SimulationReport.rounded($0, 2)) } ?? .null,
+            "failedPercent": failedPercent.map { .double(SimulationReport.rounded($0, 1)) } ?? .null,
+            "recoverySeconds": recoverySeconds.map(JSON.int) ?? .null,
+        ])
+    }
+}
+
+/// One profile's figures on both sides of a change, and the line that says it.
+public struct OutageComparison: Sendable, Hashable {
+    public var profile: String
+    public var before: OutageFigures
+    public var after: OutageFigures
+
+    /// "in a 30 s outage: peak load 1.1× → 2.4× of normal; viewers who see Retry 3 % → 1 %;
+    /// recovery 4 s → 38 s".
+    public var line: String {
+        func pair(_ a: String, _ b: String, _ unit: String = "") -> String {
+            a == b ? "\(a)\(unit) (unchanged)" : "\(a) → \(b)\(unit)"
+        }
+        return "\(OutageReview.scenarioWords): peak load \(pair(OutageReview.load(before.peakLoad), OutageReview.load(after.peakLoad), " of normal")); "
+            + "\(OutageReview.failedWords(after.interactive)) \(pair(OutageReview.percent(before.failedPercent), OutageReview.percent(after.failedPercent))); "
+            + "recovery \(pair(OutageReview.recovery(before.recoverySeconds), OutageReview.recovery(after.recoverySeconds)))"
+    }
+
+    public var json: JSON {
+        .object([
+            "profile": .string(profile),
+            "scenario": .string(Scenario.standard.name),
+            "before": before.json,
+            "after": after.json,
+            "effect": .string(line),
+        ])
+    }
+}
+
+/// The standard outage in review: which policies it runs for, the runs (in parallel, each
+/// distinct set of retry values once), and the words.
+public enum OutageReview {
+    /// "in a 30 s outage".
+    public static var scenarioWords: String {
+        let outage = Scenario.standard.faults.first { $0.kind == .outage }
+        return "in " + (outage?.words ?? "the \(Scenario.standard.name) scenario")
+    }
+
+    /// Where the figures come from, for a note under them.
+    public static var source: String {
+        let s = Scenario.standard
+        return "simulated with 'policyc simulate --scenario \(s.name)': \(s.clients) devices, "
+            + "\(Int(s.normalCallsPerSecond.rounded())) calls a second at peak time, capacity \(JSON.number(s.capacity)) a second"
+    }
+
+    /// The figures of every profile of each policy, by policy then profile: all runs at once on
+    /// every core, results in a fixed order, so the same policies give the same figures.
+    public static func figures(_ policies: [Policy]) -> [[String: OutageFigures]] {
+        let jobs = policies.flatMap { p in p.profiles.map { (p, $0) } }
+        // Runs with the same retry values give the same figures: each is made once.
+        var unique: [RetryValues: Int] = [:]
+        var distinct: [(Policy, Policy.Profile)] = []
+        let index = jobs.map { job -> Int in
+            let key = RetryValues(job.0, job.1)
+            if let i = unique[key] { return i }
+            unique[key] = distinct.count
+            distinct.append(job)
+            return distinct.count - 1
+        }
+        let runs = distinct
+        var results = [OutageFigures?](repeating: nil, count: runs.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+                let (policy, profile) = runs[i]
+                if case .success(let run) = Simulator.run(policy: policy, profile: profile, scenario: Scenario.standard) {
+                    slots[i] = OutageFigures(run)
+                }
+            }
+        }
+        var out = policies.map { _ in [String: OutageFigures]() }
+        var j = 0
+        for (p, policy) in policies.enumerated() {
+            for profile in policy.profiles {
+                if var f = results[index[j]] {
+                    f.profile = profile.name
+                    f.interactive = profile.isInteractive
+                    out[p][profile.name] = f
+                }
+                j += 1
+            }
+        }
+        return out
+    }
+
+    /// "in a 30 s outage: peak load 2.4× of normal; viewers who see Retry 1 %; recovery 38 s".
+    public static func line(_ f: OutageFigures) -> String {
+        "\(scenarioWords): peak load \(load(f.peakLoad)) of normal; \(failedWords(f.interactive)) \(percent(f.failedPercent)); "
+            + "recovery \(recovery(f.recoverySeconds))"
+    }
+
+    package static func load(_ x: Double?) -> String { x.map { SimulationReport.fixed($0, 1) + "×" } ?? "–" }
+
+    package static func percent(_ x: Double?) -> String { SimulationReport.percent(x) }
+
+    package static func recovery(_ s: Int?) -> String { s.map { "\($0) s" } ?? "none within the run" }
+
+    package static func failedWords(_ interactive: Bool) -> String { interactive ? "viewers who see Retry" : "calls that fail" }
+
+    /// The lines `diff` prints under a policy, indented for its text report.
+    public static func text(_ comparisons: [OutageComparison]) -> String {
+        guard !comparisons.isEmpty else { return "" }
+        var out = "  outage (\(source)):\n"
+        for c in comparisons { out += "    \(printable(c.profile)): \(c.line)\n" }
+        return out
+    }
+
+    /// The same for a pull-request comment.
+    public static func markdown(_ comparisons: [OutageComparison]) -> String {
+        guard !comparisons.isEmpty else { return "" }
+        var out = "\nOutage (\(Spoken.markdown(source))):\n\n"
+        for c in comparisons { out += "- \(Spoken.code(c.profile)): \(Spoken.markdown(c.line))\n" }
+        return out
+    }
+}
+
+/// Everything of a policy and a profile that a simulation reads: two runs with equal values give
+/// equal figures.
+package struct RetryValues: Hashable {
+    package var profile: [Int]
+    package var kind: String
+    package var retryOnNetwork: Bool
+    package var statuses: Set<Int>
+    package var backoff: String
+    package var honor: Bool
+    package var jitter: Int
+    package var ratio: String
+    package var floor: Int
+
+    package init(_ policy: Policy, _ profile: Policy.Profile) {
+        self.profile = [profile.maxRetries, profile.baseMs, profile.capMs, profile.timeoutMs, profile.deadlineMs]
+        kind = profile.kind
+        retryOnNetwork = policy.retryOnNetwork
+        statuses = Set(policy.retryStatuses)
+        backoff = policy.backoff
+        honor = policy.retryAfterHonor
+        jitter = policy.retryAfterMaxJitterMs
+        ratio = policy.budgetRatio.canonical
+        floor = policy.budgetMinPerMinute
+    }
+}
+
+extension DiffReport {
+    /// Runs the standard outage on both sides of every changed policy whose retry behaviour
+    /// changed (a change under `retry.`), when both sides can be simulated, and adds a comparison
+    /// per profile present on both sides. `old` and `new` are the inputs the report was made from.
+    public mutating func addOutageFigures(old: [ReviewInput], new: [ReviewInput]) {
+        func policy(_ inputs: [ReviewInput], named name: String) -> Policy? {
+            inputs.first { $0.file.doc?.policy?.value == name }?.file.simulatable
+        }
+        var pairs: [(review: Int, old: Policy, new: Policy)] = []
+        for (i, review) in policies.enumerated() where review.status == .changed {
+            guard let name = review.policy, review.changes.contains(where: { $0.path.hasPrefix("retry.") }),
+                  let o = policy(old, named: name), let n = policy(new, named: name) else { continue }
+            pairs.append((i, o, n))
+        }
+        guard !pairs.isEmpty else { return }
+        let figures = OutageReview.figures(pairs.flatMap { [$0.old, $0.new] })
+        for (k, pair) in pairs.enumerated() {
+            let before = figures[2 * k], after = figures[2 * k + 1]
+            policies[pair.review].outage = pair.new.profiles.compactMap { profile in
+                guard let b = before[profile.name], let a = after[profile.name] else { return nil }
+                return OutageComparison(profile: profile.name, before: b, after: a)
+            }
+        }
+    }
+}
+
+extension Explanation {
+    /// Adds the standard outage's figures to every profile.
+    public mutating func addOutageFigures() {
+        let figures = OutageReview.figures(policies.map(\.policy))
+        for p in policies.indices {
+            for e in policies[p].profiles.indices {
+                policies[p].profiles[e].outage = figures[p][policies[p].profiles[e].profile.name]
+            }
+        }
+    }
+}
+
+extension Explanation {
+    /// "Simulated, in a 30 s outage: …", the line `explain` adds under a profile.
+    package static func outageSentence(_ f: OutageFigures) -> String {
+        let line = OutageReview.line(f)
+        return "Simulated " + line + " (policyc simulate --scenario \(Scenario.standard.name))."
+    }
+}

@@ -1,0 +1,85 @@
+import PolicySource
+import PolicyCheck
+
+/// What every client of a run does, from one profile of a policy: exactly the generated code's
+/// `isRetryable`, `backoffMs` and `RetryBudget`, as numbers the engine reads without lookups.
+package struct ClientRules: Sendable {
+    package enum Strategy: Sendable {
+        case fullJitter, equalJitter, exponential, constant
+    }
+
+    package var maxRetries: Int
+    package var baseMs: Double
+    package var capMs: Double
+    package var timeoutNs: Int64
+    package var deadlineNs: Int64
+    package var strategy: Strategy
+    package var honorRetryAfter: Bool
+    package var maxJitterMs: Double
+    package var budgetRatio: Double
+    package var budgetFloor: Double
+    package var retryNetwork: Bool
+    /// isRetryable(status:errorCode: nil) for every status 0 ... 599. The simulated answers carry no
+    /// error code, so a `neverRetry` pair (which always names one) never matches them.
+    package var retryable: [Bool]
+
+    package init(policy: Policy, profile: Policy.Profile) {
+        maxRetries = max(0, profile.maxRetries)
+        baseMs = Double(profile.baseMs)
+        capMs = Double(profile.capMs)
+        timeoutNs = ClientRules.nanoseconds(ms: profile.timeoutMs)
+        deadlineNs = ClientRules.nanoseconds(ms: profile.deadlineMs)
+        switch policy.backoff {
+        case "equal-jitter": strategy = .equalJitter
+        case "exponential": strategy = .exponential
+        case "constant": strategy = .constant
+        default: strategy = .fullJitter
+        }
+        honorRetryAfter = policy.retryAfterHonor
+        maxJitterMs = Double(policy.retryAfterMaxJitterMs)
+        budgetRatio = policy.budgetRatio.ratio
+        budgetFloor = Double(policy.budgetMinPerMinute)
+        retryNetwork = policy.retryOnNetwork
+        let statuses = Set(policy.retryStatuses)
+        // As the generated isRetryable with no error code: no neverRetry pair matches, so the
+        // statuses of retryOn decide.
+        retryable = (0..<600).map { statuses.contains($0) }
+    }
+
+    /// Milliseconds as nanoseconds, held under 10^12 ms (31 years: longer than any run, so as good
+    /// as forever) to stay far from Int64's end.
+    package static func nanoseconds(ms: Int) -> Int64 {
+        Int64(min(max(0, ms), 1_000_000_000_000)) * 1_000_000
+    }
+
+    @inline(__always)
+    package func isRetryable(status: Int) -> Bool {
+        status >= 0 && status < 600 ? retryable[status] : false
+    }
+
+    /// The wait before retry number `attempt` (0-based), in milliseconds: a positive Retry-After plus
+    /// up to maxJitter when honored, else the strategy under the cap with v = min(cap, base·2^attempt).
+    /// Draws from `random` once for the jittered strategies and Retry-After, never otherwise.
+    @inline(__always)
+    package func backoffMs(attempt: Int, retryAfterMs: Int, random: inout RandomStream) -> Double {
+        let draws = (honorRetryAfter && retryAfterMs > 0) || strategy == .fullJitter || strategy == .equalJitter
+        return backoffMs(attempt: attempt, retryAfterMs: Double(retryAfterMs), unit: draws ? random.unit() : 0)
+    }
+
+    /// The same with the draw given (`unit` in [0, 1), what the generated code's `random()` returns).
+    @inline(__always)
+    package func backoffMs(attempt: Int, retryAfterMs: Double, unit: Double) -> Double {
+        if honorRetryAfter, retryAfterMs > 0 {
+            return retryAfterMs + unit * maxJitterMs
+        }
+        // 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.
+        let growth = Double(sign: .plus, exponent: attempt, significand: 1)
+        let v = min(capMs, baseMs * growth)
+        switch strategy {
+        case .fullJitter: return unit * v
+        case .equalJitter: return v / 2 + unit * (v / 2)
+        case .exponential: return v
+        case .constant: return baseMs
+        }
+    }
+}

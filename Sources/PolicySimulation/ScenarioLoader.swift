@@ -1,0 +1,202 @@
+import PolicySource
+import PolicyCheck
+
+/// A scenario file after loading: its findings, and the scenario when it has no error.
+public struct ScenarioFile: Sendable {
+    /// The path as given, or `built-in NAME`.
+    public var path: String
+    public var diagnostics: [Diagnostic]
+    public var scenario: Scenario?
+    /// The bytes, kept only when there are findings (the text reporter quotes the line).
+    public var source: [UInt8]
+
+    public var errorCount: Int { diagnostics.count { $0.severity == .error } }
+}
+
+/// Bytes → `Scenario`, with the policy pipeline's loader and decoder, so scenario files get the
+/// same findings as policies: positions, unknown keys with did-you-mean, typed values with units.
+/// Then the checks between values (fault windows within the duration, keys of each fault kind) and
+/// the bounds that keep a run small (`Scenario.Bounds`), each a finding at the value concerned.
+public enum ScenarioLoader {
+    /// The rule id of a scenario value outside what a run allows, or at odds with another value.
+    public static let limitRule = "scenario-limit"
+
+    public static func load(_ bytes: [UInt8], path: String) -> ScenarioFile {
+        var checker = ScenarioChecker()
+        let scenario = checker.check(bytes)
+        var diagnostics = checker.diagnostics
+        for i in diagnostics.indices { diagnostics[i].file = path }
+        diagnostics.sortForReport()
+        let failed = diagnostics.contains { $0.severity == .error }
+        return ScenarioFile(path: path, diagnostics: diagnostics, scenario: failed ? nil : scenario,
+                            source: diagnostics.isEmpty ? [] : bytes)
+    }
+}
+
+package struct ScenarioChecker {
+    package var diagnostics: [Diagnostic] = []
+
+    package mutating func check(_ bytes: [UInt8]) -> Scenario? {
+        let loaded = Loader.load(bytes)
+        diagnostics = loaded.diagnostics
+        guard loaded.decodable else { return nil }
+        guard let root = loaded.root, !root.isNull else {
+            fail(RuleID.missingKey.rawValue, at: Span(.start),
+                 "the file holds no scenario; a scenario needs the keys version, scenario, duration, fleet and server",
+                 help: "start from a built-in scenario (see 'policyc simulate --help')")
+            return nil
+        }
+        var decoder = Decoder()
+        decoder.room = max(0, Loader.maxFindings - diagnostics.count)
+        let decoded = decoder.decode(root, as: .object(ScenarioLanguage.root), key: .plain("the scenario"),
+                                     owner: .plain("the scenario"), keySpan: nil)
+        if let version = decoded?["version"], case .integer(let v) = version.value, v != 1 {
+            // Another version may mean other keys: saying more would only be noise.
+            fail(RuleID.unsupportedVersion.rawValue, at: version.span,
+                 "version \(v) of the scenario language is not supported; this policyc reads version 1",
+                 help: "write version: 1")
+            return nil
+        }
+        diagnostics += decoder.diagnostics
+        guard let decoded else { return nil }
+        return scenario(decoded)
+    }
+
+    /// The checks between values, and the scenario when every value is there.
+    package mutating func scenario(_ root: Decoded) -> Scenario? {
+        let name = root["scenario"].flatMap(\.string)
+        if let name, !Values.isName(name.value) {
+            fail(RuleID.badName.rawValue, at: name.span,
+                 "scenario name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
+                 help: "a name looks like outage, peak-hour or surge3x")
+        }
+        var duration = root["duration"].flatMap(\.duration)
+        if let d = duration {
+            if d.value < 1000 || d.value > Scenario.Bounds.maxDurationMs {
+                limit(at: d.span, "'duration' is \(Format.duration(d.value)); a run lasts from 1s to 24h")
+                duration = nil
+            } else if d.value % 1000 != 0 {
+                limit(at: d.span, "'duration' is \(Format.duration(d.value)), not a whole number of seconds",
+                      help: "write \(Format.duration(d.value / 1000 * 1000))")
+                duration = nil
+            }
+        }
+        let seed = root["seed"].flatMap(\.int)
+
+        let fleet = root["fleet"]
+        let clients = fleet?["clients"].flatMap(\.int)
+        let rate = fleet?["callsPerMinute"].flatMap(\.decimal)
+        let profile = fleet?["profile"].flatMap(\.string)
+
+        let server = root["server"]
+        let capacity = server?["capacity"].flatMap(\.decimal)
+        if let c = capacity, c.value <= 0 {
+            limit(at: c.span, "'capacity' is 0; the servers must answer something",
+                  help: "a brownout with factor 0 takes all capacity away for a while")
+        }
+        let mode = server?["mode"].flatMap(\.string).flatMap { Scenario.Mode(rawValue: $0.value) }
+        let latency = server?["latency"].flatMap(\.duration)
+        let queueLimit = server?["queueLimit"].flatMap(\.int)
+        if mode == .shed, let entry = server?.entry("queueLimit") {
+            fail(RuleID.unknownKey.rawValue, at: entry.keySpan, "'queueLimit' is a key of queue mode; this server sheds",
+                 help: "remove it, or write mode: queue")
+        }
+        let busy = server?["busy"]
+        let busyStatus = busy?["status"].flatMap(\.int)
+        let busyRetryAfter = busy?["retryAfter"].flatMap(\.duration)
+
+        var faults: [Scenario.Fault] = []
+        var faultsComplete = root.failedKeys.contains("faults") ? false : true
+        if let list = root["faults"], case .list(let items) = list.value {
+            faultsComplete = faultsComplete && list.complete
+            if items.count > Scenario.Bounds.maxFaults {
+                limit(at: list.span, "'faults' lists \(items.count) faults; at most \(Scenario.Bounds.maxFaults)")
+            }
+            for item in items {
+                if let f = fault(item, durationMs: duration?.value) { faults.append(f) } else { faultsComplete = false }
+            }
+        }
+
+        guard !diagnostics.contains(where: { $0.severity == .error }),
+              let name, let duration, let clients, let rate, let capacity, let mode, let latency,
+              server?.failedKeys.contains("busy") != true, faultsComplete
+        else { return nil }
+        let scenario = Scenario(
+            name: name.value, description: root["description"].flatMap(\.string)?.value, durationMs: duration.value,
+            seed: UInt64(seed?.value ?? 1), clients: clients.value, callsPerMinute: rate.value, profile: profile?.value,
+            capacity: capacity.value, mode: mode, latencyMs: latency.value, queueLimit: queueLimit?.value,
+            busyStatus: busyStatus?.value ?? 503,
+            // A busy mapping written without retryAfter has none; no busy mapping at all: 1 s.
+            busyRetryAfterMs: busy == nil ? 1000 : busyRetryAfter?.value ?? 0,
+            faults: faults)
+        let expected = scenario.expectedCalls
+        if expected > Scenario.Bounds.maxExpectedCalls {
+            limit(at: rate.span,
+                  "the scenario starts about \(Int(expected.rounded())) calls; a run simulates at most \(Int(Scenario.Bounds.maxExpectedCalls))",
+                  help: "fewer clients, fewer calls per minute, or a shorter duration")
+            return nil
+        }
+        return scenario
+    }
+
+    /// One item of `faults`, checked against its kind; nil when it has an error or lacks a value.
+    package mutating func fault(_ item: Decoded, durationMs: Int?) -> Scenario.Fault? {
+        guard case .object(let entries) = item.value else { return nil }
+        let kind = item["kind"].flatMap(\.string).flatMap { Scenario.Fault.Kind(rawValue: $0.value) }
+        var ok = item.failedKeys.isEmpty
+        if let kind {
+            let allowed = ScenarioLanguage.keys(of: kind)
+            for e in entries where !allowed.contains(e.key) {
+                fail(RuleID.unknownKey.rawValue, at: e.keySpan, "'\(e.key)' is not a key of \(kind.rawValue) faults",
+                     help: "\(kind.rawValue) faults take \(Suggest.andList(allowed))")
+                ok = false
+            }
+            let needed = kind == .outage ? "status" : "factor"
+            if item.entry(needed) == nil, !item.failedKeys.contains(needed) {
+                fail(RuleID.missingKey.rawValue, at: item.span, "\(kind.rawValue == "outage" ? "an" : "a") \(kind.rawValue) fault lacks the required key '\(needed)'",
+                     help: kind == .outage ? "add 'status:' with a status such as 503, or none" : "add 'factor:' with a number such as 2")
+                ok = false
+            }
+        }
+        let from = item["from"].flatMap(\.duration), to = item["to"].flatMap(\.duration)
+        if let from, let to {
+            if to.value <= from.value {
+                limit(at: to.span, "the fault ends at \(Format.duration(to.value)), not after it starts (\(Format.duration(from.value)))")
+                ok = false
+            } else if let durationMs, to.value > durationMs {
+                limit(at: to.span, "the fault ends at \(Format.duration(to.value)), after the run (\(Format.duration(durationMs)))",
+                      help: "end it at \(Format.duration(durationMs)) at most, or make the run longer")
+                ok = false
+            }
+        }
+        guard ok, let kind, let from, let to else { return nil }
+        var status: Int?
+        if let s = item["status"] {
+            switch s.value {
+            case .integer(let v): status = v
+            default: status = nil   // none
+            }
+        }
+        return Scenario.Fault(kind: kind, fromMs: from.value, toMs: to.value, status: status,
+                              retryAfterMs: item["retryAfter"].flatMap(\.duration)?.value ?? 0,
+                              factor: item["factor"].flatMap(\.decimal)?.value ?? 1)
+    }
+
+    package mutating func limit(at span: Span, _ message: String, help: String? = nil) {
+        fail(ScenarioLoader.limitRule, at: span, message, help: help)
+    }
+
+    package mutating func fail(_ rule: String, at span: Span, _ message: String, help: String? = nil) {
+        guard diagnostics.count < Loader.maxFindings else { return }
+        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule, message: message, help: help))
+    }
+}
+
+extension Decoded {
+    package var decimal: Located<Double>? { if case .decimal(let v) = value { return Located(v, span) }; return nil }
+
+    package func entry(_ key: String) -> DecodedEntry? {
+        guard case .object(let entries) = value else { return nil }
+        return entries.first { sameText($0.key, key) }
+    }
+}

@@ -1,0 +1,205 @@
+import PolicySource
+import PolicyCheck
+
+/// The SVG chart of `simulate --format svg` and `--chart FILE`: per run, 800×400, attempts per
+/// second split into first attempts and retries (stacked areas), successes (a line), the capacity
+/// (dashed) and normal demand (dotted), fault windows shaded, axes with units, a legend and a title.
+/// Self-contained: no script, no link, no external font (the generic `sans-serif`), every text
+/// escaped. Several runs are stacked one above the other.
+public enum SimulationChart {
+    public static let width = 800
+    public static let height = 400
+
+    package static let left = 72.0, right = 784.0, top = 64.0, bottom = 340.0
+    package static let firstColor = "#4e79a7", retryColor = "#f28e2b", successColor = "#2e7d32"
+    package static let faultColors: [Scenario.Fault.Kind: String] = [.outage: "#e15759", .surge: "#edc948", .brownout: "#9c755f"]
+
+    public static func svg(_ runs: [SimulationRun]) -> String {
+        let total = height * max(1, runs.count)
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(total)\" "
+            + "viewBox=\"0 0 \(width) \(total)\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        out += "<title>\(xml(runs.map(\.title).joined(separator: "; ")))</title>\n"
+        out += "<rect width=\"\(width)\" height=\"\(total)\" fill=\"#ffffff\"/>\n"
+        for (i, run) in runs.enumerated() {
+            out += "<g transform=\"translate(0,\(i * height))\">\n" + chart(run) + "</g>\n"
+        }
+        return out + "</svg>\n"
+    }
+
+    /// Per column (one or more seconds): mean first attempts, retries and successes per second.
+    package struct Column {
+        package var from: Int, to: Int
+        package var first: Double, retries: Double, successes: Double
+    }
+
+    package static func columns(_ series: [SimulationSecond]) -> [Column] {
+        // At most one column per 2 pixels.
+        let n = series.count
+        let per = max(1, (n + 355) / 356)
+        var out: [Column] = []
+        var start = 0
+        while start < n {
+            let end = min(n, start + per)
+            var f = 0, r = 0, s = 0
+            for x in series[start..<end] {
+                f += x.firstAttempts
+                r += x.retries
+                s += x.succeeded
+            }
+            let len = Double(end - start)
+            out.append(Column(from: start, to: end, first: Double(f) / len, retries: Double(r) / len, successes: Double(s) / len))
+            start = end
+        }
+        return out
+    }
+
+    /// The capacity over time: (second, requests per second) at each change.
+    package static func capacitySteps(_ scenario: Scenario) -> [(Double, Double)] {
+        var points = Set([0])
+        for f in scenario.faults where f.kind == .brownout { points.formUnion([f.fromMs, f.toMs]) }
+        return points.sorted().filter { $0 < scenario.durationMs }.map { t in
+            var factor = 1.0
+            for f in scenario.faults where f.kind == .brownout && f.fromMs <= t && t < f.toMs { factor *= f.factor }
+            return (Double(t) / 1000, scenario.capacity * factor)
+        }
+    }
+
+    package static func chart(_ run: SimulationRun) -> String {
+        let n = max(1, run.series.count)
+        let cols = columns(run.series)
+        let capacity = capacitySteps(run.scenario)
+        let normal = run.scenario.normalCallsPerSecond
+        var peak = normal
+        for c in cols { peak = max(peak, c.first + c.retries, c.successes) }
+        for (_, v) in capacity { peak = max(peak, v) }
+        let (yMax, yStep) = axis(peak * 1.05)
+        func x(_ t: Double) -> String { SimulationReport.fixed(left + t / Double(n) * (right - left), 1) }
+        func y(_ v: Double) -> String { SimulationReport.fixed(bottom - min(v, yMax) / yMax * (bottom - top), 1) }
+
+        var out = ""
+        // Title.
+        out += "<text x=\"\(Int(left))\" y=\"22\" font-size=\"14\" font-weight=\"bold\" fill=\"#222222\">\(xml(run.title))</text>\n"
+        // Fault windows, under everything else.
+        for f in run.scenario.faults {
+            let color = faultColors[f.kind] ?? "#999999"
+            let x0 = x(Double(f.fromMs) / 1000)
+            let w = SimulationReport.fixed(max(0.5, (Double(f.toMs - f.fromMs) / 1000) / Double(n) * (right - left)), 1)
+            out += "<rect x=\"\(x0)\" y=\"\(Int(top))\" width=\"\(w)\" height=\"\(Int(bottom - top))\" fill=\"\(color)\" fill-opacity=\"0.15\"/>\n"
+            out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 12)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
+        }
+        // Grid and y-axis labels.
+        var v = 0.0
+        while v <= yMax + yStep / 2 {
+            out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(y(v))\" y2=\"\(y(v))\" stroke=\"#dddddd\" stroke-width=\"1\"/>\n"
+            out += "<text x=\"\(Int(left) - 6)\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\" fill=\"#444444\">\(number(v, step: yStep))</text>\n"
+            v += yStep
+        }
+        // First attempts: a stacked area from 0; retries on top of them.
+        var firstTop: [String] = [], retryTop: [String] = []
+        for c in cols {
+            for t in [c.from, c.to] {
+                firstTop.append("\(x(Double(t))),\(y(c.first))")
+                retryTop.append("\(x(Double(t))),\(y(c.first + c.retries))")
+            }
+        }
+        let base = ["\(x(Double(n))),\(y(0))", "\(x(0)),\(y(0))"]
+        out += "<polygon points=\"\((firstTop + base).joined(separator: " "))\" fill=\"\(firstColor)\" fill-opacity=\"0.85\"/>\n"
+        out += "<polygon points=\"\((retryTop + firstTop.reversed()).joined(separator: " "))\" fill=\"\(retryColor)\" fill-opacity=\"0.85\"/>\n"
+        // Successes, through the middle of each column.
+        let successes = cols.map { "\(x(Double($0.from + $0.to) / 2)),\(y($0.successes))" }
+        out += "<polyline points=\"\(successes.joined(separator: " "))\" fill=\"none\" stroke=\"\(successColor)\" stroke-width=\"2\"/>\n"
+        // Capacity (dashed) and normal demand (dotted).
+        var capacityPoints: [String] = []
+        for (i, (t, c)) in capacity.enumerated() {
+            let next = i + 1 < capacity.count ? capacity[i + 1].0 : Double(n)
+            capacityPoints += ["\(x(t)),\(y(c))", "\(x(next)),\(y(c))"]
+        }
+        out += "<polyline points=\"\(capacityPoints.joined(separator: " "))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
+        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\n"
+        // Axes, x ticks and titles.
+        out += "<line x1=\"\(Int(left))\" x2=\"\(Int(left))\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
+        out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
+        let (_, xStep) = axis(Double(n))
+        var t = 0.0
+        while t <= Double(n) + xStep / 1000 {
+            out += "<line x1=\"\(x(t))\" x2=\"\(x(t))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom) + 4)\" stroke=\"#222222\"/>\n"
+            out += "<text x=\"\(x(t))\" y=\"\(Int(bottom) + 17)\" text-anchor=\"middle\" fill=\"#444444\">\(number(t, step: xStep))</text>\n"
+            t += xStep
+        }
+        out += "<text x=\"\(SimulationReport.fixed((left + right) / 2, 1))\" y=\"\(Int(bottom) + 36)\" text-anchor=\"middle\" fill=\"#222222\">time (s)</text>\n"
+        out += "<text transform=\"translate(18,\(SimulationReport.fixed((top + bottom) / 2, 1))) rotate(-90)\" text-anchor=\"middle\" fill=\"#222222\">requests per second</text>\n"
+        // Legend: a swatch drawn like its series, then the label.
+        var lx = left
+        func item(_ label: String, _ swatch: (String, String) -> String) {
+            out += swatch(SimulationReport.fixed(lx, 1), SimulationReport.fixed(lx + 14, 1))
+            out += "<text x=\"\(SimulationReport.fixed(lx + 19, 1))\" y=\"48\" fill=\"#222222\">\(xml(label))</text>\n"
+            lx += 30 + Double(label.count) * 6.2
+        }
+        func box(_ color: String, _ opacity: String = "0.85") -> (String, String) -> String {
+            { x0, _ in "<rect x=\"\(x0)\" y=\"39\" width=\"14\" height=\"10\" fill=\"\(color)\" fill-opacity=\"\(opacity)\"/>\n" }
+        }
+        func line(_ color: String, _ width: String, _ dash: String?) -> (String, String) -> String {
+            { x0, x1 in
+                "<line x1=\"\(x0)\" x2=\"\(x1)\" y1=\"44\" y2=\"44\" stroke=\"\(color)\" stroke-width=\"\(width)\""
+                    + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") + "/>\n"
+            }
+        }
+        item("first attempts", box(firstColor))
+        item("retries", box(retryColor))
+        item("successes", line(successColor, "2", nil))
+        item("capacity", line("#222222", "1.5", "6 4"))
+        item("normal calls", line("#777777", "1", "2 3"))
+        for kind in Scenario.Fault.Kind.allCases where run.scenario.faults.contains(where: { $0.kind == kind }) {
+            item(kind.rawValue, box(faultColors[kind] ?? "#999999", "0.3"))
+        }
+        return out
+    }
+
+    package static func faultLabel(_ f: Scenario.Fault) -> String {
+        switch f.kind {
+        case .outage: return "outage, " + (f.status.map(String.init) ?? "no answer")
+        case .surge: return "surge \(JSON.number(f.factor))×"
+        case .brownout: return "brownout \(JSON.number(f.factor))×"
+        }
+    }
+
+    /// A round top of the axis above `value` and its step: 1, 2 or 5 times a power of ten, about
+    /// five steps.
+    package static func axis(_ value: Double) -> (max: Double, step: Double) {
+        let target = max(value, 1e-9) / 5
+        var power = 1.0
+        while power * 10 <= target { power *= 10 }
+        while power > target { power /= 10 }
+        let step = [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= target } ?? power * 10
+        var top = step
+        while top < value { top += step }
+        return (top, step)
+    }
+
+    package static func number(_ v: Double, step: Double) -> String {
+        if step >= 1 { return String(Int(v.rounded())) }
+        var places = 0, s = step
+        while s < 1 && places < 6 {
+            s *= 10
+            places += 1
+        }
+        return SimulationReport.fixed(v, places)
+    }
+
+    /// Text for XML: printable first (no control character, which XML forbids), then the five
+    /// characters with a meaning in markup.
+    package static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in printable(text).unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

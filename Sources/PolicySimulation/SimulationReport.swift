@@ -1,0 +1,224 @@
+import PolicySource
+import PolicyCheck
+
+/// The runs of `policyc simulate`, in each output format. Every format is a pure function of the
+/// runs, so repeated runs give the same bytes.
+public struct SimulationReport: Sendable {
+    public var runs: [SimulationRun]
+
+    public init(_ runs: [SimulationRun]) {
+        self.runs = runs
+    }
+
+    // MARK: JSON
+
+    /// `{"runs": [{"policy", "profile", "scenario", "seed", "summary": {…}, "series": [{…}]}]}`.
+    public var json: JSON {
+        .object(["runs": .array(runs.map(\.json))])
+    }
+
+    // MARK: CSV
+
+    /// The series of every run, one row per second, under one header.
+    public var csv: String {
+        var out = "policy,profile,scenario,seed,second,calls,attempts,retries,succeeded,busy,timeouts,inFlight\n"
+        for run in runs {
+            let head = [run.policy, run.profile, run.scenario.name].map(SimulationReport.csvField).joined(separator: ",")
+                + ",\(run.seed)"
+            for s in run.series {
+                out += "\(head),\(s.second),\(s.calls),\(s.attempts),\(s.retries),\(s.succeeded),\(s.busy),\(s.timeouts),\(s.inFlight)\n"
+            }
+        }
+        return out
+    }
+
+    /// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; also when it
+    /// starts with a character a spreadsheet would read as a formula.
+    package static func csvField(_ text: String) -> String {
+        let risky = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+            || ["=", "+", "-", "@"].contains(where: text.hasPrefix)
+        guard risky else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+
+    // MARK: text
+
+    public var text: String {
+        var out = ""
+        for (n, run) in runs.enumerated() {
+            if n > 0 { out += "\n" }
+            out += run.textBlock
+        }
+        return out
+    }
+
+    // MARK: markdown
+
+    public var markdown: String {
+        var out = "| Policy | Profile | Scenario | Calls | Attempts per call | Peak load | Failed | Time to a ticket (p50 / p95 / p99) | Recovery | Wasted attempts |\n"
+        out += "|---|---|---|---|---|---|---|---|---|---|\n"
+        for run in runs {
+            let s = run.summary
+            out += "| \(Spoken.code(run.policy)) | \(Spoken.code(run.profile)) | \(Spoken.code(run.scenario.name)) (seed \(run.seed)) | "
+                + "\(s.calls) | \(SimulationReport.times(s.amplification)) | \(SimulationReport.times(s.peakLoad)) | "
+                + "\(SimulationReport.percent(s.failedPercent))\(run.interactive ? " saw Retry" : "") | "
+                + "\(SimulationReport.percentiles(s.timeToTicketMs)) | \(SimulationReport.recovery(s.recoverySeconds)) | \(s.wastedAttempts) |\n"
+        }
+        out += "\n"
+        for run in runs {
+            out += "- \(Spoken.code(run.policy)) · \(Spoken.code(run.profile)) · \(Spoken.code(run.scenario.name)): load `"
+                + Sparkline.line(run.series.map(\.attempts)) + "` " + Spoken.markdown(run.loadNote) + "\n"
+        }
+        return out
+    }
+
+    // MARK: numbers as people read them
+
+    /// `2.4×`; `–` when undefined.
+    package static func times(_ x: Double?) -> String {
+        x.map { fixed($0, $0 < 10 ? 2 : 1) + "×" } ?? "–"
+    }
+
+    /// `3.4 %`, `0 %`; `–` when undefined.
+    package static func percent(_ x: Double?) -> String {
+        guard let x else { return "–" }
+        var s = fixed(x, 1)
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return s + " %"
+    }
+
+    package static func recovery(_ seconds: Int?) -> String {
+        seconds.map { "\($0) s" } ?? "never"
+    }
+
+    package static func percentiles(_ p: SimulationSummary.Percentiles) -> String {
+        [p.p50, p.p95, p.p99].map { $0.map(Spoken.duration) ?? "–" }.joined(separator: " / ")
+    }
+
+    /// `x` with `places` decimals, rounded half away from zero, without Foundation.
+    package static func fixed(_ x: Double, _ places: Int) -> String {
+        guard x.isFinite else { return "–" }
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(x) * Double(scale)).rounded()
+        guard scaled < 9e15 else { return JSON.number(x) }
+        let n = Int(scaled)
+        var fraction = String(n % scale)
+        while fraction.count < places { fraction = "0" + fraction }
+        return (x < 0 && n != 0 ? "-" : "") + String(n / scale) + (places > 0 ? "." + fraction : "")
+    }
+
+    /// Rounded to `places` decimals for JSON: the double nearest the rounded decimal.
+    package static func rounded(_ x: Double, _ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let r = (x * scale).rounded() / scale
+        return r.isFinite ? r : x
+    }
+}
+
+extension SimulationRun {
+    public var json: JSON {
+        let s = summary
+        func optional(_ x: Double?, _ places: Int) -> JSON { x.map { .double(SimulationReport.rounded($0, places)) } ?? .null }
+        func optional(_ x: Int?) -> JSON { x.map(JSON.int) ?? .null }
+        return .object([
+            "policy": .string(policy),
+            "profile": .string(profile),
+            "scenario": .string(scenario.name),
+            "seed": .int(Int(truncatingIfNeeded: seed)),
+            "summary": .object([
+                "calls": .int(s.calls),
+                "attempts": .int(s.attempts),
+                "retries": .int(s.retries),
+                "succeeded": .int(s.succeeded),
+                "failed": .int(s.failed),
+                "unfinished": .int(s.unfinished),
+                "failedBy": .object([
+                    "notRetryable": .int(s.failedBy.notRetryable),
+                    "retriesUsed": .int(s.failedBy.retriesUsed),
+                    "budget": .int(s.failedBy.budget),
+                    "deadline": .int(s.failedBy.deadline),
+                ]),
+                "amplification": optional(s.amplification, 4),
+                "peakLoad": optional(s.peakLoad, 4),
+                "failedPercent": optional(s.failedPercent, 3),
+                "timeToTicketMs": .object([
+                    "p50": optional(s.timeToTicketMs.p50),
+                    "p95": optional(s.timeToTicketMs.p95),
+                    "p99": optional(s.timeToTicketMs.p99),
+                ]),
+                "recoverySeconds": optional(s.recoverySeconds),
+                "wastedAttempts": .int(s.wastedAttempts),
+            ]),
+            "series": .array(series.map { x in
+                .object([
+                    "second": .int(x.second), "calls": .int(x.calls), "attempts": .int(x.attempts),
+                    "retries": .int(x.retries), "succeeded": .int(x.succeeded), "busy": .int(x.busy),
+                    "timeouts": .int(x.timeouts), "inFlight": .int(x.inFlight),
+                ])
+            }),
+        ])
+    }
+
+    /// "policy playback, profile interactive, scenario outage (seed 1)".
+    public var title: String {
+        "\(printable(policy)) · \(printable(profile)) · \(printable(scenario.name)) (seed \(seed))"
+    }
+
+    /// "peak 4.1× of normal at 61 s; █ = 3412 attempts/s".
+    package var loadNote: String {
+        let top = series.map(\.attempts).max() ?? 0
+        var note = "0–\(scenario.seconds) s"
+        if let peak = summary.peakLoad, let at = summary.peakSecond {
+            note += "; peak \(SimulationReport.times(peak)) of normal at \(at) s"
+        }
+        return note + "; █ = \(top) attempts/s"
+    }
+
+    package var failedWords: String { interactive ? "viewers who saw Retry" : "calls that failed" }
+
+    /// The summary for a terminal: five lines and the load as a sparkline.
+    package var textBlock: String {
+        let s = summary
+        var out = "\(title)\n"
+        if let d = scenario.description { out += "  \(printable(d))\n" }
+        out += "  load \(Sparkline.line(series.map(\.attempts)))  \(loadNote)\n"
+        out += "  calls \(s.calls), attempts \(s.attempts) (\(SimulationReport.times(s.amplification)) per call), retries \(s.retries)\n"
+        out += "  succeeded \(s.succeeded); failed \(s.failed) (\(SimulationReport.percent(s.failedPercent)) of calls: \(failedWords))"
+            + " — retries used \(s.failedBy.retriesUsed), budget \(s.failedBy.budget), deadline \(s.failedBy.deadline), "
+            + "not retryable \(s.failedBy.notRetryable); unfinished \(s.unfinished)\n"
+        out += "  time to a ticket: p50 / p95 / p99 \(SimulationReport.percentiles(s.timeToTicketMs))\n"
+        let end = scenario.faults.isEmpty ? "the start" : "the last fault ended (\(Spoken.duration(scenario.lastFaultEndMs)))"
+        out += "  recovery: \(s.recoverySeconds.map { "\($0) s after \(end)" } ?? "none within the run, after \(end)")"
+            + "; wasted attempts \(s.wastedAttempts)\n"
+        return out
+    }
+}
+
+/// One line of block characters for a terminal: each column the largest value of its seconds.
+package enum Sparkline {
+    package static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    package static func line(_ values: [Int], width: Int = 60) -> String {
+        guard !values.isEmpty else { return "" }
+        let columns = min(width, values.count)
+        var peaks: [Int] = []
+        for c in 0..<columns {
+            let from = c * values.count / columns, to = max(from + 1, (c + 1) * values.count / columns)
+            peaks.append(values[from..<to].max() ?? 0)
+        }
+        let top = peaks.max() ?? 0
+        return String(peaks.map { v in
+            top == 0 ? levels[0] : levels[Int((Double(v) / Double(top) * Double(levels.count - 1)).rounded())]
+        })
+    }
+}
+
+extension String {
+    package func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for c in self { if c == target { out += replacement } else { out.append(c) } }
+        return out
+    }
+}

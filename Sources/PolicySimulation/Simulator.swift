@@ -1,0 +1,658 @@
+import PolicySource
+import PolicyCheck
+
+/// `policyc simulate`: a fleet of clients that follow one profile of a policy exactly, against a
+/// server that sheds or queues, through a scenario's faults. Deterministic and event-driven: a
+/// heap of events (beside it, the next call and a FIFO of answers, which come due in the order they
+/// are made), the simulation's own random streams, memory in proportion to the calls under way and
+/// the clients, never to all calls.
+public enum Simulator {
+    public struct Failure: Error, Sendable, Hashable {
+        public var message: String
+    }
+
+    /// Hard limits of one run, on top of `Scenario.Bounds`: what an absurd policy (a deadline of
+    /// hours with no answer, zero waits) could otherwise pile up. Past one, the run stops with a
+    /// failure that says so, never with an exhausted machine.
+    public enum Limits {
+        public static let callsInFlight = 2_000_000
+        public static let queued = 8_000_000
+        public static let attempts = 250_000_000
+    }
+
+    /// The profile a run uses: the one named, else the first interactive one, else the first.
+    public static func profile(_ name: String?, of policy: Policy) -> Result<Policy.Profile, Failure> {
+        if let name {
+            if let p = policy.profiles.first(where: { $0.name == name }) { return .success(p) }
+            let names = policy.profiles.map { "'\(printable($0.name))'" }
+            return .failure(Failure(message:
+                "policy '\(printable(policy.name))' has no profile '\(printable(name))'; its profiles are \(Suggest.andList(names))"))
+        }
+        guard let p = policy.profiles.first(where: \.isInteractive) ?? policy.profiles.first else {
+            return .failure(Failure(message: "policy '\(printable(policy.name))' has no profile"))
+        }
+        return .success(p)
+    }
+
+    /// Runs `scenario` with the profile `profile` (else the scenario's, else the default) and
+    /// `seed` (else the scenario's).
+    public static func run(policy: Policy, scenario: Scenario, profile: String? = nil, seed: UInt64? = nil)
+        -> Result<SimulationRun, Failure>
+    {
+        Simulator.profile(profile ?? scenario.profile, of: policy).flatMap {
+            run(policy: policy, profile: $0, scenario: scenario, seed: seed)
+        }
+    }
+
+    public static func run(policy: Policy, profile: Policy.Profile, scenario: Scenario, seed: UInt64? = nil)
+        -> Result<SimulationRun, Failure>
+    {
+        let seed = seed ?? scenario.seed
+        var engine = Engine(rules: ClientRules(policy: policy, profile: profile), scenario: scenario, seed: seed)
+        defer { engine.release() }
+        if let failure = engine.run() { return .failure(failure) }
+        return .success(SimulationRun(
+            policy: policy.name, file: policy.file, profile: profile.name, interactive: profile.isInteractive,
+            scenario: scenario, seed: seed, summary: engine.summary(), series: engine.seriesList()))
+    }
+}
+
+/// One call under way. Its `token` changes at every step (attempt sent, attempt over, call over),
+/// and every event carries the token it was made with: an event whose token no longer matches is
+/// about something the call has left behind (an answer after a timeout), and is dropped.
+package struct Call {
+    package var start: Int64 = 0
+    package var sentAt: Int64 = 0
+    package var client: UInt32 = 0
+    package var token: UInt32 = 0
+    /// Attempts sent so far.
+    package var attempts: Int32 = 0
+    /// The outage fault that answers the attempt under way, if one does.
+    package var outage: Int32 = -1
+}
+
+/// An answer on its way: its event, and the client whose budget it will ask, so that the budget
+/// can be prefetched a few answers ahead without first reading the call.
+package struct Answer {
+    package var event: Event
+    package var client: UInt32
+}
+
+/// One client's retry budget: the generated `RetryBudget`'s three fields, the clock in
+/// milliseconds. 12 bytes: a run lasts at most 24 h (86 400 000 ms) and makes at most
+/// `Simulator.Limits.attempts`, so each fits 32 bits; a million clients are 12 MB.
+package struct Budget {
+    package var since: UInt32 = 0
+    package var sent: UInt32 = 0
+    package var retries: UInt32 = 0
+}
+
+/// Why a call failed (the summary's `failedBy`).
+package enum FailReason: Int {
+    case notRetryable, retriesUsed, budget, deadline
+}
+
+/// One run. Holds raw storage (`Slab`) freed by `release`, which `Simulator.run` always calls: the
+/// engine never outlives that function.
+package struct Engine {
+    package let rules: ClientRules
+    package let scenario: Scenario
+    package let seed: UInt64
+    package let endNs: Int64
+    package let latencyNs: Int64
+    package let clients: Int
+    package let normalRate: Double
+    package let faults: [(kind: Scenario.Fault.Kind, from: Int64, to: Int64, status: Int?, retryAfterMs: Int, factor: Double)]
+
+    package var arrivalsRandom: RandomStream
+    package var jitterRandom: RandomStream
+    package var clientsRandom: RandomStream
+    /// The clients of the next `Engine.clientsAhead` calls, drawn that far ahead so that each
+    /// one's budget is asked for (prefetched) long before its call sends: calls come back to back
+    /// in quiet times, and a million clients' budgets fit no cache.
+    package var nextClients: Slab<UInt32>
+    package var nextClientAt = 0
+    package static let clientsAhead = 32
+    package var heap = EventHeap()
+
+    package var calls = Slab<Call>(capacity: 4096)
+    package var callSlots = 0
+    package var freeSlots = Slab<UInt32>(capacity: 4096)
+    package var freeCount = 0
+    package var budgets: Slab<Budget>
+    package var inFlight = 0
+
+    // The server.
+    package var capacityNow: Double
+    package var tokens: Double
+    package var tokensAt: Int64 = 0
+    package var queue = Ring<UInt64>(capacity: 1024)
+    package var serving: UInt64 = 0
+    package var serverBusy = false
+    package var outage = -1
+    package var surgeFactor = 1.0
+    package var nextArrival = Event(time: 0, kind: .arrival)
+    package var answers = Ring<Answer>(capacity: 1024)
+
+    // Accounting.
+    package var second = 0
+    package var nextSecondNs: Int64 = 1_000_000_000
+    package var series: Slab<SimulationSecond>
+    /// Calls already counted as succeeded whose ticket arrives in a later second, by that second,
+    /// and how many of them are still to arrive: they are under way until then.
+    package var finishing: Slab<Int>
+    package var finishingLater = 0
+    package let seconds: Int
+    package var totals = SimulationSummary()
+    package var histogram = TicketHistogram()
+    package var failure: Simulator.Failure?
+
+    package init(rules: ClientRules, scenario: Scenario, seed: UInt64) {
+        self.rules = rules
+        self.scenario = scenario
+        self.seed = seed
+        seconds = max(1, scenario.seconds)
+        endNs = Int64(scenario.durationMs) * 1_000_000
+        latencyNs = ClientRules.nanoseconds(ms: scenario.latencyMs)
+        clients = max(1, scenario.clients)
+        normalRate = scenario.normalCallsPerSecond
+        faults = scenario.faults.map {
+            ($0.kind, Int64($0.fromMs) * 1_000_000, Int64($0.toMs) * 1_000_000, $0.status, $0.retryAfterMs, $0.factor)
+        }
+        arrivalsRandom = RandomStream(seed: seed, purpose: .arrivals)
+        jitterRandom = RandomStream(seed: seed, purpose: .jitter)
+        clientsRandom = RandomStream(seed: seed, purpose: .clients)
+        nextClients = Slab(repeating: 0, count: Engine.clientsAhead)
+        budgets = Slab(repeating: Budget(), count: clients)
+        for i in 0..<Engine.clientsAhead {
+            nextClients[i] = UInt32(clientsRandom.below(clients))
+        }
+        series = Slab(capacity: seconds)
+        finishing = Slab(repeating: 0, count: seconds)
+        for s in 0..<seconds { (series.base + s).initialize(to: SimulationSecond(second: s)) }
+        capacityNow = scenario.capacity
+        tokens = scenario.capacity
+    }
+
+    package func release() {
+        heap.release()
+        calls.release()
+        freeSlots.release()
+        budgets.release()
+        nextClients.release()
+        queue.release()
+        answers.release()
+        series.release()
+        finishing.release()
+    }
+
+    // MARK: the loop
+
+    /// Runs to the end of the scenario; the failure when a limit stopped it.
+    package mutating func run() -> Simulator.Failure? {
+        let initial = faultState(at: 0)
+        outage = initial.outage
+        surgeFactor = initial.surge
+        capacityNow = scenario.capacity * initial.brownout
+        tokens = bucketSize
+        for f in faults {
+            for t in [f.from, f.to] where t > 0 && t < endNs {
+                heap.push(Event(time: t, kind: .boundary))
+            }
+        }
+        scheduleArrival(after: 0)
+        while true {
+            // The earliest of the three lines of events; on a tie the heap, then answers.
+            var e: Event
+            let heapKey = heap.isEmpty ? UInt64.max : heap.top.key
+            if !answers.isEmpty, answers[0].event.key < heapKey, answers[0].event.key < nextArrival.key {
+                // Answers come due in order: the call and the budget of answers a little ahead
+                // are asked for now, so they are in cache when their turn comes.
+                if answers.count > 16 {
+                    calls.prefetch(Int(answers[16].event.slot))
+                }
+                if answers.count > 8 {
+                    budgets.prefetch(Int(answers[8].client))
+                }
+                e = answers.removeFirst().event
+            } else if nextArrival.key < heapKey {
+                e = nextArrival
+                nextArrival.key = UInt64.max
+            } else if heapKey != UInt64.max {
+                e = heap.top
+                heap.removeTop()
+                // The next event's call and client budget, while this one is handled: a retry
+                // names its client, a timeout's is read from its call.
+                if !heap.isEmpty {
+                    let next = heap.top
+                    if next.kind == .retry {
+                        calls.prefetch(Int(next.slot))
+                        budgets.prefetch(Int(next.token))
+                    } else if next.kind == .giveUp {
+                        budgets.prefetch(Int(calls[Int(next.slot)].client))
+                    }
+                }
+            } else {
+                break
+            }
+            let now = e.time
+            if now >= endNs { break }
+            if now >= nextSecondNs { closeSeconds(upTo: now) }
+            switch e.kind {
+            case .arrival:
+                startCall(now, client: nextClient())
+                scheduleArrival(after: now)
+            case .retry:
+                // Never stale: nothing else happens to a call while it waits to retry. Its event
+                // carries the client instead of a token (see `failed`).
+                assert(calls[Int(e.slot)].client == e.token, "a retry for a call that has moved on")
+                send(Int(e.slot), now)
+            case .answerOK:
+                guard calls[Int(e.slot)].token == e.token else { continue }
+                answered(Int(e.slot), now, status: 200, retryAfterMs: 0)
+            case .answerOutage:
+                let c = calls[Int(e.slot)]
+                guard c.token == e.token else { continue }
+                let f = faults[Int(c.outage)]
+                answered(Int(e.slot), now, status: f.status ?? 0, retryAfterMs: f.retryAfterMs)
+            case .giveUp:
+                guard calls[Int(e.slot)].token == e.token else { continue }
+                gaveUp(Int(e.slot), now)
+            case .serviceDone:
+                serviceDone(now)
+            case .boundary:
+                applyFaults(at: now)
+            }
+            if let failure { return failure }
+        }
+        closeSeconds(upTo: endNs)
+        return nil
+    }
+
+    /// Ends every second that is over by `time`, noting the calls under way at its end.
+    package mutating func closeSeconds(upTo time: Int64) {
+        while time >= nextSecondNs && second < seconds {
+            finishingLater -= finishing[second]
+            series.base[second].inFlight = inFlight + finishingLater
+            second += 1
+            nextSecondNs += 1_000_000_000
+        }
+        if second >= seconds { second = seconds - 1 }   // the end itself counts in the last second
+    }
+
+    /// An event about a call. Times past the end are all the same (never reached), so they are
+    /// held at the end: keys stay far from overflow whatever the deadline.
+    @inline(__always)
+    package mutating func push(_ time: Int64, _ kind: Event.Kind, _ slot: Int, _ token: UInt32) {
+        heap.push(Event(time: min(time, endNs), kind: kind, slot: UInt32(slot), token: token))
+    }
+
+    // MARK: calls
+
+    /// The next call: after an exponential wait at the current rate. There is one next call at a
+    /// time, kept beside the heap; a surge change before it comes draws afresh (the wait is
+    /// memoryless).
+    package mutating func scheduleArrival(after now: Int64) {
+        nextArrival.key = UInt64.max
+        let rate = normalRate * surgeFactor
+        guard rate > 0 else { return }
+        let gap = arrivalsRandom.exponential() / rate * 1e9
+        // Past the end no call starts.
+        guard gap < Double(endNs - now) else { return }
+        nextArrival = Event(time: now + Int64(gap), kind: .arrival)
+    }
+
+    /// The client of the call starting now, drawn uniformly `clientsAhead` calls ago; the one
+    /// drawn in its place is prefetched.
+    @inline(__always)
+    package mutating func nextClient() -> Int {
+        let client = nextClients[nextClientAt]
+        let drawn = clientsRandom.below(clients)
+        nextClients[nextClientAt] = UInt32(drawn)
+        budgets.prefetch(drawn)
+        nextClientAt = (nextClientAt + 1) % Engine.clientsAhead
+        return Int(client)
+    }
+
+    /// An answer `latency` from now. Every answer takes the same time and now never goes back, so
+    /// answers come due in the order they are made: a FIFO ring, not the heap, holds them.
+    @inline(__always)
+    package mutating func pushAnswer(_ kind: Event.Kind, _ slot: Int, _ token: UInt32, client: UInt32, at now: Int64) {
+        answers.append(Answer(event: Event(time: min(now + latencyNs, endNs), kind: kind, slot: UInt32(slot), token: token), client: client))
+    }
+
+    package mutating func startCall(_ now: Int64, client: Int) {
+        let slot: Int
+        if freeCount > 0 {
+            freeCount -= 1
+            slot = Int(freeSlots[freeCount])
+        } else {
+            slot = callSlots
+            callSlots += 1
+            calls.reserve(callSlots, keeping: slot)
+            calls.base.advanced(by: slot).initialize(to: Call())
+        }
+        var c = calls[slot]
+        c.start = now
+        c.client = UInt32(client)
+        c.attempts = 0
+        c.token &+= 1
+        calls[slot] = c
+        inFlight += 1
+        totals.calls += 1
+        series.base[second].calls += 1
+        if inFlight > Simulator.Limits.callsInFlight {
+            failure = Simulator.Failure(message: "more than \(Simulator.Limits.callsInFlight) calls were under way at once at \(Engine.time(now)); the run stopped (a deadline far longer than the run, with no answers?)")
+            return
+        }
+        // Attempt 0 is sent at the start, unless the deadline is already there.
+        if rules.deadlineNs <= 0 {
+            fail(slot, .deadline)
+        } else {
+            send(slot, now)
+        }
+    }
+
+    /// Sends the call's next attempt.
+    package mutating func send(_ slot: Int, _ now: Int64) {
+        var c = calls[slot]
+        let retry = c.attempts > 0
+        c.attempts += 1
+        c.token &+= 1
+        c.sentAt = now
+        calls[slot] = c
+        totals.attempts += 1
+        series.base[second].attempts += 1
+        if retry {
+            totals.retries += 1
+            series.base[second].retries += 1
+        }
+        noteRequest(Int(c.client), now)
+        if totals.attempts > Simulator.Limits.attempts {
+            failure = Simulator.Failure(message: "the run stopped after \(Simulator.Limits.attempts) attempts at \(Engine.time(now)) (retries without waits?)")
+            return
+        }
+        let giveUp = min(now + rules.timeoutNs, c.start + rules.deadlineNs)
+
+        if outage >= 0 {
+            // Every request is answered after the latency with the outage's status, or never.
+            if faults[outage].status != nil, now + latencyNs < giveUp {
+                calls.base[slot].outage = Int32(outage)
+                pushAnswer(.answerOutage, slot, c.token, client: c.client, at: now)
+            } else {
+                push(giveUp, .giveUp, slot, c.token)
+            }
+            return
+        }
+        switch scenario.mode {
+        case .shed:
+            refill(now)
+            if tokens >= 1 {
+                tokens -= 1
+                let at = now + latencyNs
+                if at < giveUp {
+                    succeed(slot, at: at)
+                } else {
+                    // Served, but the client stops waiting first.
+                    if at < endNs { totals.wastedAttempts += 1 }
+                    push(giveUp, .giveUp, slot, c.token)
+                }
+            } else {
+                busyAnswer(slot, now, giveUp: giveUp)
+            }
+        case .queue:
+            if let limit = scenario.queueLimit, queue.count >= limit {
+                busyAnswer(slot, now, giveUp: giveUp)
+                return
+            }
+            enqueue(UInt64(slot) << 32 | UInt64(c.token))
+            push(giveUp, .giveUp, slot, c.token)
+            if !serverBusy { startService(now) }
+        }
+    }
+
+    /// The busy answer, at once.
+    package mutating func busyAnswer(_ slot: Int, _ now: Int64, giveUp: Int64) {
+        if now < giveUp {
+            answered(slot, now, status: scenario.busyStatus, retryAfterMs: scenario.busyRetryAfterMs)
+        } else {
+            // A timeout of 0: the client gave up before any answer could come.
+            gaveUp(slot, now)
+        }
+    }
+
+    /// An answer reached the client while it was waiting.
+    package mutating func answered(_ slot: Int, _ now: Int64, status: Int, retryAfterMs: Int) {
+        let c = calls[slot]
+        // An answer exactly at the timeout or deadline comes too late: the give-up event takes it.
+        guard now < min(c.sentAt + rules.timeoutNs, c.start + rules.deadlineNs) else { return }
+        if status >= 200 && status < 300 {
+            succeed(slot, at: now)
+            return
+        }
+        series.base[second].busy += 1
+        failed(slot, now, retryable: rules.isRetryable(status: status), retryAfterMs: retryAfterMs)
+    }
+
+    /// The client stopped waiting: the timeout (a network error), or the deadline with the attempt
+    /// still under way (the call fails then).
+    package mutating func gaveUp(_ slot: Int, _ now: Int64) {
+        let c = calls[slot]
+        series.base[second].timeouts += 1
+        if now >= c.start + rules.deadlineNs && now < c.sentAt + rules.timeoutNs {
+            fail(slot, .deadline)
+        } else {
+            failed(slot, now, retryable: rules.retryNetwork, retryAfterMs: 0)
+        }
+    }
+
+    /// After a failed attempt, in this order: not retryable → fails; maxRetries made → fails; the
+    /// budget refuses → fails; else the wait, and a retry that would start at or after the
+    /// deadline is not sent: the call fails.
+    package mutating func failed(_ slot: Int, _ now: Int64, retryable: Bool, retryAfterMs: Int) {
+        var c = calls[slot]
+        guard retryable else { return fail(slot, .notRetryable) }
+        let made = Int(c.attempts) - 1
+        guard made < rules.maxRetries else { return fail(slot, .retriesUsed) }
+        guard tryRetry(Int(c.client), now) else { return fail(slot, .budget) }
+        let waitNs = rules.backoffMs(attempt: made, retryAfterMs: retryAfterMs, random: &jitterRandom) * 1e6
+        let deadline = c.start + rules.deadlineNs
+        // Compared as doubles first: a wait of years (or infinity) is simply past the deadline.
+        guard waitNs < Double(deadline - now) else { return fail(slot, .deadline) }
+        let at = now + Int64(waitNs)
+        guard at < deadline else { return fail(slot, .deadline) }
+        // The attempt's events still to come (its timeout) are stale from now on. The retry
+        // needs no token (nothing else can happen to the call before it), so it carries the
+        // client: the loop prefetches the client's budget when the retry reaches the heap's top.
+        c.token &+= 1
+        calls[slot] = c
+        push(at, .retry, slot, c.client)
+    }
+
+    /// The call gets its ticket at `at`: now, or later when nothing can change that any more (a
+    /// 200 already on its way to a client that will still be waiting): it is counted then, and
+    /// the call's slot is free at once, its answer event never made. Until `at` it still counts
+    /// as under way (`finishing`). An answer due at or after the end leaves the call unfinished.
+    package mutating func succeed(_ slot: Int, at: Int64) {
+        guard at < endNs else { return }
+        let s = Int(at / 1_000_000_000)
+        totals.succeeded += 1
+        series.base[s].succeeded += 1
+        histogram.add(Int((at - calls[slot].start) / 1_000_000))
+        if s > second {
+            finishing[s] += 1
+            finishingLater += 1
+        }
+        end(slot)
+    }
+
+    package mutating func fail(_ slot: Int, _ reason: FailReason) {
+        switch reason {
+        case .notRetryable: totals.failedBy.notRetryable += 1
+        case .retriesUsed: totals.failedBy.retriesUsed += 1
+        case .budget: totals.failedBy.budget += 1
+        case .deadline: totals.failedBy.deadline += 1
+        }
+        totals.failed += 1
+        end(slot)
+    }
+
+    /// The call is over: its slot is free, and its events are stale.
+    package mutating func end(_ slot: Int) {
+        calls.base[slot].token &+= 1
+        freeSlots.reserve(freeCount + 1, keeping: freeCount)
+        freeSlots[freeCount] = UInt32(slot)
+        freeCount += 1
+        inFlight -= 1
+    }
+
+    // MARK: the retry budget, as the generated RetryBudget
+
+    /// A new minute once more than 60 000 ms have passed since the last one began; it begins now.
+    @inline(__always)
+    package mutating func roll(_ b: inout Budget, _ nowMs: UInt32) {
+        if Double(nowMs) - Double(b.since) > 60_000 {
+            b.sent = 0
+            b.retries = 0
+            b.since = nowMs
+        }
+    }
+
+    @inline(__always)
+    package mutating func noteRequest(_ client: Int, _ now: Int64) {
+        var b = budgets[client]
+        roll(&b, UInt32(truncatingIfNeeded: now / 1_000_000))
+        b.sent &+= 1
+        budgets[client] = b
+    }
+
+    @inline(__always)
+    package mutating func tryRetry(_ client: Int, _ now: Int64) -> Bool {
+        var b = budgets[client]
+        roll(&b, UInt32(truncatingIfNeeded: now / 1_000_000))
+        defer { budgets[client] = b }
+        if Double(b.retries) >= max(rules.budgetFloor, Double(b.sent) * rules.budgetRatio) { return false }
+        b.retries &+= 1
+        return true
+    }
+
+    // MARK: the server
+
+    /// Shed mode: the bucket fills at the capacity, up to one second of it (and at least one
+    /// token, so that a capacity under 1 a second still serves at its rate).
+    @inline(__always)
+    package mutating func refill(_ now: Int64) {
+        if now > tokensAt {
+            tokens = min(bucketSize, tokens + Double(now - tokensAt) * capacityNow / 1e9)
+            tokensAt = now
+        }
+    }
+
+    package var bucketSize: Double { capacityNow > 0 ? max(1, capacityNow) : 0 }
+
+    package mutating func enqueue(_ entry: UInt64) {
+        queue.append(entry)
+        if queue.count > Simulator.Limits.queued {
+            failure = Simulator.Failure(message: "more than \(Simulator.Limits.queued) requests waited in the queue; the run stopped (give the server a queueLimit)")
+        }
+    }
+
+    /// Queue mode: the next request, if any, goes into service for 1/capacity.
+    package mutating func startService(_ now: Int64) {
+        guard !queue.isEmpty, capacityNow > 0 else {
+            serverBusy = false
+            return
+        }
+        serving = queue.removeFirst()
+        serverBusy = true
+        // Held under 4·10^18 ns: a capacity of a request a century is as good as none.
+        let serviceNs = max(1, Int64(min(1e9 / capacityNow, 4e18)))
+        heap.push(Event(time: min(now + serviceNs, endNs), kind: .serviceDone))
+    }
+
+    package mutating func serviceDone(_ now: Int64) {
+        let slot = Int(serving >> 32), token = UInt32(truncatingIfNeeded: serving)
+        let c = calls[slot]
+        let giveUp = min(c.sentAt + rules.timeoutNs, c.start + rules.deadlineNs)
+        if c.token == token && now < giveUp {
+            if now + latencyNs < giveUp {
+                succeed(slot, at: now + latencyNs)
+            } else {
+                // Served in time, but the answer arrives after the client stopped waiting.
+                pushAnswer(.answerOK, slot, token, client: c.client, at: now)
+            }
+        } else {
+            totals.wastedAttempts += 1
+        }
+        startService(now)
+    }
+
+    /// The faults under way at `now` decide the state: the last outage listed that is under way,
+    /// the product of the surges' factors, the product of the brownouts' factors.
+    package func faultState(at now: Int64) -> (outage: Int, surge: Double, brownout: Double) {
+        var outage = -1, surge = 1.0, brownout = 1.0
+        for (i, f) in faults.enumerated() where f.from <= now && now < f.to {
+            switch f.kind {
+            case .outage: outage = i
+            case .surge: surge *= f.factor
+            case .brownout: brownout *= f.factor
+            }
+        }
+        return (outage, surge, brownout)
+    }
+
+    /// At a fault's start or end: the new state, the bucket filled up to now at the old capacity.
+    package mutating func applyFaults(at now: Int64) {
+        let (newOutage, surge, brownout) = faultState(at: now)
+        outage = newOutage
+        refill(now)
+        capacityNow = scenario.capacity * brownout
+        tokens = min(tokens, bucketSize)
+        if surge != surgeFactor {
+            surgeFactor = surge
+            scheduleArrival(after: now)
+        }
+        if scenario.mode == .queue && !serverBusy { startService(now) }
+    }
+
+    // MARK: results
+
+    package static func time(_ ns: Int64) -> String { Spoken.duration(Int(ns / 1_000_000)) }
+
+    package func seriesList() -> [SimulationSecond] {
+        (0..<seconds).map { series[$0] }
+    }
+
+    package func summary() -> SimulationSummary {
+        var s = totals
+        s.unfinished = inFlight
+        if s.calls > 0 {
+            s.amplification = Double(s.attempts) / Double(s.calls)
+            s.failedPercent = Double(s.failed) / Double(s.calls) * 100
+        }
+        var peak = 0, peakSecond = 0
+        for i in 0..<seconds where series[i].attempts > peak {
+            peak = series[i].attempts
+            peakSecond = i
+        }
+        if normalRate > 0 {
+            s.peakLoad = Double(peak) / normalRate
+            s.peakSecond = peakSecond
+        }
+        s.timeToTicketMs = .init(p50: histogram.percentile(50), p95: histogram.percentile(95), p99: histogram.percentile(99))
+        s.recoverySeconds = SimulationSummary.recovery(seriesList(), lastFaultEndMs: scenario.faults.isEmpty ? nil : scenario.lastFaultEndMs)
+        return s
+    }
+}
+
+extension CheckedFile {
+    /// The policy to simulate: every value decoded and no error but the guide's limits. Breaking a
+    /// limit does not stop a simulation (showing what that does is the point); a structural error
+    /// (a missing key, a bad name, a collision) does.
+    public var simulatable: Policy? {
+        let stops = diagnostics.contains { d in
+            d.severity == .error && Catalog.rule(named: d.rule)?.reference == nil
+        }
+        return stops ? nil : doc?.complete(file: path)
+    }
+}

@@ -1,0 +1,100 @@
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    case warning
+    case error
+
+    public static func < (a: Severity, b: Severity) -> Bool {
+        a == .warning && b == .error
+    }
+}
+
+/// One finding, as every reporter shows it. A value: stages return these, they never throw them.
+public struct Diagnostic: Sendable, Hashable {
+    /// The path as the user gave it (or `<stdin>`), never made absolute.
+    public var file: String
+    public var span: Span
+    public var severity: Severity
+    /// A rule id of the catalog (`RuleID`), stable across releases.
+    public var rule: String
+    /// One sentence naming the value found and the limit.
+    public var message: String
+    /// A suggestion such as a did-you-mean, when there is one.
+    public var help: String?
+    /// Other places the finding involves (the first of two duplicate keys, say).
+    public var related: [Related]
+    /// The correction, when the finding has one (see `Fix`).
+    public var fix: Fix?
+
+    public struct Related: Sendable, Hashable {
+        public var file: String
+        public var span: Span
+        public var message: String
+
+        public init(file: String, span: Span, message: String) {
+            self.file = file
+            self.span = span
+            self.message = message
+        }
+    }
+
+    public init(
+        file: String = "", span: Span, severity: Severity, rule: String, message: String,
+        help: String? = nil, related: [Related] = [], fix: Fix? = nil
+    ) {
+        self.file = file
+        self.span = span
+        self.severity = severity
+        self.rule = rule
+        self.message = message
+        self.help = help
+        self.related = related
+        self.fix = fix
+    }
+
+    public var line: Int { span.start.line }
+    public var column: Int { span.start.column }
+
+    /// The order every report uses: by file, then position, then rule id.
+    public static func inReportOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        if a.file != b.file { return a.file < b.file }
+        if a.span.start != b.span.start { return a.span.start < b.span.start }
+        if a.rule != b.rule { return a.rule < b.rule }
+        return a.message < b.message
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Puts the findings in report order (`Diagnostic.inReportOrder`), as a stable sort does. A
+    /// list in order, as most are, is only compared; one out of order is sorted by index and each
+    /// finding then moved once: sorting the findings themselves copied each (a dozen references)
+    /// at every step, 8 million instructions for the thousand findings of one file.
+    package mutating func sortForReport() {
+        var inOrder = true
+        for i in indices.dropFirst() where Diagnostic.inReportOrder(self[i], self[i - 1]) {
+            inOrder = false
+            break
+        }
+        if inOrder { return }
+        let order = indices.sorted { Diagnostic.inReportOrder(self[$0], self[$1]) }
+        self = order.map { self[$0] }
+    }
+
+    /// The findings in report order, `sortForReport()` on a copy.
+    package func sortedForReport() -> [Diagnostic] {
+        var sorted = self
+        sorted.sortForReport()
+        return sorted
+    }
+}
+
+extension Diagnostic {
+    /// A span's end for the machine formats: never before its start (as SARIF requires).
+    package static func end(of span: Span) -> Mark {
+        let start = Mark(line: max(1, span.start.line), column: max(1, span.start.column))
+        return span.end < start ? start : span.end
+    }
+
+    /// `file:line:col: severity: message [rule]`, the first line of the compiler-style text format.
+    public var headline: String {
+        "\(file):\(line):\(column): \(severity.rawValue): \(printable(message)) [\(rule)]"
+    }
+}

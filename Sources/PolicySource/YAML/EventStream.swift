@@ -1,0 +1,345 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import CYaml
+
+/// One libyaml event as the loader reads it: plain values, its texts pointing into libyaml's
+/// event, which its chunk keeps until `EventChunk.empty()`. Read on the thread that builds the
+/// tree: the thread that parses only parses, and frees what it parsed (see `EventChunk`).
+package struct RawEvent {
+    package enum Kind: UInt8 {
+        case streamStart, streamEnd, documentStart, documentEnd, alias, scalar
+        case sequenceStart, sequenceEnd, mappingStart, mappingEnd, other
+    }
+
+    package var kind: Kind
+    package var style: ScalarStyle
+    package var hasAnchor: Bool
+    /// A collection written in flow style (`{…}`, `[…]`).
+    package var isFlow: Bool
+    package var span: Span
+    /// A scalar's value (`count` bytes), and the tag as libyaml resolved it, if there is one.
+    package var text: UnsafePointer<UInt8>?
+    package var count: Int
+    package var tag: UnsafePointer<CChar>?
+    package var hasTag: Bool { tag != nil }
+}
+
+/// A run of events, and how the stream ended if it ended after them.
+///
+/// The events are libyaml's own, parsed into place: the thread that parses does not copy them
+/// (a ninth of its work, and on most large files it is the slower of the two). The reader reads
+/// them where they are; `empty()` deletes them, on the parser's thread (see `EventPipe`).
+package struct EventChunk {
+    package enum End {
+        /// libyaml's stream ended.
+        case finished
+        /// libyaml refused the input here; no event follows.
+        case failed(Diagnostic)
+    }
+
+    /// Holds the events, and deletes those still there when the last chunk that shares it goes
+    /// (a reader that stopped early, a pipe stopped with chunks queued).
+    private final class Store {
+        package let capacity: Int
+        package let events: UnsafeMutablePointer<yaml_event_t>
+        package var count = 0
+
+        package init(capacity: Int) {
+            self.capacity = capacity
+            events = .allocate(capacity: max(capacity, 1))
+        }
+
+        package func deleteAll() {
+            for i in 0..<count { yaml_event_delete(events + i) }
+            count = 0
+        }
+
+        deinit {
+            deleteAll()
+            events.deallocate()
+        }
+    }
+
+    private var store: Store
+    package var end: End?
+
+    /// Room for `capacity` events.
+    package init(capacity: Int = 0) {
+        store = Store(capacity: capacity)
+    }
+
+    package var count: Int { store.count }
+    package var capacity: Int { store.capacity }
+
+    /// Deletes the events (their texts with them): nothing read from them may be used after.
+    package mutating func empty() {
+        store.deleteAll()
+        end = nil
+    }
+
+    /// Parses the next event into the chunk and gives its type; nil when libyaml refuses the
+    /// input (nothing added).
+    fileprivate mutating func parse(_ parser: UnsafeMutablePointer<yaml_parser_t>) -> yaml_event_type_t? {
+        precondition(store.count < store.capacity, "an event chunk is full")
+        let slot = store.events + store.count
+        guard yaml_parser_parse(parser, slot) == 1 else { return nil }
+        store.count += 1
+        return slot.pointee.type
+    }
+
+    /// Event `i`, read in place (a copy of libyaml's event is a hundred bytes).
+    package func event(_ i: Int) -> RawEvent {
+        let e = store.events + i
+        let kind: RawEvent.Kind
+        var style = ScalarStyle.plain
+        var anchor: UnsafeMutablePointer<yaml_char_t>?, tag: UnsafeMutablePointer<yaml_char_t>?
+        var text: UnsafeMutablePointer<yaml_char_t>?, count = 0
+        var isFlow = false
+        switch e.pointee.type {
+        case YAML_STREAM_START_EVENT: kind = .streamStart
+        case YAML_STREAM_END_EVENT: kind = .streamEnd
+        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
+        case YAML_ALIAS_EVENT: kind = .alias
+        case YAML_SCALAR_EVENT:
+            kind = .scalar
+            style = EventSource.style(e.pointee.data.scalar.style)
+            text = e.pointee.data.scalar.value
+            count = e.pointee.data.scalar.length
+            (anchor, tag) = (e.pointee.data.scalar.anchor, e.pointee.data.scalar.tag)
+        case YAML_SEQUENCE_START_EVENT:
+            kind = .sequenceStart
+            (anchor, tag) = (e.pointee.data.sequence_start.anchor, e.pointee.data.sequence_start.tag)
+            isFlow = e.pointee.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+        case YAML_MAPPING_START_EVENT:
+            kind = .mappingStart
+            (anchor, tag) = (e.pointee.data.mapping_start.anchor, e.pointee.data.mapping_start.tag)
+            isFlow = e.pointee.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+        case YAML_SEQUENCE_END_EVENT: kind = .sequenceEnd
+        case YAML_MAPPING_END_EVENT: kind = .mappingEnd
+        default: kind = .other
+        }
+        return RawEvent(kind: kind, style: style, hasAnchor: anchor != nil, isFlow: isFlow,
+                        span: Span(start: EventSource.mark(e.pointee.start_mark), end: EventSource.mark(e.pointee.end_mark)),
+                        text: UnsafePointer(text), count: count,
+                        tag: tag.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
+    }
+
+    /// What a look-ahead reads of event `i` (see `EventReader.prefetchNextKey`): whether it
+    /// opens or closes a collection, or is a scalar and its bytes, and nothing else.
+    package enum Peek {
+        case open, close, other
+        case scalar(UnsafeBufferPointer<UInt8>)
+    }
+
+    package func peek(_ i: Int) -> Peek {
+        let e = store.events + i
+        switch e.pointee.type {
+        case YAML_SCALAR_EVENT:
+            return .scalar(UnsafeBufferPointer(start: UnsafePointer(e.pointee.data.scalar.value), count: e.pointee.data.scalar.length))
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT: return .open
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT: return .close
+        default: return .other
+        }
+    }
+
+    /// A scalar's value.
+    package func value(_ event: RawEvent) -> String {
+        guard let text = event.text else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: text, count: event.count), as: UTF8.self)
+    }
+
+    /// The tag, if the event has one.
+    package func tag(_ event: RawEvent) -> String? {
+        event.tag.map { String(cString: $0) }
+    }
+}
+
+/// Bytes → libyaml events, in chunks. The only code that sees libyaml's parser.
+package enum EventSource {
+    /// Parses `bytes` and hands the events to `deliver` in chunks of at most `chunkSize` (the
+    /// last one with `end` set), the first once it holds `firstChunk` events: the reader maps
+    /// the file's lines while it waits only once the parser has delivered something (see
+    /// `EventReader.read`), and a file's first events come at once where a later one may take
+    /// the whole file (the value of `policy: blank` followed by 1 MiB of blank lines ends only
+    /// where they do). `deliver` returns false to stop parsing; it may keep the chunk's storage
+    /// and give back another (see `EventPipe`).
+    package static func parse(_ bytes: [UInt8], chunkSize: Int, firstChunk: Int = 4, deliver: (inout EventChunk) -> Bool) {
+        // On the heap: libyaml's string reader points back into the parser, so it must not move.
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        defer { parser.deallocate() }
+        parser.initialize(to: yaml_parser_t())
+        var chunk = EventChunk(capacity: chunkSize)
+        guard yaml_parser_initialize(parser) == 1 else {
+            chunk.end = .failed(Loader.refused(.inputLimit, at: .start,
+                                               "the YAML parser could not start (out of memory)").diagnostics[0])
+            _ = deliver(&chunk)
+            return
+        }
+        defer { yaml_parser_delete(parser) }
+        // libyaml wants a pointer even for empty input; it reads `count` bytes and no further.
+        let input = bytes.isEmpty ? [0] : bytes
+        input.withUnsafeBufferPointer { buffer in
+            yaml_parser_set_input_string(parser, buffer.baseAddress, bytes.count)
+            yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+            var size = min(firstChunk, chunkSize)
+            while true {
+                guard let type = chunk.parse(parser) else {
+                    chunk.end = .failed(syntaxError(parser.pointee, in: bytes))
+                    _ = deliver(&chunk)
+                    return
+                }
+                if type == YAML_STREAM_END_EVENT {
+                    chunk.end = .finished
+                    _ = deliver(&chunk)
+                    return
+                }
+                if chunk.count >= size {
+                    size = chunkSize
+                    guard deliver(&chunk) else { return }
+                    // What came back: this chunk, read (one thread), or one the reader is done
+                    // with (`EventPipe`), or a new one without room yet.
+                    chunk.empty()
+                    if chunk.capacity < chunkSize { chunk = EventChunk(capacity: chunkSize) }
+                }
+            }
+        }
+    }
+
+    static func syntaxError(_ parser: yaml_parser_t, in bytes: [UInt8]) -> Diagnostic {
+        var message = parser.problem.map { String(cString: $0) } ?? "the file is not well-formed YAML"
+        let at: Mark
+        if parser.error == YAML_READER_ERROR {
+            at = Encoding.mark(at: parser.problem_offset, in: bytes)
+            if parser.problem_value >= 0 && message.hasPrefix("control characters") {
+                message += " (found U+\(hex(parser.problem_value)))"
+            }
+        } else {
+            at = mark(parser.problem_mark)
+            // libyaml says "found character that cannot start any token" (or that a tab "violates
+            // indentation") at a tab that indents a line: say what to do instead.
+            var builder = SourceMap.Builder(bytes)
+            let text = builder.finish(through: at.line)
+            if let offset = text.offset(of: at), offset < bytes.count, bytes[offset] == 0x09,
+               let line = text.line(at.line), line.unicodeScalars.prefix(at.column - 1).allSatisfy({ $0 == " " || $0 == "\t" }) {
+                return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
+                                  rule: RuleID.yamlSyntax.rawValue,
+                                  message: "a tab indents this line; YAML indents with spaces only",
+                                  help: "replace the tab with spaces, as many as the lines around it use")
+            }
+            if let context = parser.context {
+                let where_ = mark(parser.context_mark)
+                message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"
+            }
+        }
+        return Diagnostic(span: Span(at), severity: .error, rule: RuleID.yamlSyntax.rawValue, message: message)
+    }
+
+    package static func hex(_ value: Int32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// A file is at most 1 MiB (`Loader.maxBytes`): its lines and columns fit in 32 bits.
+    static func mark(_ m: yaml_mark_t) -> Mark {
+        Mark(line: Int(truncatingIfNeeded: m.line) &+ 1, column: Int(truncatingIfNeeded: m.column) &+ 1)
+    }
+
+    static func style(_ s: yaml_scalar_style_t) -> ScalarStyle {
+        switch s {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: return .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: return .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: return .literal
+        case YAML_FOLDED_SCALAR_STYLE: return .folded
+        default: return .plain
+        }
+    }
+}
+
+/// Hands chunks of events from the thread that parses to the thread that builds the tree: a
+/// queue of at most `depth` full chunks, so a fast parser never holds more than that many ahead,
+/// and the emptied chunks come back for their storage to be reused.
+package final class EventPipe: @unchecked Sendable {
+    // Every field below is read and written only with `lock` held.
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var ready: [EventChunk] = []
+    private var head = 0
+    private var spare: [EventChunk] = []
+    private var stopped = false
+    private let depth: Int
+
+    package init(depth: Int) {
+        self.depth = depth
+        pthread_mutex_init(lock, nil)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(lock)
+        changed.deallocate()
+        lock.deallocate()
+    }
+
+    /// The parser's side: queues `chunk` and gives it an emptied one in its place. False once
+    /// the reader has stopped (nothing more is wanted).
+    package func send(_ chunk: inout EventChunk) -> Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        while ready.count - head >= depth && !stopped { pthread_cond_wait(changed, lock) }
+        guard !stopped else { return false }
+        var next = spare.popLast() ?? EventChunk()
+        swap(&next, &chunk)
+        ready.append(next)
+        pthread_cond_broadcast(changed)
+        return true
+    }
+
+    /// The reader's side: the next chunk, waiting for it; `done` is the chunk it has finished
+    /// with, given back for its storage. While none is ready, `idle` runs (without the lock)
+    /// for as long as it answers true, then the reader sleeps until one is.
+    package func receive(returning done: consuming EventChunk?, whileWaiting idle: () -> Bool = { false }) -> EventChunk {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        // Its events are deleted by the parser's thread when it takes the chunk (see
+        // `EventSource.parse`): libyaml's texts freed by the thread that allocated them. Freed on
+        // this thread, each free went to the other thread's heap, under its lock: on a list of
+        // 200 000 numbers this thread ran 55 million more instructions than when events were copied.
+        if let done = done.take() { spare.append(done) }
+        var idling = true
+        while ready.count == head {
+            if idling {
+                pthread_mutex_unlock(lock)
+                idling = idle()
+                pthread_mutex_lock(lock)
+            } else {
+                pthread_cond_wait(changed, lock)
+            }
+        }
+        let chunk = ready[head]
+        ready[head] = EventChunk()
+        head += 1
+        if head == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        pthread_cond_broadcast(changed)
+        return chunk
+    }
+
+    /// The reader wants no more: a waiting or later `send` returns false.
+    package func stop() {
+        pthread_mutex_lock(lock)
+        stopped = true
+        ready.removeAll()
+        head = 0
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
+    }
+}

@@ -1,0 +1,567 @@
+/// What the loader made of a file: the tree (when there is one to decode) and its findings.
+public struct LoadResult: Sendable {
+    /// The document's root; nil for an empty stream, or when the file could not be read whole.
+    public var root: Node?
+    /// False after a syntax error or a broken limit: then nothing more is checked.
+    public var decodable: Bool
+    public var diagnostics: [Diagnostic]
+    /// Findings not kept because the file already had `Loader.maxFindings` (see `Checker`).
+    public var suppressed = 0
+    /// The map of the file's lines, as far as it was made while another thread parsed (nil when
+    /// the file was parsed on this thread): what a fix is written through.
+    public var sourceMap: SourceMap.Builder?
+}
+
+/// Bytes → YAML tree with positions, from libyaml's events (`EventSource`).
+///
+/// Every limit is enforced while events stream in, so hostile input never builds a large tree:
+/// size is checked before parsing, nesting depth at each start event, and no alias is expanded.
+public enum Loader {
+    public static let maxBytes = 1 << 20
+    public static let maxDepth = 32
+    /// Findings kept per file: a real policy has a few dozen at most, and a file of a hundred
+    /// thousand repeated keys must not cost a hundred thousand findings in memory and output.
+    public static let maxFindings = 1000
+    /// Collections nested deeper than this are kept without their contents (their kind and span
+    /// only). The language reads nothing below depth 5 (root, `retry`, `profiles`, a profile, a
+    /// value), and a nest of tens of thousands of `[[[…]]]` to depth 32 held an array per level:
+    /// 50 MB for a 1 MiB file. Duplicate keys are still found at every depth: a mapping's keys are
+    /// compared while it is open, and only its finished contents are let go.
+    public static let keptDepth = 8
+
+    /// A file this large is parsed on a second thread while the tree is built, when `threads`
+    /// allows more than one (nil: every core): below it, starting a thread costs more than it saves.
+    package static let pipelineMinimum = 64 << 10
+
+    /// A pipelined load hands events over in chunks of this many, at most `depth` of them queued:
+    /// a hand-over costs a lock and perhaps a wake-up, far less than parsing two thousand events,
+    /// and four chunks of libyaml's events (104 bytes each, and their texts) are about a megabyte.
+    package static let pipe = (chunk: 2048, depth: 4)
+
+    /// `threads`: 1 (the default) parses on this thread; more, or nil for every core, parses a
+    /// file of at least `pipelineMinimum` bytes on a second thread while this one builds the tree.
+    ///
+    /// `reading`: the shape its reader reads the document as (`Language.root` for a policy), or
+    /// nil to keep everything. A collection that reader never looks into (the value of a key the
+    /// shape does not have, a list where a number belongs) is kept with its kind and span only:
+    /// a flow one (`{…}`, `[…]`) without contents, a block one with its last entry or item, from
+    /// which an editor finds its last line. A repeated key in it is still found. So a file of
+    /// tiny lists under an unknown key, or of profiles whose values nest, holds no tree of them.
+    public static func load(_ bytes: [UInt8], threads: Int? = 1, reading: Shape? = nil) -> LoadResult {
+        load(bytes, pipe: pipelines(bytes, threads: threads) ? pipe : nil, reading: reading)
+    }
+
+    /// Whether `load` parses `bytes` on a second thread.
+    package static func pipelines(_ bytes: [UInt8], threads: Int?) -> Bool {
+        threads != 1 && bytes.count >= pipelineMinimum
+    }
+
+    /// `pipe`: chunk size and queue depth of the second thread's hand-over; nil for one thread.
+    package static func load(_ bytes: [UInt8], pipe: (chunk: Int, depth: Int)?, reading: Shape? = nil) -> LoadResult {
+        if bytes.count > maxBytes {
+            // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
+            // that many bytes is a lower bound, not the size.
+            let size = bytes.count == maxBytes + 1 ? "has at least \(bytes.count) bytes" : "is \(describeSize(bytes.count))"
+            return refused(.inputLimit, at: .start,
+                "the file \(size), over the limit of 1 MiB (\(maxBytes) bytes) for a policy file")
+        }
+        // With the encoding set, libyaml takes a BOM for a character of line 1: every column after
+        // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
+        let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        var run = EventReader(bytes: content, reading: reading)
+        // On a second thread libyaml parses while this one checks the encoding (9 million
+        // instructions for a file of non-ASCII names): a file refused is refused all the same.
+        // Then, whenever this thread waits for the parser, it maps the file's lines a piece at a
+        // time, for the fixes: made after the parse, the map was 7 million instructions of the
+        // thread that decodes, checks and reports, alone.
+        var map = SourceMap.Builder(bytes)
+        var result = run.read(pipe: pipe, refusing: { Encoding.problem(in: bytes) },
+                              whileWaiting: { map.advance(by: mapPiece) })
+        if pipe != nil, result.decodable { result.sourceMap = map }
+        return result
+    }
+
+    /// The bytes mapped at a time while waiting for the parser: about 230,000 instructions on a
+    /// 1 MiB file of short lines, so a chunk that arrives meanwhile waits little.
+    package static let mapPiece = 32 << 10
+    /// The pieces mapped, at most, before the parser's first chunk arrives.
+    package static let earlyPieces = 2
+
+    package static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
+        LoadResult(root: nil, decodable: false, diagnostics: [
+            Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message),
+        ])
+    }
+
+    /// `1048577 bytes`, and in MiB as well once that reads better: `52428800 bytes (50.0 MiB)`.
+    package static func describeSize(_ count: Int) -> String {
+        // Parenthesised: in Swift `>>` binds tighter than `*`.
+        let tenths = (count * 10) >> 20
+        return count >= 2 << 20 ? "\(count) bytes (\(tenths / 10).\(tenths % 10) MiB)" : "\(count) bytes"
+    }
+}
+
+/// One frame of the open collections while events stream in.
+private struct Frame {
+    package var isMapping: Bool
+    package var isFlow: Bool
+    /// What the reader reads this collection as; nil when it reads no more than its kind and
+    /// span (then, with `EventReader.reading` set, its contents are let go: see `Loader.load`).
+    package var shape: Shape?
+    package var start: Mark
+    /// Collect nothing: this subtree is a refused key, a duplicate's value or a merge key's value.
+    package var discard: Bool
+    /// The entries of a mapping or the items of a list so far, handed over whole when it ends.
+    /// Each frame has its own, with room for a policy's usual few from the start: collecting them
+    /// on one stack for all frames cost a copy out of it and a removal from it per collection.
+    package var entries: [Entry] = []
+    package var items: [Node] = []
+    /// The entries by key, made only once a mapping is large (see `firstSpan`); by bytes, as
+    /// every key comparison (see `sameText`).
+    package var seen = HashIndex()
+    /// The hash of the last key `firstSpan` looked up and did not find, with where that key
+    /// stands: it becomes the next entry, and is indexed with this hash instead of a second one
+    /// (a mapping of long keys was hashed twice over).
+    package var lastKeyHash: (span: Span, hash: UInt64)?
+    package var pendingKey: String?
+    package var pendingKeySpan = Span(.start)
+    package var skipValue = false
+
+    /// True when the next node completes a `key: value` pair rather than starting one.
+    package var expectsValue: Bool { isMapping && pendingKey != nil }
+}
+
+private struct EventReader {
+    package let bytes: [UInt8]
+    package var stack: [Frame] = []
+    package var root: Node?
+    package var diagnostics: [Diagnostic] = []
+    /// The first finding of each unsupported construct, and how many more there were: a file full
+    /// of aliases gets one clear finding, not thousands.
+    package var unsupported: [String: (index: Int, more: Int)] = [:]
+    package var documents = 0
+    package var suppressed = 0
+    /// The event being handled, by its index in its chunk.
+    package var eventIndex = 0
+    /// By depth, the arrays the last collection that ended there filled, emptied with their room
+    /// kept: the next collection at that depth fills one of them and hands over an exact copy
+    /// (see `handOver`).
+    package var spareEntries: [[Entry]] = []
+    package var spareItems: [[Node]] = []
+
+    /// See `Loader.load(_:threads:reading:)`.
+    package let reading: Shape?
+    /// Whether unread collections are let go: only when there is a shape to say what is read.
+    package var pruning: Bool { reading != nil }
+
+    package init(bytes: [UInt8], reading: Shape?) {
+        self.bytes = bytes
+        self.reading = reading
+    }
+
+    /// Parses on this thread, or, with `pipe`, on a second one while this one builds the tree:
+    /// libyaml's part (a third of a large file's work) then runs beside the rest. When `problem`
+    /// finds the bytes unfit to read (asked while libyaml parses, or first on one thread), the
+    /// file is refused with it alone.
+    ///
+    /// `whileWaiting` runs whenever this thread would wait for the parser's next chunk, until it
+    /// answers false (it has no more to do); on one thread it never runs.
+    package mutating func read(pipe settings: (chunk: Int, depth: Int)?,
+                       refusing problem: () -> Encoding.Problem?,
+                       whileWaiting idle: () -> Bool = { false }) -> LoadResult {
+        var decodable = true
+        let pipe = settings.map { EventPipe(depth: $0.depth) }
+        if let pipe, let settings, let worker = Worker({ [bytes] in
+            EventSource.parse(bytes, chunkSize: settings.chunk) { pipe.send(&$0) }
+        }) {
+            if let found = problem() {
+                pipe.stop()
+                worker.join()
+                return Loader.refused(.inputLimit, at: found.mark, found.message)
+            }
+            var chunk: EventChunk? = nil
+            // Before the parser's first chunk, only a little of the waiting is spent: a file that
+            // libyaml refuses at once (a tab on line 4 of 1 MiB of short lines) needs no map, and
+            // mapping while the parser's thread started was a seventh of linting it.
+            var received = false, early = 0
+            func waiting() -> Bool {
+                if !received {
+                    guard early < Loader.earlyPieces else { return false }
+                    early += 1
+                }
+                return idle()
+            }
+            while true {
+                let next = pipe.receive(returning: chunk.take(), whileWaiting: waiting)
+                received = true
+                let goOn = consume(next, decodable: &decodable)
+                chunk = consume next
+                if !goOn { break }
+            }
+            // Stopped early (a second document, a broken limit): the parser's thread returns
+            // at its next chunk.
+            pipe.stop()
+            worker.join()
+        } else {
+            if let found = problem() { return Loader.refused(.inputLimit, at: found.mark, found.message) }
+            // Small chunks: on one thread they only batch the calls, and stay in the cache.
+            EventSource.parse(bytes, chunkSize: 256) { chunk in
+                consume(chunk, decodable: &decodable)
+            }
+        }
+        finishUnsupportedCounts()
+        return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics,
+                          suppressed: suppressed)
+    }
+
+    /// The chunk's events, in order; false once nothing more is wanted (the stream ended, or
+    /// reading stopped), with `decodable` cleared if it stopped on an error.
+    package mutating func consume(_ chunk: borrowing EventChunk, decodable: inout Bool) -> Bool {
+        var i = 0
+        while i < chunk.count {
+            eventIndex = i
+            switch handle(chunk.event(i), in: chunk) {
+            case .goOn: i += 1
+            case .goOnPastNext: i += 2
+            case .done: return false
+            case .abort:
+                decodable = false
+                return false
+            }
+        }
+        switch chunk.end {
+        case nil: return true
+        case .finished: return false
+        case .failed(let diagnostic):
+            diagnostics.append(diagnostic)
+            decodable = false
+            return false
+        }
+    }
+
+    /// `goOnPastNext`: the next event was taken with this one.
+    package enum Step { case goOn, goOnPastNext, done, abort }
+
+    package mutating func handle(_ event: RawEvent, in chunk: borrowing EventChunk) -> Step {
+        let start = event.span.start
+        let end = event.span.end
+        switch event.kind {
+        case .streamStart, .documentEnd, .other:
+            return .goOn
+        case .streamEnd:
+            return .done
+        case .documentStart:
+            documents += 1
+            if documents > 1 {
+                report(.yamlUnsupported, at: start,
+                       "a policy file holds one YAML document; a second one starts here")
+                return .done
+            }
+            return .goOn
+        case .alias:
+            if isSkipping {
+                // Part of something already refused.
+            } else if let top = stack.indices.last, stack[top].isMapping, stack[top].pendingKey == nil {
+                reportOnce("key", at: start, "a key must be a plain word, not an alias")
+            } else {
+                reportOnce("anchor", at: start,
+                           "anchors and aliases are not supported in policy files; write the value out in full")
+            }
+            deliver(Node(.reported, span: event.span))
+            return .goOn
+        case .scalar:
+            checkProperties(of: event, in: chunk)
+            let text = chunk.value(event)
+            if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
+                // A key: kept as text, never made a node.
+                takeKey(text, event.style, span: event.span, frame: top, in: chunk)
+            } else {
+                deliver(Node(.scalar(text, event.style), span: event.span))
+            }
+            return .goOn
+        case .sequenceStart, .mappingStart:
+            let isMapping = event.kind == .mappingStart
+            if stack.count >= Loader.maxDepth {
+                report(.inputLimit, at: start,
+                       "nesting is deeper than \(Loader.maxDepth) levels, the limit for a policy file")
+                return .abort
+            }
+            checkProperties(of: event, in: chunk)
+            var discard = isSkipping
+            if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
+                reportOnce("key", at: start,
+                           "a key must be a plain word, not a \(isMapping ? "mapping" : "list")")
+                discard = true
+            }
+            // An empty collection (`{}`, `[]`) is made at once, its end read ahead in the chunk:
+            // it needs no frame, and without pushing and popping one for each of 70,000 `{}`
+            // profiles this thread does 343 million instructions instead of 403.
+            if eventIndex + 1 < chunk.count, case .close = chunk.peek(eventIndex + 1) {
+                let span = Span(start: start, end: chunk.event(eventIndex + 1).span.end)
+                deliver(Node(discard ? .reported : isMapping ? .mapping([]) : .sequence([]), span: span))
+                return .goOnPastNext
+            }
+            var frame = Frame(isMapping: isMapping, isFlow: event.isFlow, shape: pruning ? shapeOfNext(isMapping: isMapping) : nil,
+                              start: start, discard: discard)
+            let depth = stack.count
+            if isMapping, depth < spareEntries.count { swap(&frame.entries, &spareEntries[depth]) }
+            if !isMapping, depth < spareItems.count { swap(&frame.items, &spareItems[depth]) }
+            stack.append(consume frame)
+            return .goOn
+        case .sequenceEnd, .mappingEnd:
+            guard var frame = stack.popLast() else { return .abort }
+            let span = Span(start: frame.start, end: end)
+            let node: Node
+            if frame.discard {
+                node = Node(.reported, span: span)
+            } else if stack.count >= Loader.keptDepth || (pruning && frame.shape == nil && frame.isFlow) {
+                // Below what any reader of the tree looks at, or what this one does: the
+                // collection without its contents.
+                node = Node(frame.isMapping ? .mapping([]) : .sequence([]), span: span)
+            } else if pruning && frame.shape == nil && frame.isMapping {
+                // Unread, in block style: its last entry, whose last line is the mapping's (a
+                // list keeps only its last item as it goes, in `deliver`).
+                node = Node(.mapping(frame.entries.isEmpty ? [] : [frame.entries[frame.entries.count - 1]]), span: span)
+            } else {
+                node = Node(frame.isMapping ? .mapping(Self.handOver(&frame.entries)) : .sequence(Self.handOver(&frame.items)),
+                            span: span)
+            }
+            let depth = stack.count
+            if frame.isMapping { Self.keepSpare(&frame.entries, in: &spareEntries, at: depth) }
+            else { Self.keepSpare(&frame.items, in: &spareItems, at: depth) }
+            deliver(node)
+            return .goOn
+        }
+    }
+
+    /// The shape the collection that starts now is read as (see `Frame.shape`): what its parent's
+    /// shape says of the key it stands under or of its items, when that is a collection of its kind.
+    package func shapeOfNext(isMapping: Bool) -> Shape? {
+        let expected: Shape?
+        if let top = stack.indices.last {
+            guard let parent = stack[top].shape else { return nil }
+            if stack[top].isMapping {
+                guard let key = stack[top].pendingKey else { return nil }
+                expected = parent.valueShape(key)
+            } else {
+                expected = parent.itemShape
+            }
+        } else {
+            expected = reading
+        }
+        switch expected {
+        case .object?, .namedMap?: return isMapping ? expected : nil
+        case .list?: return isMapping ? nil : expected
+        default: return nil
+        }
+    }
+
+    /// True while the events belong to something already refused, so they add no findings.
+    package var isSkipping: Bool {
+        // By index: `stack.last` would copy the frame, and its arrays with it.
+        guard let top = stack.indices.last else { return false }
+        return stack[top].discard || (stack[top].expectsValue && stack[top].skipValue)
+    }
+
+    package mutating func checkProperties(of event: RawEvent, in chunk: borrowing EventChunk) {
+        guard event.hasAnchor || event.hasTag, !isSkipping else { return }
+        if event.hasAnchor {
+            reportOnce("anchor", at: event.span.start,
+                       "anchors and aliases are not supported in policy files; write the value out in full")
+        }
+        if event.hasTag {
+            // The tag's text is read only for the first message (a file may hold 60 000 tags).
+            reportOnce("tag", at: event.span.start, {
+                // libyaml hands over the resolved tag; show the `!!` shorthand people write.
+                var text = chunk.tag(event) ?? ""
+                if text.hasPrefix("tag:yaml.org,2002:") { text = "!!" + text.dropFirst("tag:yaml.org,2002:".count) }
+                return "tags such as '\(printable(text))' are not supported; the key a value stands under gives its type"
+            }())
+        }
+    }
+
+    /// Takes `node` over (consuming: it is stored, and a borrowed node would be copied to be).
+    package mutating func deliver(_ node: consuming Node) {
+        guard !stack.isEmpty else {
+            if root == nil { root = node }
+            return
+        }
+        let top = stack.count - 1
+        if stack[top].discard { return }
+        if !stack[top].isMapping {
+            if pruning && stack[top].shape == nil {
+                // Unread (see `Loader.load`): a flow list keeps no item, a block list its last.
+                stack[top].items.removeAll(keepingCapacity: true)
+                if stack[top].isFlow { return }
+            }
+            Self.makeRoom(&stack[top].items, fileSize: bytes.count)
+            stack[top].items.append(node)
+            return
+        }
+        // Taken out, not copied: the entry keeps it.
+        guard let key = stack[top].pendingKey.take() else {
+            // A key that is an alias or a collection (a scalar key went to `takeKey`), reported
+            // when it started: drop the pair.
+            stack[top].pendingKeySpan = node.span
+            stack[top].pendingKey = ""
+            stack[top].skipValue = true
+            return
+        }
+        if !stack[top].skipValue {
+            Self.makeRoom(&stack[top].entries, fileSize: bytes.count)
+            stack[top].entries.append(Entry(key: key, keySpan: stack[top].pendingKeySpan, value: node))
+        }
+        stack[top].skipValue = false
+    }
+
+    /// Room for a collection's next entry or item. One of over `largeCollection` grows eightfold
+    /// when full, not twofold: each growth copies the array into new memory, and on a file of
+    /// 60,000 profiles the page faults of those copies were 8 % of lint's time. Room not yet
+    /// filled is address space, not memory (no page of it is touched), and is never more than the
+    /// file could fill: an entry or an item takes at least two bytes of it.
+    /// (Static: a method of the reader, given its own stack's array, made Swift copy the stack.)
+    @inline(__always)
+    package static func makeRoom<T>(_ array: inout [T], fileSize: Int) {
+        let count = array.count
+        guard count >= largeCollection, count == array.capacity else { return }
+        array.reserveCapacity(max(count + 1, min(count * 8, fileSize / 2)))
+    }
+
+    package static let largeCollection = 1024
+
+    /// A collection's entries or items as the tree keeps them: a copy with no room to spare, the
+    /// filled array left empty with its room for the next collection at its depth. A profile of
+    /// five keys grows its array to room for eight (four allocations); 13,000 of them held 2.9 MB
+    /// of room never filled. A large collection hands over its array itself: copied, it would be
+    /// in memory twice.
+    @inline(__always)
+    package static func handOver<T>(_ array: inout [T]) -> [T] {
+        let count = array.count
+        // Empty (a `{}` whose end came in the next chunk): the room stays for the next.
+        guard count > 0 else { return [] }
+        guard count < largeCollection, count < array.capacity else {
+            defer { array = [] }
+            return array
+        }
+        let exact = [T](unsafeUninitializedCapacity: count) { copy, made in
+            array.withUnsafeBufferPointer { copy.baseAddress!.initialize(from: $0.baseAddress!, count: count) }
+            made = count
+        }
+        array.removeAll(keepingCapacity: true)
+        return exact
+    }
+
+    /// Keeps an emptied array (see `handOver`) as the spare of its depth.
+    @inline(__always)
+    package static func keepSpare<T>(_ array: inout [T], in spares: inout [[T]], at depth: Int) {
+        guard array.capacity > 0 else { return }
+        array.removeAll(keepingCapacity: true)
+        while spares.count <= depth { spares.append([]) }
+        swap(&array, &spares[depth])
+    }
+
+    package mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int, in chunk: borrowing EventChunk) {
+        stack[top].pendingKeySpan = span
+        stack[top].pendingKey = key
+        if style == .plain && sameText(key, "<<") {
+            reportOnce("merge", at: span.start,
+                       "merge keys ('<<') are not supported in policy files; write each key out")
+            stack[top].skipValue = true
+        } else if let first = firstSpan(of: key, frame: top, in: chunk) {
+            stack[top].skipValue = true
+            guard diagnostics.count < Loader.maxFindings else {
+                suppressed += 1
+                return
+            }
+            diagnostics.append(Diagnostic(
+                span: span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
+                message: "key '\(printable(key))' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
+                help: "remove one of them; a duplicate key means one value is silently lost",
+                related: [.init(file: "", span: first, message: "first '\(printable(key))' is here")]))
+            stack[top].skipValue = true
+        }
+    }
+
+    /// Where `key` first stands in this mapping, if it does. A policy's mappings hold a few keys:
+    /// scanning them beats hashing; a large mapping gets a dictionary, kept up to date from then on.
+    /// Every key taken becomes an entry when its value arrives, before the next key, so the
+    /// entries are exactly the keys seen. Keys are the same when their bytes are: `K` and the
+    /// Kelvin sign, or a composed and a decomposed letter, are two keys to every other reader.
+    package mutating func firstSpan(of key: String, frame top: Int, in chunk: borrowing EventChunk) -> Span? {
+        let count = stack[top].entries.count
+        if count < 16 {
+            for i in 0..<count where sameText(stack[top].entries[i].key, key) { return stack[top].entries[i].keySpan }
+            return nil
+        }
+        // The key's slot, for a key the look-ahead did not reach (after a long value, past the
+        // chunk's end), is asked for before the keys not yet indexed are placed.
+        let hash = Self.hash(key)
+        stack[top].seen.prefetch(hash: hash)
+        while stack[top].seen.count < count {
+            let indexed = stack[top].seen.count
+            let indexedHash: UInt64
+            if let last = stack[top].lastKeyHash, last.span == stack[top].entries[indexed].keySpan {
+                indexedHash = last.hash
+            } else {
+                indexedHash = Self.hash(stack[top].entries[indexed].key)
+            }
+            stack[top].seen.insert(hash: indexedHash, index: indexed)
+        }
+        let entries = stack[top].entries
+        let found = stack[top].seen.find(hash: hash) { sameText(entries[$0].key, key) }
+        stack[top].lastKeyHash = found == nil ? (stack[top].pendingKeySpan, hash) : nil
+        prefetchNextKey(frame: top, in: chunk)
+        return found.map { entries[$0].keySpan }
+    }
+
+    /// Asks for the slot of this mapping's next key, read ahead in the chunk: the key after the
+    /// value that follows the one just taken. A look-up in the index of a large mapping is a cache
+    /// miss, and the misses were 4 % of linting 60,000 profiles; asked for this early,
+    /// the slot arrives while the value between is read. Only the slot is asked for: the key's
+    /// look-up hashes its own text, so a wrong guess costs time, never a finding.
+    package func prefetchNextKey(frame top: Int, in chunk: borrowing EventChunk) {
+        // The value: one event, or a collection up to its end, within a few events.
+        var j = eventIndex + 1, depth = 0
+        let end = min(chunk.count, j + 24)
+        while j < end {
+            switch chunk.peek(j) {
+            case .open: depth += 1
+            case .close: depth -= 1
+            case .scalar, .other: break
+            }
+            j += 1
+            if depth <= 0 { break }
+        }
+        guard depth == 0, j < end, case .scalar(let bytes) = chunk.peek(j) else { return }
+        stack[top].seen.prefetch(hash: keyedHash(bytes))
+    }
+
+    /// A key's hash by its bytes (keys are the same when their bytes are, see `firstSpan`): the
+    /// per-process keyed hash of `firstEarlier`, so no file can make its keys share slots. The
+    /// standard library's SipHash took about 200 instructions a key, and each key of a large
+    /// mapping is hashed twice (for the slot asked for ahead, then to look it up).
+    package static func hash(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { keyedHash($0) }
+    }
+
+    package mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
+        diagnostics.append(Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message))
+    }
+
+    /// The message is made only for the first: a file of 50 000 tags made it 50 000 times.
+    package mutating func reportOnce(_ kind: String, at mark: Mark, _ message: @autoclosure () -> String) {
+        if let seen = unsupported[kind] {
+            unsupported[kind] = (seen.index, seen.more + 1)
+            return
+        }
+        unsupported[kind] = (diagnostics.count, 0)
+        report(.yamlUnsupported, at: mark, message())
+    }
+
+    package mutating func finishUnsupportedCounts() {
+        for (_, seen) in unsupported where seen.more > 0 {
+            diagnostics[seen.index].message += " (\(seen.more) more in this file)"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import PolicySource
+import PolicyCheck
+import PolicyCodegen
+import TestSupport
+
+/// The project file as PolicyKit reads it: bytes in, the typed file and findings out.
+@Suite struct ProjectConfigTests {
+    static func load(_ text: String) -> (config: ProjectConfig, diagnostics: [Diagnostic]) {
+        ProjectConfig.load(Array(text.utf8), path: "policyc.yaml")
+    }
+
+    @Test func everyKey() throws {
+        let loaded = Self.load("""
+            version: 1
+            policies: [Policies, more/extra.yaml]
+            out: build/generated
+            targets: [kotlin, swift]
+            kotlinPackage: com.example.player
+            """)
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.headline))")
+        #expect(loaded.config.policies?.map(\.value) == ["Policies", "more/extra.yaml"])
+        #expect(loaded.config.policies?.last?.span.start == Mark(line: 2, column: 22))
+        #expect(loaded.config.out?.value == "build/generated")
+        #expect(loaded.config.targets?.value == [.kotlin, .swift])
+        #expect(loaded.config.kotlinPackage?.value == "com.example.player")
+    }
+
+    @Test func onlyTheVersionIsRequired() {
+        let loaded = Self.load("version: 1\n# nothing else\n")
+        #expect(loaded.diagnostics.isEmpty)
+        #expect(loaded.config == ProjectConfig())
+    }
+
+    @Test(arguments: [
+        ("version: 1\nout: gen\nkotlinPakage: x\n", "policyc.yaml:3:1: error: unknown key 'kotlinPakage' in the project file [unknown-key]", "did you mean 'kotlinPackage'?"),
+        ("version: 1\ntargets: [swift, swfit]\n", "policyc.yaml:2:18: error: an item of 'targets' is 'swfit', which is not one of swift, kotlin, typescript or schema [type-mismatch]", "did you mean 'swift'?"),
+        ("version: 1\ntargets: [swift, swift]\n", "policyc.yaml:2:18: error: 'swift' is listed twice in 'targets'; the first is at line 2, column 11 [type-mismatch]", "remove the repeated item"),
+        ("version: 01\n", "policyc.yaml:1:10: error: 'version' must be an integer", nil),
+        ("version: 3\nout: x\n", "policyc.yaml:1:10: error: the project file is version 3; this policyc reads version 1 [unsupported-version]", "upgrade policyc to read this file"),
+        ("out: gen\n", "policyc.yaml:1:1: error: the project file lacks the required key 'version' (project file version) [missing-key]", "add 'version: 1'"),
+        ("version: 1\nout: ''\n", "policyc.yaml:2:6: error: 'out' is empty; it must name a folder [type-mismatch]", "leave 'out' out for the default, Generated"),
+        ("version: 1\npolicies: [a, '']\n", "policyc.yaml:2:15: error: an item of 'policies' is empty; it must name a file or folder [type-mismatch]", nil),
+        ("version: 1\nkotlinPackage: com.example.when\n", "policyc.yaml:2:16: error: 'kotlinPackage' is 'com.example.when', which is not a Kotlin package name (dot-separated identifiers, no keywords) [type-mismatch]", "write a package such as wandura.policies"),
+        ("version: 1\nout: &a x\n", "policyc.yaml:2:6: error: ", nil),
+        ("version: [1\n", "policyc.yaml:", nil),
+    ] as [(String, String, String?)])
+    func findings(text: String, headline: String, help: String?) throws {
+        let loaded = Self.load(text)
+        let first = try #require(loaded.diagnostics.first, "no finding for \(text)")
+        #expect(first.headline.hasPrefix(headline), "\(loaded.diagnostics.map(\.headline))")
+        if let help { #expect(first.help == help) }
+        #expect(loaded.diagnostics.allSatisfy { $0.file == "policyc.yaml" })
+    }
+
+    @Test func aFileWithErrorsSetsNothingItCouldNotRead() {
+        let loaded = Self.load("version: 1\nout: gen\ntargets: [swift, nope]\n")
+        #expect(loaded.diagnostics.count == 1)
+        #expect(loaded.config.targets == nil)
+        #expect(loaded.config.out?.value == "gen")
+    }
+
+    @Test func hostileBytesAreFindingsNotCrashes() {
+        for bytes: [UInt8] in [[0xFF, 0xFE], Array(repeating: 0x5B, count: 100), Array("a: *x\n".utf8), []] {
+            let loaded = ProjectConfig.load(bytes, path: "p.yaml")
+            #expect(!loaded.diagnostics.isEmpty)
+        }
+    }
+
+    @Test func theSchemaDescribesEveryKey() throws {
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(SchemaGenerator.text(of: ProjectConfig.schema).utf8)) as? [String: Any])
+        let properties = try #require(schema["properties"] as? [String: [String: Any]])
+        #expect(Set(properties.keys) == Set(ProjectConfig.fields.map(\.key)))
+        #expect(properties["version"]?["const"] as? Int == 1)
+        let targets = try #require((properties["targets"]?["items"] as? [String: Any])?["enum"] as? [String])
+        #expect(targets == Generator.Target.allCases.map(\.rawValue))
+    }
+}

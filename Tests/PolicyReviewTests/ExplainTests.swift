@@ -1,0 +1,242 @@
+import Testing
+import PolicySource
+import PolicyCheck
+import PolicyReport
+import PolicySimulation
+import PolicyReview
+import TestSupport
+
+/// Explain figures against hand-computed values (the working is in each comment).
+struct ExplainFigureTests {
+    func figures(_ r: Int, _ b: Int, _ c: Int, _ t: Int, _ d: Int) -> ProfileFigures {
+        ProfileFigures(maxRetries: r, baseMs: b, capMs: c, timeoutMs: t, deadlineMs: d)
+    }
+
+    @Test func canonicalInteractive() {
+        // steps 500, 1000, 2000 → 3500; starts 0, 8000+500, 16000+1500=17500 ≥ 15000.
+        let f = figures(3, 500, 8000, 8000, 15000)
+        #expect(f.attemptsMax == 4)
+        #expect(f.maxBackoffTotalMs == WideInt(3500))
+        #expect(f.worstCaseAttempts == 2)
+        #expect(f.worstCaseWaitMs == 15000)   // min(15000, 8500 + 8000)
+    }
+
+    @Test func canonicalBackground() {
+        // steps 1, 2, 4, 8, 16 s (all under the 30 s cap) → 31 s; starts 0, 16, 33, 52, 75, 106 s,
+        // all before 120 s; the last ends at 121 s, cut to the deadline.
+        let f = figures(5, 1000, 30000, 15000, 120_000)
+        #expect(f.attemptsMax == 6)
+        #expect(f.maxBackoffTotalMs == WideInt(31000))
+        #expect(f.worstCaseAttempts == 6)
+        #expect(f.worstCaseWaitMs == 120_000)
+    }
+
+    @Test func stepsReachTheCap() {
+        // steps 100, 200, 400, 800, then 1000 six times → 1500 + 6000; starts 5000k + B(k):
+        // 0, 5100, 10300, 15700, 21500, 27500, ..., 57500 (k = 10) — all 11 before 60 s.
+        let f = figures(10, 100, 1000, 5000, 60000)
+        #expect(f.maxBackoffTotalMs == WideInt(7500))
+        #expect(f.worstCaseAttempts == 11)
+        #expect(f.worstCaseWaitMs == 60000)
+        // deadline 27500: k = 5 starts exactly at it, which does not count ("strictly before").
+        let g = figures(10, 100, 1000, 5000, 27500)
+        #expect(g.worstCaseAttempts == 5)
+        #expect(g.worstCaseWaitMs == 26500)   // 21500 + 5000
+    }
+
+    @Test func startAtTheDeadlineDoesNotCount() {
+        let f = figures(3, 500, 8000, 8000, 8500)   // attempt 1 would start at 8500
+        #expect(f.worstCaseAttempts == 1)
+        #expect(f.worstCaseWaitMs == 8000)
+    }
+
+    @Test func baseAboveCapAndZeroes() {
+        // base > cap: every step is the cap.
+        #expect(figures(4, 10_000, 1000, 5000, 100_000).maxBackoffTotalMs == WideInt(4000))
+        // base 0: no wait at all; timeout 0 too: every attempt starts at 0.
+        let z = figures(7, 0, 1000, 0, 1)
+        #expect(z.maxBackoffTotalMs == WideInt(0))
+        #expect(z.worstCaseAttempts == 8)
+        #expect(z.worstCaseWaitMs == 0)
+        // deadline 0: nothing starts before it.
+        let d = figures(3, 500, 8000, 8000, 0)
+        #expect(d.worstCaseAttempts == 0)
+        #expect(d.worstCaseWaitMs == 0)
+        // no retries: one attempt, no backoff.
+        let one = figures(0, 500, 8000, 8000, 15000)
+        #expect(one.attemptsMax == 1)
+        #expect(one.maxBackoffTotalMs == WideInt(0))
+        #expect(one.worstCaseAttempts == 1)
+        #expect(one.worstCaseWaitMs == 8000)
+    }
+
+    @Test func hugeRetriesAreExactAndFast() {
+        let n = (1 << 53) - 1
+        // 500 + 1000 + 2000 + 4000 + (n − 4)·8000 = 72057594037927903500, past Int.max.
+        let f = figures(n, 500, 8000, 8000, 15000)
+        #expect(f.attemptsMax == 1 << 53)
+        #expect(f.maxBackoffTotalMs.description == "72057594037927903500")
+        #expect(f.maxBackoffTotalMs.exactInt == nil)
+        #expect(f.maxBackoffTotalMs.json.rendered(pretty: false) == "72057594037927903500")
+        #expect(f.worstCaseAttempts == 2)
+        #expect(f.worstCaseWaitMs == 15000)
+        // every value at the top: (2^53 − 1)² exactly.
+        let top = figures(n, n, n, n, n)
+        #expect(top.maxBackoffTotalMs.description == "81129638414606663681390495662081")
+        #expect(top.worstCaseAttempts == 1)
+        #expect(top.worstCaseWaitMs == n)
+        // timeout 0, 1 ms steps: attempt k starts at k, so k = 0 ... n − 2 start before n.
+        let dense = figures(n, 1, 1, 0, n)
+        #expect(dense.worstCaseAttempts == n)
+        #expect(dense.worstCaseWaitMs == n - 1)
+        #expect(dense.maxBackoffTotalMs == WideInt(n))
+        // huge deadline: all attempts fit; the wait is the last start plus a timeout.
+        let long = figures(20, 1, 1 << 40, 1, n)
+        // steps 1, 2, 4, ... 2^19 (all under the cap) → 2^20 − 1; start(20) = 20 + 2^20 − 1.
+        #expect(long.maxBackoffTotalMs == WideInt((1 << 20) - 1))
+        #expect(long.worstCaseAttempts == 21)
+        #expect(long.worstCaseWaitMs == 20 + (1 << 20) - 1 + 1)
+    }
+
+    @Test func wideIntDigits() {
+        #expect(WideInt(product: 1 << 32, 1 << 32).description == "18446744073709551616")
+        #expect(WideInt(product: 4_000_000_000, 5_000_000_000).description == "20000000000000000000")
+        #expect(WideInt(0).description == "0")
+        #expect(WideInt(Int.max).exactInt == Int.max)
+        #expect((WideInt(Int.max) + WideInt(1)).exactInt == nil)
+    }
+
+    @Test(arguments: [("10", 10, "100"), ("3", 10, "334"), ("2.5", 10, "400"), ("0.3", 1, "334"),
+                      ("100", 0, "0"), ("100", 7, "7"), ("0.0000000000000001", (1 << 53) - 1, "9007199254740991000000000000000000")])
+    func budgetFloorThreshold(ratio: String, floor: Int, threshold: String) {
+        let b = BudgetFigures(ratio: Percent(canonical: ratio), minPerMinute: floor)
+        #expect(b.floorBelowRequestsPerMinute.description == threshold)
+    }
+}
+
+struct ExplainReportTests {
+    func policy(_ text: String = Canonical.text) -> Policy? {
+        Checker.check(Array(text.utf8), path: "Policies/playback.yaml").policy
+    }
+
+    @Test func jsonOfTheCanonicalPolicy() throws {
+        let p = try #require(policy())
+        let json = Explanation([p]).json.rendered(pretty: false)
+        #expect(json.contains(#""interactive":{"attemptsMax":4,"base":500,"cap":8000,"deadline":15000,"kind":"interactive","maxBackoffTotalMs":3500,"maxRetries":3,"timeout":8000,"worstCaseAttempts":2,"worstCaseWaitMs":15000}"#))
+        #expect(json.contains(#""background":{"attemptsMax":6,"base":1000,"cap":30000,"deadline":120000,"kind":"background","maxBackoffTotalMs":31000,"maxRetries":5,"timeout":15000,"worstCaseAttempts":6,"worstCaseWaitMs":120000}"#))
+        #expect(json.contains(#""budget":{"floorBelowRequestsPerMinute":100,"minPerMinute":10,"ratio":10}"#))
+        #expect(json.hasPrefix(#"{"notExplained":[],"policies":{"playback":{"budget""#))
+        #expect(json.contains(#""diagnostics":[]"#))
+        #expect(json.contains(#""file":"Policies/playback.yaml""#))
+    }
+
+    @Test func textAndMarkdownSayTheNumbers() throws {
+        let p = try #require(policy())
+        let e = Explanation([p])
+        #expect(e.text.contains("Up to 4 attempts (the first and 3 retries)"))
+        #expect(e.text.contains("2 attempts of 4 start before the 15 s deadline"))
+        #expect(e.text.contains("A viewer waits at most 15 s before Retry shows."))
+        #expect(e.text.contains("retries add at most 10% to the requests of the last minute, or 10 a minute when a client sends fewer than 100"))
+        #expect(e.markdown.contains("| `interactive` | interactive | 4 | 3.5 s | 2 | 15 s |"))
+        #expect(e.markdown.contains("| `background` | background | 6 | 31 s | 6 | 2 min |"))
+    }
+
+    @Test func descriptionCannotInjectMarkdown() throws {
+        let text = Canonical.text.replacing(
+            "description: Ticket requests made by the iOS and Android players.",
+            with: "description: \"<script>x</script> | [link](http://e) `code` \\u001b[31m\"")
+        let p = try #require(policy(text))
+        let md = Explanation([p]).markdown
+        #expect(!md.contains("<script>"))
+        #expect(!md.contains("[link]"))
+        #expect(!md.contains("\u{1B}"))
+        #expect(md.contains("\\<script\\>"))
+    }
+}
+
+/// Issue 16, item 13: a policy that breaks limits but has every value is explained as written,
+/// with its findings; one whose values are incomplete is not, and says so.
+struct ExplainAsWrittenTests {
+    static let breaksLimits = Canonical.text.replacing("maxRetries: 3  ", with: "maxRetries: 4  ")
+        .replacing("ratio: 10%", with: "ratio: 20%")
+
+    func checked(_ text: String, path: String = "Policies/playback.yaml") -> CheckedFile {
+        Checker.check(Array(text.utf8), path: path)
+    }
+
+    @Test func limitErrorsAreExplainedAsWritten() throws {
+        let file = checked(Self.breaksLimits)
+        #expect(file.policy == nil, "generate must still refuse it")
+        let policy = try #require(file.policyAsWritten)
+        #expect(policy.profiles.first?.maxRetries == 4)
+
+        let e = Explanation(files: [file])
+        #expect(e.notExplained.isEmpty)
+        let p = try #require(e.policies.first)
+        #expect(p.errors == 2)
+        #expect(p.findings.map(\.rule) == ["interactive-retries-max", "retry-budget-max"])
+
+        #expect(e.text.contains("""
+            playback (Policies/playback.yaml)
+              Ticket requests made by the iOS and Android players.
+              2 errors: the policy breaks limits of the guide, so generate refuses it; explained as written:
+                Policies/playback.yaml:9:19: error: interactive profile 'interactive' allows 4 retries; at most 3 are allowed [interactive-retries-max]
+                Policies/playback.yaml:30:12: error: budget.ratio is 20%; retries may be at most 10% of the requests of the last minute [retry-budget-max]
+              interactive (interactive: a viewer is waiting)
+                Up to 5 attempts (the first and 4 retries)
+            """), "\(e.text)")
+        #expect(e.text.contains("retries add at most 20% to the requests of the last minute"))
+
+        #expect(e.markdown.contains("❌ 2 errors: the policy breaks limits of the guide, so generate refuses it; explained as written:\n\n"
+            + "- ❌ error at `Policies/playback.yaml:9:19`: interactive profile 'interactive' allows 4 retries; at most 3 are allowed (`interactive-retries-max`)\n"), "\(e.markdown)")
+        #expect(e.markdown.contains("| `interactive` | interactive | 5 | 7.5 s | 2 | 15 s |"))
+
+        let json = e.json.rendered(pretty: false)
+        #expect(json.contains(#""interactive":{"attemptsMax":5,"#))
+        #expect(json.contains(#""diagnostics":[{"column":19,"endColumn":20,"endLine":9,"file":"Policies/playback.yaml","fix":{"description":"write maxRetries: 3","edits":[{"end":{"column":20,"line":9},"start":{"column":19,"line":9},"text":"3"}],"safety":"unsafe"},"help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","reference":{"quote":"At most 3 retries per interactive request","section":"Checklist"},"related":[],"rule":"interactive-retries-max","severity":"error"},"#), "\(json)")
+        #expect(json.hasPrefix(#"{"notExplained":[],"#))
+    }
+
+    @Test func oneLimitAndWarningsOnly() throws {
+        let one = checked(Canonical.text.replacing("timeout: 8s", with: "timeout: 4s"))
+        let heading = Explanation.findingsHeading(try #require(Explanation(files: [one]).policies.first))
+        #expect(heading == "1 error: the policy breaks a limit of the guide, so generate refuses it; explained as written")
+        let warned = checked(Canonical.text.replacing("deadline: 15s", with: "deadline: 20s"))
+        #expect(warned.policy != nil)
+        let e = Explanation(files: [warned])
+        #expect(e.policies.first?.errors == 0)
+        #expect(e.text.contains("  1 warning:\n    Policies/playback.yaml:"))
+        #expect(e.markdown.contains("⚠️ 1 warning:\n\n- ⚠️ warning at"))
+    }
+
+    @Test(arguments: [
+        ("cap: 8s", "cap: eight", "type-mismatch"),
+        ("    minPerMinute: 10\n", "", "missing-key"),
+        ("    minPerMinute: 10\n", "    minPerMinute: 10\n    floor: 3\n", "unknown-key"),
+        ("version: 1", "version: 2", "unsupported-version"),
+        ("policy: playback", "policy: Play_Back", "bad-name"),
+    ])
+    func otherErrorsAreNotExplained(from: String, to: String, rule: String) throws {
+        let text = Canonical.text.replacing(from, with: to).replacing("ratio: 10%", with: "ratio: 20%")
+        #expect(text != Canonical.text.replacing("ratio: 10%", with: "ratio: 20%"))
+        let file = checked(text)
+        #expect(file.policyAsWritten == nil)
+        let e = Explanation(files: [file])
+        #expect(e.policies.isEmpty)
+        let f = try #require(e.notExplained.first)
+        #expect(f.reason == "its values are incomplete or in doubt (\(rule)); fix that error first")
+        #expect(e.markdown.hasPrefix("## `Policies/playback.yaml` — not explained\n\n❌ Not explained: its values are incomplete or in doubt (\(rule)); fix that error first:\n\n"), "\(e.markdown)")
+        let json = e.json.rendered(pretty: false)
+        #expect(json.hasPrefix(#"{"notExplained":[{"diagnostics":[{"#))
+        #expect(json.hasSuffix(#""file":"Policies/playback.yaml"}],"policies":{}}"#))
+    }
+
+    @Test func sharedNameIsNotExplained() {
+        var files = [checked(Canonical.text, path: "P/a.yaml"), checked(Canonical.text, path: "P/b.yaml")]
+        Checker.checkAcrossFiles(&files)
+        let e = Explanation(files: files)
+        #expect(e.policies.map(\.policy.file) == ["P/a.yaml"])
+        #expect(e.notExplained.map(\.file) == ["P/b.yaml"])
+        #expect(e.notExplained.first?.reason.contains("name-collision") == true)
+    }
+}
