@@ -52,7 +52,8 @@ let package = Package(
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         // Tests: one target per layer, the whole pipeline on hostile input (PolicyKitTests), the
         // binary as users run it (policycTests), and the slow checks that `.ci/run` runs after the
-        // README's test command (SlowTests: compilers on generated code, 1 MiB inputs).
+        // README's test command, Scripts/test (SlowTests: compilers on generated code, 1 MiB inputs,
+        // thread counts).
         // Fixtures (Tests/Fixtures) are read from disk by path, not bundled.
         .target(name: "TestSupport", dependencies: ["PolicyKit"], path: "Tests/Support"),
         .testTarget(name: "PolicySourceTests", dependencies: ["PolicySource", "PolicyCheck", "TestSupport"]),

@@ -56,12 +56,9 @@ install() {
         [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]*)?$ ]] ||
             fail "'$tag' is not a release tag: pin one (uses: OWNER/policyc@v0.2.0), or set version, binary or build-from-source: true"
         [[ ${RUNNER_OS:-Linux} == Linux ]] || fail "releases are Linux binaries; on ${RUNNER_OS} use build-from-source: true"
-        local arch
-        case "$(uname -m)" in
-            x86_64|amd64) arch=x86_64 ;;
-            aarch64|arm64) arch=aarch64 ;;
-            *) fail "no release for the architecture $(uname -m); use build-from-source: true" ;;
-        esac
+        . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+        local arch=$policyc_arch
+        [[ -n $arch ]] || fail "no release for the architecture $(uname -m); use build-from-source: true"
         local asset="policyc-$version-linux-$arch.tar.gz"
         local url=${POLICYC_ACTION_RELEASE_URL:-https://github.com/${POLICYC_ACTION_REPOSITORY:?}/releases/download/$tag}
         url=${url%/}

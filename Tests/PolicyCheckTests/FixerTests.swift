@@ -358,13 +358,8 @@ import TestSupport
             try Data(old.utf8).write(to: dir.appendingPathComponent("x.yaml"))
             let diff = UnifiedDiff.render(old: Array(old.utf8), new: Array(new.utf8), path: "x.yaml")
             try Data(diff.utf8).write(to: dir.appendingPathComponent("x.diff"))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
-            process.arguments = ["-p1", "--quiet", "--binary", "-i", "x.diff"]
-            process.currentDirectoryURL = dir
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(diff)")
+            let patched = try Processes.run("/usr/bin/patch", ["-p1", "--quiet", "--binary", "-i", "x.diff"], in: dir)
+            #expect(patched.status == 0, "\(diff)\n\(patched)")
             #expect(try Data(contentsOf: dir.appendingPathComponent("x.yaml")) == Data(new.utf8), "\(diff)")
         }
     }

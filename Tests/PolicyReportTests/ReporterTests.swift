@@ -462,7 +462,7 @@ import FoundationXML
         #expect(Reporters.sarifArtifactLocation("/tmp/é.yaml") == .object(["uri": .string("file:///tmp/%C3%A9.yaml")]))
     }
 
-    @Test(.enabled(if: SARIFValidator.isAvailable, "python3 with jsonschema is missing: SARIF schema validation skipped"))
+    @Test(.enabled(if: SARIFValidator.shouldRun, "python3 with jsonschema is missing: SARIF schema validation skipped (required when CI=true)"))
     func sarifValidatesAgainstTheSchema() throws {
         let checked = [
             Checker.check(Array(Canonical.text.utf8), path: "Policies/playback.yaml"),
@@ -511,7 +511,7 @@ import FoundationXML
         let invocation = try #require(((sarif["runs"] as? [[String: Any]])?.first?["invocations"] as? [[String: Any]])?.first)
         #expect(invocation["executionSuccessful"] as? Bool == false)
         #expect((invocation["toolExecutionNotifications"] as? [[String: Any]])?.map { $0["level"] as? String } == ["warning", "error"])
-        if SARIFValidator.isAvailable {
+        if SARIFValidator.shouldRun {
             try SARIFValidator.validate(Reporters.sarif(Self.mixed, notices: Self.notices))
             try SARIFValidator.validate(Reporters.sarif([], notices: [Self.notices[1]]))
         }
@@ -615,50 +615,7 @@ import FoundationXML
     }
 }
 
-/// Validates SARIF with python3's jsonschema (Draft 4, the schema's own draft) against the
-/// official schema in `../shared/schemas/` beside the package.
-enum SARIFValidator {
-    static let schema: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/schemas/sarif-schema-2.1.0.json").standardizedFileURL
-
-    static let isAvailable: Bool = {
-        guard FileManager.default.fileExists(atPath: schema.path) else { return false }
-        return (try? python(["-c", "import jsonschema"]).status) == 0
-    }()
-
-    struct Invalid: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func validate(_ sarif: String) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-\(UUID().uuidString).sarif")
-        try Data(sarif.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let script = """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            errors = list(jsonschema.Draft4Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
-            for e in errors[:5]: print(list(e.absolute_path), e.message)
-            sys.exit(1 if errors else 0)
-            """
-        let result = try python(["-c", script, schema.path, file.path])
-        if result.status != 0 { throw Invalid(description: "SARIF is not valid:\n\(result.output)\n\(sarif.prefix(2000))") }
-    }
-
-    static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-}
+typealias SARIFValidator = SARIFSchema
 
 /// A parsed XML document, only as much as the tests ask of it: a parse error throws.
 struct XMLTree {
@@ -669,7 +626,7 @@ struct XMLTree {
         let delegate = Delegate()
         parser.delegate = delegate
         guard parser.parse() else {
-            throw SARIFValidator.Invalid(description: "not well-formed XML: \(String(describing: parser.parserError))\n\(xml)")
+            throw Processes.Failure("not well-formed XML: \(String(describing: parser.parserError))\n\(xml)")
         }
         elements = delegate.elements
     }

@@ -170,40 +170,11 @@ package enum GenSupport {
         }
     }
 
-    package struct Run {
-        package var status: Int32
-        package var stdout: String
-        package var stderr: String
-    }
+    package typealias Run = Processes.Result
 
-    /// Runs `tool` (looked up on PATH unless it is a path) and collects its output through files,
-    /// so that neither pipe can fill up and block it.
+    /// Runs `tool` (looked up on PATH unless it is a path); see `Processes.run`.
     package static func run(_ tool: String, _ args: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Run {
-        let scratch = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        if tool.contains("/") {
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = args
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [tool] + args
-        }
-        if let directory { process.currentDirectoryURL = directory }
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus,
-                   stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                   stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        try Processes.run(tool, args, in: directory, environment: environment)
     }
 
     /// The full path of `tool` on PATH, if it is there.

@@ -28,47 +28,10 @@ import TestSupport
     static func policyc(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
                         environment: [String: String] = [:], wrapper: [String] = []) throws -> Outcome {
         guard let binary else { throw Missing(description: "the policyc binary was not found beside the tests") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out"), errURL = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: outURL), errHandle = try FileHandle(forWritingTo: errURL)
-
-        let process = Process()
-        if let program = wrapper.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = Array(wrapper.dropFirst()) + [binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try process.run()
-        if let stdin {
-            // A child that exits without reading its input (a usage error) may close the pipe
-            // before this write: EPIPE (or SIGPIPE) then says nothing about the test, whose
-            // outcome is checked below; the non-throwing `write(_:)` trapped on it and took the
-            // whole run down.
-            Child.ignoreSIGPIPE
-            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
-        }
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Outcome(out: try String(contentsOf: outURL, encoding: .utf8),
-                       err: try String(contentsOf: errURL, encoding: .utf8),
-                       status: process.terminationStatus)
+        let tool = wrapper.first ?? binary.path
+        let argv = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [binary.path] + arguments
+        let result = try Processes.run(tool, argv, in: directory, stdin: stdin.map { Data($0.utf8) }, environment: environment)
+        return Outcome(out: result.stdout, err: result.stderr, status: result.status)
     }
 
     /// A fresh folder for one test, removed by the caller's `defer`.
@@ -179,7 +142,7 @@ import TestSupport
                 == ["interactive-retries-max", "timeout-min", "unknown-key"])
     }
 
-    @Test(.enabled(if: SARIF.isAvailable, "python3 with jsonschema is missing: SARIF schema validation skipped"))
+    @Test(.enabled(if: SARIF.shouldRun, "python3 with jsonschema is missing: SARIF schema validation skipped (required when CI=true)"))
     func sarifFromTheBinaryValidates() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -189,12 +152,6 @@ import TestSupport
         let outcome = try Self.policyc(["lint", "--format", "sarif", ".", "-"], in: dir, stdin: "a: [b\n")
         #expect(outcome.status == 1)
         try SARIF.validate(outcome.out)
-    }
-
-    @Test func sarifValidatorIsThereOnCI() {
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            #expect(SARIF.isAvailable, "CI=true: python3 with jsonschema must be installed to validate SARIF")
-        }
     }
 
     // MARK: strict, stdin, folders, unreadable input
@@ -207,7 +164,7 @@ import TestSupport
         return rules.contains { $0["id"] as? String == "interactive-deadline" && $0["severity"] as? String == "warning" }
     }()
 
-    @Test(.enabled(if: hasInteractiveDeadline, "no interactive-deadline rule in this build: --strict through the binary is not tested"))
+    @Test(.enabled(if: hasInteractiveDeadline || GenSupport.isCI, "no interactive-deadline rule in this build: --strict through the binary is not tested (required when CI=true)"))
     func strictMakesWarningsFail() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -514,51 +471,9 @@ extension CLITests {
     }
 
     static func run(_ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String]) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(out: String(decoding: data, as: UTF8.self), err: "", status: process.terminationStatus)
+        let result = try Processes.run(executable.path, arguments, in: directory, environment: environment)
+        return Outcome(out: result.stdout, err: "", status: result.status)
     }
 }
 
-/// SARIF validation with python3's jsonschema against `../shared/schemas/sarif-schema-2.1.0.json`.
-enum SARIF {
-    static let schema = CLITests.packageRoot.appendingPathComponent("../shared/schemas/sarif-schema-2.1.0.json").standardizedFileURL
-
-    static let isAvailable: Bool = {
-        guard FileManager.default.fileExists(atPath: schema.path) else { return false }
-        return (try? python(["-c", "import jsonschema"]).status) == 0
-    }()
-
-    static func validate(_ sarif: String) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("policyc-\(UUID().uuidString).sarif")
-        try Data(sarif.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let script = """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            errors = list(jsonschema.Draft4Validator(schema).iter_errors(json.load(open(sys.argv[2]))))
-            for e in errors[:5]: print(list(e.absolute_path), e.message)
-            sys.exit(1 if errors else 0)
-            """
-        let result = try python(["-c", script, schema.path, file.path])
-        if result.status != 0 { throw CLITests.Missing(description: "SARIF is not valid:\n\(result.output)") }
-    }
-
-    static func python(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let outcome = try CLITests.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, in: nil, environment: [:])
-        return (outcome.status, outcome.out)
-    }
-}
+typealias SARIF = SARIFSchema

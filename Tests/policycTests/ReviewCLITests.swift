@@ -5,12 +5,10 @@ import PolicyKit
 import TestSupport
 /// `policyc diff` and `policyc explain` end to end: the built binary, its stdout, stderr and exit
 /// status, in temporary folders and a temporary git repository.
-private struct Ran {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+private typealias Ran = Processes.Result
 
-    var json: [String: Any] {
+extension Processes.Result {
+    fileprivate var json: [String: Any] {
         (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] ?? [:]
     }
 }
@@ -30,25 +28,8 @@ private let policyc: URL = {
 
 @discardableResult
 private func run(_ executable: URL, _ args: [String], in dir: URL) throws -> Ran {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = args
-    process.currentDirectoryURL = dir
-    var env = ProcessInfo.processInfo.environment
-    env["NO_COLOR"] = "1"
-    env["GIT_CONFIG_NOSYSTEM"] = "1"
-    env["HOME"] = dir.path
-    process.environment = env
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read before waiting, so a full pipe cannot block the child.
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Ran(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-               stderr: String(decoding: e, as: UTF8.self))
+    try Processes.run(executable.path, args, in: dir,
+                      environment: ["NO_COLOR": "1", "GIT_CONFIG_NOSYSTEM": "1", "HOME": dir.path])
 }
 
 private func policycRun(_ args: [String], in dir: URL) throws -> Ran { try run(policyc, args, in: dir) }

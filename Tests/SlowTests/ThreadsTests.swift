@@ -6,13 +6,15 @@ import TestSupport
 /// `POLICYC_THREADS=1` runs every part of `lint` and `generate` on one thread: the child's
 /// threads (`/proc/PID/task`) are watched while it works, and never number more than one. The
 /// same watch sees more than one without the variable, so it can see what it looks for.
+/// It starts the child with `Process` itself (not `Processes.run`): it watches the child while it
+/// runs. Slow (it samples in a busy loop, hundreds of runs): SlowTests.
 @Suite(.serialized) struct ThreadsTests {
     /// 600 small policies: enough work for the parallel paths (chunks of 8 and 16) to start.
     static func corpus() throws -> URL {
-        let dir = try CLITests.scratch()
+        let dir = try GenSupport.temporaryDirectory()
         let policies = dir.appendingPathComponent("Policies")
         try FileManager.default.createDirectory(at: policies, withIntermediateDirectories: true)
-        let canonical = try String(contentsOf: CLITests.packageRoot.appendingPathComponent("Policies/playback.yaml"), encoding: .utf8)
+        let canonical = try String(contentsOf: GenSupport.packageRoot.appendingPathComponent("Policies/playback.yaml"), encoding: .utf8)
         for i in 0..<600 {
             let text = canonical.replacingOccurrences(of: "policy: playback", with: "policy: p\(i)")
             try Data(text.utf8).write(to: policies.appendingPathComponent("p\(i).yaml"))
