@@ -90,6 +90,37 @@ import TestSupport
         #expect(box.names("Generated/Kotlin") == ["PlaybackPolicy.kt"])
     }
 
+    /// A run over one file or an empty folder is not the whole project: the policies it leaves out
+    /// are not gone, and their generated files stay.
+    @Test func aPartOfTheProjectRemovesNothing() throws {
+        let box = try Sandbox()
+        defer { try? FileManager.default.removeItem(at: box.root) }
+        try GenSupport.write(Canonical.text(policy: "tv-player"), to: box.root.appendingPathComponent("Policies/tv-player.yaml"))
+        #expect(try box.run("generate").status == 0)
+        let all = ["Generated/Kotlin/PlaybackPolicy.kt", "Generated/Kotlin/TvPlayerPolicy.kt",
+                   "Generated/Swift/PlaybackPolicy.swift", "Generated/Swift/TvPlayerPolicy.swift"]
+
+        let one = try box.run("generate", "Policies/tv-player.yaml")
+        #expect(one.status == 0 && !one.stderr.contains("removed"), "\(one.stderr)")
+        let oneCheck = try box.run("generate", "--check", "Policies/tv-player.yaml")
+        #expect(oneCheck.status == 0 && oneCheck.stdout.isEmpty, "\(oneCheck.stdout)")
+        #expect(all.allSatisfy(box.exists))
+
+        try FileManager.default.createDirectory(at: box.root.appendingPathComponent("Empty"), withIntermediateDirectories: true)
+        let empty = try box.run("generate", "Empty")
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stderr.contains("warning: no *.yaml or *.yml file under 'Empty'\n") && !empty.stderr.contains("removed"),
+                "\(empty.stderr)")
+        #expect(all.allSatisfy(box.exists))
+
+        // The whole project, named by its folder: a policy that is gone loses its files, counted.
+        try FileManager.default.removeItem(at: box.root.appendingPathComponent("Policies/tv-player.yaml"))
+        let whole = try box.run("generate", "Policies")
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stderr == "removed Generated/Kotlin/TvPlayerPolicy.kt\nremoved Generated/Swift/TvPlayerPolicy.swift\n"
+                + "wrote 0 files, removed 2, 3 up to date\n", "\(whole.stderr)")
+    }
+
     @Test func anyLintErrorWritesNothing() throws {
         let box = try Sandbox()
         defer { try? FileManager.default.removeItem(at: box.root) }

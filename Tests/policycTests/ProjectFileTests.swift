@@ -264,7 +264,7 @@ import TestSupport
         try CLITests.write("version: 1\ntargets: [schema, swift]\n", to: "policyc.yaml", in: dir)
         let configured = try CLITests.policyc(["generate"], in: dir)
         #expect(configured.status == 0, "\(configured)")
-        #expect(configured.err == "removed Generated/Swift/TwoPolicy.swift\nwrote 0 files, 2 up to date\n")
+        #expect(configured.err == "removed Generated/Swift/TwoPolicy.swift\nwrote 0 files, removed 1, 2 up to date\n")
     }
 
     @Test func staleFilesBelowATargetsFolderGoAndTheFoldersTheyLeaveEmpty() throws {

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import PolicyKit
 
@@ -52,6 +59,25 @@ enum Workspace {
             }
         }
         return gathered
+    }
+
+    /// Whether `paths` (what PATH arguments expanded to) are the whole project: every file the
+    /// project checks without a PATH is among them. Without a project to compare with (no
+    /// `policies` in a project file and no `Policies/` folder), folders named are whole and files
+    /// named one by one are a part. Only a whole run may take a policy missing from it for gone.
+    static func isWholeProject(_ arguments: [String], paths: [String], project: Project) -> Bool {
+        guard !arguments.isEmpty else { return true }
+        func id(_ path: String) -> Files.FileID? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return Files.FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        }
+        let projectKnown = project.config.policies != nil || Files.isDirectory(project.defaultPaths[0])
+        guard projectKnown else { return arguments.allSatisfy(Files.isDirectory) }
+        let own = Files.expandAll(project.defaultPaths, allowStdin: false)
+        guard own.errors.isEmpty else { return false }
+        let given = Set(paths.compactMap(id))
+        return own.paths.allSatisfy { id($0).map(given.contains) ?? false }
     }
 
     /// `POLICYC_THREADS`: a positive integer, 1 for one file after the other; otherwise (unset or

@@ -31,9 +31,11 @@ enum Generate {
         discussion: """
             Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json, each
             target's files when it is in LIST. Nothing is written when any policy has an error or
-            any input cannot be read. Files are replaced only when their bytes change, and
+            any input cannot be read. Files are replaced only when their bytes change, and on a
+            run over the whole project (no PATH, or PATHs that hold all of its policies),
             generated files of policies that are gone are removed (only files with policyc's
-            header, only in the folders of the targets in LIST).
+            header, only in the folders of the targets in LIST). A run over some of the
+            policies writes their files and removes nothing.
 
             The project file (policyc.yaml) may set out, kotlinPackage, targets and policies; an
             option given here wins. With --swift-output, a project file is read only when --config
@@ -90,7 +92,13 @@ enum Generate {
         guard !out.isEmpty else { return CommandLine.usageError("'--out' needs a folder", command: spec) }
         let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
 
-        guard let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
+        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: false)
+        if let error = gathered.errors.first {
+            Output.err("error: \(error.message)\n")
+            return 2
+        }
+        let paths = gathered.paths
+        for folder in gathered.empty { Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n") }
         let run = Workspace.check(paths)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0
@@ -136,8 +144,11 @@ enum Generate {
             targets = []  // one file of the plugin's: nothing else in its folder is ours to remove
         }
 
+        // Generated files of policies that are gone are looked for only on a run over the whole
+        // project: a policy that a part (one file, an empty folder) leaves out is not gone.
+        let removing = !policies.isEmpty && Workspace.isWholeProject(args.positionals, paths: paths, project: project)
         let plan: OutputFolder.Plan
-        switch OutputFolder.plan(files, in: folder, targets: targets) {
+        switch OutputFolder.plan(files, in: folder, targets: removing ? targets : []) {
         case .failure(let f):
             Output.err("error: \(f.message)\n")
             return 2
@@ -175,8 +186,10 @@ enum Generate {
             report += "\(verb) \(printable(folder))/\(entry.path)\n"
         }
         Output.err(report)
-        let written = plan.entries.filter { if case .remove = $0.change { return false } else { return true } }.count
-        Output.err("wrote \(written) file\(written == 1 ? "" : "s")\(plan.unchanged > 0 ? ", \(plan.unchanged) up to date" : "")\n")
+        let removed = plan.entries.count { if case .remove = $0.change { return true } else { return false } }
+        let written = plan.entries.count - removed
+        Output.err("wrote \(written) file\(written == 1 ? "" : "s")\(removed > 0 ? ", removed \(removed)" : "")"
+            + "\(plan.unchanged > 0 ? ", \(plan.unchanged) up to date" : "")\n")
         return 0
     }
 
