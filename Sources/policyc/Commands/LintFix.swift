@@ -44,6 +44,24 @@ enum LintFix {
         let notices = Lint.notices(readErrors: readErrors, empty: gathered.empty)
         // In the order of every report: by path.
         fixed.sort { $0.path < $1.path }
+
+        // Written before anything is reported: a file that could not be written keeps its
+        // findings and reports no fix. Nothing is written unless every input could be read: a
+        // fix run acts on all it was given.
+        var status: Int32 = 0
+        var unwritten = 0
+        if !diff, !stdinOnly, readErrors.isEmpty {
+            for i in fixed.indices where fixed[i].outcome.changed {
+                if case .failure(let f) = OutputFolder.replaceFile(fixed[i].path, with: fixed[i].outcome.bytes) {
+                    Output.err("error: \(f.message)\n")
+                    status = 2
+                    unwritten += 1
+                    fixed[i].outcome.bytes = fixed[i].old
+                    fixed[i].outcome.applied = []
+                    fixed[i].outcome.file = Checker.check(fixed[i].old, path: fixed[i].path)
+                }
+            }
+        }
         var files = fixed.map(\.outcome.file)
         Checker.checkAcrossFiles(&files)
         // A finding across files on a file clean on its own: its text was not kept with it.
@@ -68,7 +86,6 @@ enum LintFix {
             }
         }
 
-        var status: Int32 = 0
         if diff {
             var out = ""
             for entry in fixed where entry.outcome.changed {
@@ -84,24 +101,16 @@ enum LintFix {
             Output.err(report)
             Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, fd: 2), to: 2)
         } else {
-            // Nothing is written unless every input could be read: a fix run acts on all it was given.
-            if readErrors.isEmpty {
-                for entry in fixed where entry.outcome.changed {
-                    if case .failure(let f) = OutputFolder.replaceFile(entry.path, with: entry.outcome.bytes) {
-                        Output.err("error: \(f.message)\n")
-                        status = 2
-                    }
-                }
-            }
             Output.err(report)
             Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict), to: 1)
         }
 
         Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty)
         let verb = diff ? "would fix" : (readErrors.isEmpty ? "fixed" : "nothing written; would fix")
-        var line = appliedCount == 0
+        var line = appliedCount == 0 && unwritten == 0
             ? "nothing to fix; "
-            : "\(verb) \(count(appliedCount, "finding")) in \(count(changedFiles, "file")); "
+            : appliedCount == 0 ? "" : "\(verb) \(count(appliedCount, "finding")) in \(count(changedFiles, "file")); "
+        if unwritten > 0 { line += "nothing fixed in \(count(unwritten, "file")) that could not be written; " }
         let summary = ReportSummary(files, notices: notices)
         line += summary.line(strict: strict)
         if !unsafe {
