@@ -67,17 +67,31 @@ enum Workspace {
     /// named one by one are a part. Only a whole run may take a policy missing from it for gone.
     static func isWholeProject(_ arguments: [String], paths: [String], project: Project) -> Bool {
         guard !arguments.isEmpty else { return true }
-        func id(_ path: String) -> Files.FileID? {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
-            return Files.FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        }
         let projectKnown = project.config.policies != nil || Files.isDirectory(project.defaultPaths[0])
         guard projectKnown else { return arguments.allSatisfy(Files.isDirectory) }
         let own = Files.expandAll(project.defaultPaths, allowStdin: false)
         guard own.errors.isEmpty else { return false }
-        let given = Set(paths.compactMap(id))
-        return own.paths.allSatisfy { id($0).map(given.contains) ?? false }
+        let given = Set(paths.compactMap(fileID))
+        return own.paths.allSatisfy { fileID($0).map(given.contains) ?? false }
+    }
+
+    /// `lint --project-only`: those of `arguments` that are the project's policies (what is
+    /// checked without a PATH; a folder given adds those below it), by file, not by spelling; nil
+    /// when the project file is among them (then the whole project is checked). A PATH that is
+    /// not one of them, or cannot be looked at, is left out without a word: a hook passes every
+    /// changed YAML file, and only policyc knows which are policies.
+    static func projectPolicies(among arguments: [String], project: Project) -> [String]? {
+        if let file = project.file, let own = fileID(file), arguments.contains(where: { fileID($0) == own }) { return nil }
+        let projectPaths = gather([], project: project, allowStdin: false).paths
+        let ids = Set(projectPaths.compactMap(fileID))
+        let given = Files.expandAll(arguments.filter { $0 != "-" }, allowStdin: false).paths
+        return given.filter { fileID($0).map(ids.contains) ?? false }
+    }
+
+    static func fileID(_ path: String) -> Files.FileID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Files.FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// `POLICYC_THREADS`: a positive integer, 1 for one file after the other; otherwise (unset or

@@ -5,10 +5,10 @@ import PolicyKit
 /// back as `generate` writes (`OutputFolder.replaceFile`) or shown as a diff. The findings that
 /// remain decide the exit status, as for `lint`.
 enum LintFix {
-    static func run(_ args: ParsedArguments, project: Project, format: ReportFormat, strict: Bool) -> Int32 {
+    static func run(_ args: ParsedArguments, gathered: (paths: [String], errors: [Files.ReadError], empty: [String]),
+                    format: ReportFormat, strict: Bool) -> Int32 {
         let unsafe = args.flag("--unsafe-fixes")
         let diff = args.flag("--diff")
-        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         let paths = gathered.paths
         let stdinOnly = paths == ["-"]
         if paths.contains("-"), !diff, !stdinOnly {
