@@ -178,6 +178,37 @@ import TestSupport
         if SARIF.isAvailable { try SARIF.validate(sarif.out) }
     }
 
+    // MARK: links in a folder that lead to no file
+
+    @Test func aDanglingOrLoopingLinkInAFolderIsAWarning() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write(CLITests.canonical, to: "Policies/playback.yaml", in: dir)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("Policies/gone.yaml").path, withDestinationPath: "../moved/gone.yaml")
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("Policies/loop.yaml").path, withDestinationPath: "loop.yaml")
+        let gone = "skipped 'Policies/gone.yaml': a symbolic link that leads to no file (its target '../moved/gone.yaml' does not exist)"
+        let loop = "skipped 'Policies/loop.yaml': a symbolic link that leads to no file (it loops)"
+
+        let lint = try CLITests.policyc(["lint"], in: dir)
+        #expect(lint.status == 0, "\(lint)")
+        #expect(lint.err == "warning: \(gone)\nwarning: \(loop)\n0 errors, 2 warnings in 1 file\n", "\(lint)")
+        #expect(try CLITests.policyc(["lint", "--strict"], in: dir).status == 1)
+
+        let json = try CLITests.policyc(["lint", "--format", "json"], in: dir)
+        let notices = try CLITests.json(json.out)["notices"] as? [[String: String]]
+        #expect(notices == [["kind": "broken-link", "path": "Policies/gone.yaml", "severity": "warning", "message": gone],
+                            ["kind": "broken-link", "path": "Policies/loop.yaml", "severity": "warning", "message": loop]], "\(json)")
+        let sarif = try CLITests.policyc(["lint", "--format", "sarif"], in: dir)
+        #expect(sarif.out.contains("\"executionSuccessful\": true") && sarif.out.contains("broken-link"))
+        if SARIF.isAvailable { try SARIF.validate(sarif.out) }
+
+        let generate = try CLITests.policyc(["generate"], in: dir)
+        #expect(generate.status == 0 && generate.err.hasPrefix("warning: \(gone)\nwarning: \(loop)\n"), "\(generate)")
+        let explain = try CLITests.policyc(["explain"], in: dir)
+        #expect(explain.status == 0 && explain.err.contains("warning: \(loop)\n"), "\(explain)")
+    }
+
     @Test(.enabled(if: CLITests.hasInteractiveDeadline, "no interactive-deadline rule in this build"))
     func strictSaysWhyWarningsAloneFail() throws {
         let dir = try CLITests.scratch()

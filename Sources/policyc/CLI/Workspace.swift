@@ -39,16 +39,14 @@ enum Workspace {
 
     /// Like `inputs`, but keeps going past a PATH that cannot be read: lint reports the files it
     /// can and exits 2 for the others. `empty` lists folders that hold no policy file.
-    static func gather(_ arguments: [String], project: Project, allowStdin: Bool)
-        -> (paths: [String], errors: [Files.ReadError], empty: [String])
-    {
+    static func gather(_ arguments: [String], project: Project, allowStdin: Bool) -> Files.Expanded {
         guard arguments.isEmpty else { return Files.expandAll(arguments, allowStdin: allowStdin) }
         if project.config.policies == nil {
             let folder = project.defaultPaths[0]
             guard Files.isDirectory(folder) else {
                 return ([], [Files.ReadError(
                     path: folder,
-                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")], [])
+                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")], [], [])
             }
         }
         var gathered = Files.expandAll(project.defaultPaths, allowStdin: false)
@@ -103,13 +101,13 @@ enum Workspace {
 
     /// `inputs`, with a failure reported on stderr; nil means the command exits 2.
     static func inputsOrReport(_ arguments: [String], project: Project, allowStdin: Bool) -> [String]? {
-        switch inputs(arguments, project: project, allowStdin: allowStdin) {
-        case .failure(let error):
-            Output.err("error: \(error.message)\n")
+        let gathered = gather(arguments, project: project, allowStdin: allowStdin)
+        if let first = gathered.errors.first {
+            Output.err("error: \(first.message)\n")
             return nil
-        case .success(let paths):
-            return paths
         }
+        for link in gathered.skipped { Output.err("warning: \(link.message)\n") }
+        return gathered.paths
     }
 
     static func check(_ paths: [String], threads: Int? = nil) -> Run {

@@ -99,6 +99,7 @@ enum Generate {
         }
         let paths = gathered.paths
         for folder in gathered.empty { Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n") }
+        for link in gathered.skipped { Output.err("warning: \(link.message)\n") }
         let run = Workspace.check(paths)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0

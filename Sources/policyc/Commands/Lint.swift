@@ -51,11 +51,11 @@ enum Lint {
         // The parser already refused any other value.
         let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
         let strict = args.flag("--strict")
-        let gathered: (paths: [String], errors: [Files.ReadError], empty: [String])
+        let gathered: Files.Expanded
         if args.flag("--project-only"), !args.positionals.isEmpty {
             // nil: the project file is among them, and so every policy is; none: nothing to check.
             let chosen = Workspace.projectPolicies(among: args.positionals, project: project)
-            gathered = chosen?.isEmpty == true ? ([], [], []) : Workspace.gather(chosen ?? [], project: project, allowStdin: false)
+            gathered = chosen?.isEmpty == true ? ([], [], [], []) : Workspace.gather(chosen ?? [], project: project, allowStdin: false)
         } else {
             gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         }
@@ -64,9 +64,9 @@ enum Lint {
         }
         let run = Workspace.check(gathered.paths)
         let readErrors = gathered.errors + run.readErrors
-        let notices = notices(readErrors: readErrors, empty: gathered.empty)
+        let notices = notices(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         writeReport(format, run.files, notices: notices, options: reportOptions(format, strict: strict), to: 1)
-        reportInputProblems(readErrors: readErrors, empty: gathered.empty)
+        reportInputProblems(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         let summary = ReportSummary(run.files, notices: notices)
         run.keepUntilExit()
         Output.err(summary.line(strict: strict) + "\n")
@@ -76,9 +76,10 @@ enum Lint {
     }
 
     /// What the machine formats carry besides findings: unreadable inputs and empty folders.
-    static func notices(readErrors: [Files.ReadError], empty: [String]) -> [InputNotice] {
+    static func notices(readErrors: [Files.ReadError], empty: [String], skipped: [Files.ReadError]) -> [InputNotice] {
         readErrors.map { InputNotice(.unreadable, path: $0.path == "-" ? Files.stdinPath : $0.path, message: $0.message) }
             + empty.map { InputNotice.empty(folder: $0) }
+            + skipped.map { InputNotice(.brokenLink, path: $0.path, message: $0.message) }
     }
 
     /// The report in `format` to `fd`; the text report as the bytes it is made of (made a String,
@@ -100,12 +101,15 @@ enum Lint {
     }
 
     /// The same problems, for people, on stderr.
-    static func reportInputProblems(readErrors: [Files.ReadError], empty: [String]) {
+    static func reportInputProblems(readErrors: [Files.ReadError], empty: [String], skipped: [Files.ReadError]) {
         for error in readErrors {
             Output.err("error: \(error.message)\n")
         }
         for folder in empty {
             Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n")
+        }
+        for link in skipped {
+            Output.err("warning: \(link.message)\n")
         }
     }
 }

@@ -5,7 +5,7 @@ import PolicyKit
 /// back as `generate` writes (`OutputFolder.replaceFile`) or shown as a diff. The findings that
 /// remain decide the exit status, as for `lint`.
 enum LintFix {
-    static func run(_ args: ParsedArguments, gathered: (paths: [String], errors: [Files.ReadError], empty: [String]),
+    static func run(_ args: ParsedArguments, gathered: Files.Expanded,
                     format: ReportFormat, strict: Bool) -> Int32 {
         let unsafe = args.flag("--unsafe-fixes")
         let diff = args.flag("--diff")
@@ -41,7 +41,7 @@ enum LintFix {
             case .failure(let error): readErrors.append(error)
             }
         }
-        let notices = Lint.notices(readErrors: readErrors, empty: gathered.empty)
+        let notices = Lint.notices(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         // In the order of every report: by path.
         fixed.sort { $0.path < $1.path }
 
@@ -105,7 +105,7 @@ enum LintFix {
             Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict), to: 1)
         }
 
-        Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty)
+        Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         let verb = diff ? "would fix" : (readErrors.isEmpty ? "fixed" : "nothing written; would fix")
         var line = appliedCount == 0 && unwritten == 0
             ? "nothing to fix; "
