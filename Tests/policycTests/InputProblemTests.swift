@@ -178,6 +178,32 @@ import TestSupport
         if SARIF.isAvailable { try SARIF.validate(sarif.out) }
     }
 
+    // MARK: binary files
+
+    /// Every line a binary file's finding prints stays within 80 characters, escapes included.
+    @Test func aBinaryFilesFindingStaysWithin80Characters() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var rng = SystemRandomNumberGenerator()
+        let inputs: [String: [UInt8]] = [
+            "nul.yaml": Array("version: 1\n".utf8) + [UInt8](repeating: 0, count: 600),
+            "controls.yaml": (0..<700).map { UInt8($0 % 8 + 1) },
+            "elf.yaml": [0x7F] + Array("ELF".utf8) + (0..<2000).map { _ in UInt8.random(in: 0...8, using: &rng) },
+        ]
+        for (name, bytes) in inputs {
+            try Data(bytes).write(to: dir.appendingPathComponent(name))
+            let run = try CLITests.policyc(["lint", name], in: dir)
+            #expect(run.status == 1, "\(name): \(run)")
+            let lines = run.out.split(separator: "\n")
+            #expect(lines.count >= 3, "\(name): \(run)")
+            // The quoted line and its caret; the finding's own line names the file and the rule.
+            for line in lines.dropFirst().prefix(2) {
+                #expect(line.count <= 80, "\(name): \(line.count) characters: \(line)")
+            }
+            #expect(lines[1].hasSuffix("…") || lines[1].hasPrefix("…"), "\(name): \(lines[1])")
+        }
+    }
+
     // MARK: links in a folder that lead to no file
 
     @Test func aDanglingOrLoopingLinkInAFolderIsAWarning() throws {
