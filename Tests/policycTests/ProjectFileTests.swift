@@ -201,6 +201,18 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("app/policies/../../build/gen/policy.schema.json").path))
     }
 
+    /// Targets without schema: no line points at a schema that generate never writes.
+    @Test func initWritesNoSchemaLineWhenTheSchemaIsNotGenerated() throws {
+        let dir = try Self.project("version: 1\ntargets: [kotlin]\n", policies: [:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let initialised = try CLITests.policyc(["init"], in: dir)
+        #expect(initialised.status == 0, "\(initialised)")
+        let text = try Self.read(dir, "Policies/playback.yaml")
+        #expect(!text.contains("$schema") && text.hasSuffix("\n  viewerRef: per-viewer-device\n"), "\(text)")
+        #expect(initialised.err.contains("No $schema lines: policyc.yaml's targets leave out schema")
+                && initialised.err.contains("policyc schema > policy.schema.json"), "\(initialised)")
+    }
+
     @Test func aProjectFileElsewhereIsNamedWithConfigAndItsPathsAreItsOwn() throws {
         let dir = try Self.project(nil, policies: ["sub/Policies/playback.yaml": CLITests.canonical])
         defer { try? FileManager.default.removeItem(at: dir) }
