@@ -73,6 +73,15 @@ enum Workspace {
         return own.paths.allSatisfy { fileID($0).map(given.contains) ?? false }
     }
 
+    /// `bytes` checked as a scenario when they read as one, else nil. Asked only of a file with
+    /// findings as a policy: a clean policy is no scenario, and telling them apart walks the lines.
+    static func asScenario(_ bytes: [UInt8], path: String, hasFindings: Bool) -> CheckedFile? {
+        guard hasFindings, EditorFileKind.of(path: path, lines: TextLines(bytes)) == .scenario else { return nil }
+        let loaded = ScenarioLoader.load(bytes, path: path)
+        return CheckedFile(path: path, diagnostics: loaded.diagnostics, doc: nil, policy: nil,
+                           source: loaded.diagnostics.isEmpty ? [] : bytes)
+    }
+
     /// `lint --project-only`: those of `arguments` that are the project's policies (what is
     /// checked without a PATH; a folder given adds those below it), by file, not by spelling; nil
     /// when the project file is among them (then the whole project is checked). A PATH that is
@@ -110,12 +119,18 @@ enum Workspace {
         return gathered.paths
     }
 
-    static func check(_ paths: [String], threads: Int? = nil) -> Run {
+    /// With `scenarios`, a file that reads as a `simulate` scenario (as the language server tells
+    /// one) is checked as one: `lint` given a scenario reports what is wrong with the scenario.
+    static func check(_ paths: [String], threads: Int? = nil, scenarios: Bool = false) -> Run {
         let threads = threads ?? threadsFromEnvironment
         var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
             let path = paths[i]
-            return Files.read(path).map { Checker.check($0, path: path == "-" ? Files.stdinPath : path, threads: threads) }
+            return Files.read(path).map { bytes in
+                let shown = path == "-" ? Files.stdinPath : path
+                let file = Checker.check(bytes, path: shown, threads: threads)
+                return scenarios ? asScenario(bytes, path: shown, hasFindings: !file.diagnostics.isEmpty) ?? file : file
+            }
         }
         if paths.count < 8 || threads == 1 {
             for i in paths.indices { results[i] = work(i) }

@@ -62,7 +62,7 @@ enum Lint {
         if args.flag("--fix") || args.flag("--unsafe-fixes") || args.flag("--diff") {
             return LintFix.run(args, gathered: gathered, format: format, strict: strict)
         }
-        let run = Workspace.check(gathered.paths)
+        let run = Workspace.check(gathered.paths, scenarios: true)
         let readErrors = gathered.errors + run.readErrors
         let notices = notices(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         writeReport(format, run.files, notices: notices, options: reportOptions(format, strict: strict), to: 1)

@@ -23,7 +23,17 @@ enum LintFix {
         // POLICYC_THREADS=1, as `Workspace.check` does.
         var results = [Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
-            Files.read(path).map { bytes in (bytes, Fixer.fix(bytes, path: path == "-" ? Files.stdinPath : path, unsafe: unsafe)) }
+            Files.read(path).map { bytes in
+                let shown = path == "-" ? Files.stdinPath : path
+                var outcome = Fixer.fix(bytes, path: shown, unsafe: unsafe)
+                // A scenario gets no policy's fixes (a `policy:` key added, say): its own findings.
+                if let scenario = Workspace.asScenario(bytes, path: shown, hasFindings: outcome.changed || !outcome.file.diagnostics.isEmpty) {
+                    outcome.bytes = bytes
+                    outcome.applied = []
+                    outcome.file = scenario
+                }
+                return (bytes, outcome)
+            }
         }
         if Workspace.threadsFromEnvironment == 1 || paths.count < 2 {
             for i in paths.indices { results[i] = work(paths[i]) }
