@@ -20,7 +20,7 @@ extension Reporters {
         func path(_ file: String) -> String { repository?.relative(file) ?? file }
         for notice in sortedNotices(notices) {
             var properties: [(String, String)] = []
-            if notice.kind == .unreadable, notice.path != "-", notice.path != "<stdin>" { properties.append(("file", path(notice.path))) }
+            if notice.kind != .empty, notice.path != "-", notice.path != "<stdin>" { properties.append(("file", path(notice.path))) }
             properties.append(("title", notice.kind.rawValue))
             out += "::\(notice.severity.rawValue) "
                 + properties.map { "\($0.0)=\(githubProperty($0.1))" }.joined(separator: ",")

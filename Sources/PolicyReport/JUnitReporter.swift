@@ -53,8 +53,8 @@ extension Reporters {
                 errors = 1
                 cases = "    <testcase name=\"read\" classname=\"\(path)\" file=\"\(path)\">\n"
                     + "      <error message=\"\(message)\" type=\"\(notice.kind.rawValue)\">\(xml(notice.message, attribute: false))</error>\n"
-            case .empty:
-                cases = "    <testcase name=\"policy files\" classname=\"\(path)\" file=\"\(path)\">\n"
+            case .empty, .brokenLink:
+                cases = "    <testcase name=\"\(notice.kind == .empty ? "policy files" : "link")\" classname=\"\(path)\" file=\"\(path)\">\n"
                 if strict {
                     failures = 1
                     cases += "      <failure message=\"\(message)\" type=\"\(notice.kind.rawValue)\">\(xml(notice.message, attribute: false))</failure>\n"

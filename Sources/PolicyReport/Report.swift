@@ -67,6 +67,9 @@ public struct InputNotice: Sendable, Hashable {
         case unreadable = "unreadable-input"
         /// `no-policy-files`: a folder without any `*.yaml` or `*.yml` file.
         case empty = "no-policy-files"
+        /// `broken-link`: a `*.yaml` symbolic link in a folder that leads to no file (a missing
+        /// target, a loop): a warning, as the policy it stood for is not checked.
+        case brokenLink = "broken-link"
     }
 
     public var kind: Kind
@@ -119,7 +122,7 @@ public struct ReportSummary: Sendable, Hashable {
                 }
             }
         }
-        warnings += notices.count { $0.kind == .empty }
+        warnings += notices.count { $0.severity == .warning }
         self.init(files: files.count, errors: errors, warnings: warnings,
                   unreadable: notices.count { $0.kind == .unreadable })
     }

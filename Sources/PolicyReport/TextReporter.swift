@@ -426,6 +426,40 @@ extension Reporters {
 
         /// As above, with the widths of the scalars met so far in the report.
         package init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?, widths: inout Widths) {
+            let cut = Excerpt.escapedCut(window, lower: lower, at: at)
+            self.init(shown: cut.map { Array(window[$0]) } ?? window, lower: lower + (cut?.lowerBound ?? 0), count: count,
+                      at: at, endColumn: endColumn, widths: &widths)
+        }
+
+        /// At most this many characters of a line whose window holds escaped characters (`\u{0}`
+        /// and the like, up to 10 characters each), its `…`s included: a binary file's line
+        /// would otherwise quote hundreds of them.
+        package static let escapedLimit = 80
+
+        /// The part of `window` around the caret that shows within `escapedLimit` characters, when
+        /// it holds an escaped character and shows longer; nil otherwise.
+        package static func escapedCut(_ window: [Unicode.Scalar], lower: Int, at: Int) -> Range<Int>? {
+            var lengths: [Int] = []
+            var total = 0, escaped = false
+            for s in window {
+                let n = (s.value >= 0x20 && s.value < 0x7F) || s == "\t" || !isUnsafeScalar(s) ? 1 : printable(String(s)).unicodeScalars.count
+                escaped = escaped || n > 1
+                lengths.append(n)
+                total += n
+            }
+            guard escaped, total > escapedLimit else { return nil }
+            // Room for a `…` on each side.
+            let budget = escapedLimit - 2
+            let pivot = max(0, min(at - lower, window.count - 1))
+            var lo = pivot, hi = pivot + 1, used = lengths[pivot]
+            // A third of the room before the caret, the rest after, and what is left of it before.
+            while lo > 0, used + lengths[lo - 1] <= budget / 3 { lo -= 1; used += lengths[lo] }
+            while hi < window.count, used + lengths[hi] <= budget { used += lengths[hi]; hi += 1 }
+            while lo > 0, used + lengths[lo - 1] <= budget { lo -= 1; used += lengths[lo] }
+            return lo..<hi
+        }
+
+        private init(shown window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?, widths: inout Widths) {
             let upper = lower + window.count
             // The caret stands under the start; `~` runs to the span's end when it is on this line.
             let end = endColumn.map { max(at + 1, min($0 - 1, upper)) } ?? at + 1

@@ -54,6 +54,20 @@ import TestSupport
         #expect(loaded.diagnostics.allSatisfy { $0.file == "policyc.yaml" })
     }
 
+    /// A list whose every item is wrong is not also empty: one finding per item, no third.
+    @Test func aListOfWrongItemsIsNotAlsoEmpty() {
+        let targets = Self.load("version: 1\ntargets: [typscript, Kotlin]\n")
+        #expect(targets.diagnostics.map(\.headline) == [
+            "policyc.yaml:2:11: error: an item of 'targets' is 'typscript', which is not one of swift, kotlin, typescript or schema [type-mismatch]",
+            "policyc.yaml:2:22: error: an item of 'targets' is 'Kotlin', which is not one of swift, kotlin, typescript or schema [type-mismatch]",
+        ])
+        #expect(targets.config.targets == nil)
+        let policies = Self.load("version: 1\npolicies: [{a: 1}]\n")
+        #expect(policies.diagnostics.count == 1 && !policies.diagnostics.contains { $0.message.contains("is empty") },
+                "\(policies.diagnostics.map(\.headline))")
+        #expect(Self.load("version: 1\ntargets: []\n").diagnostics.map(\.message).first?.hasPrefix("'targets' is empty") == true)
+    }
+
     @Test func aFileWithErrorsSetsNothingItCouldNotRead() {
         let loaded = Self.load("version: 1\nout: gen\ntargets: [swift, nope]\n")
         #expect(loaded.diagnostics.count == 1)

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 import PolicyKit
 import TestSupport
@@ -33,6 +36,30 @@ import TestSupport
 
     static func attributes(_ name: String, in dir: URL) throws -> [FileAttributeKey: Any] {
         try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)
+    }
+
+    /// A file that cannot be written reports no fix: its findings stay, as in the file.
+    @Test(.enabled(if: InputProblemTests.canDropPrivileges, "running as root without setpriv: a read-only folder binds root not"))
+    func aFileThatCannotBeWrittenReportsNoFix() throws {
+        let dir = try CLITests.scratch()
+        defer {
+            chmod(dir.path, 0o755)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        try CLITests.write(Self.broken, to: "bad.yaml", in: dir)
+        try CLITests.write(Self.broken.replacingOccurrences(of: "policy: playback", with: "policy: other"), to: "ok/other.yaml", in: dir)
+        if geteuid() == 0 {
+            for name in ["", "/bad.yaml", "/ok", "/ok/other.yaml"] { lchown(dir.path + name, InputProblemTests.nobody, InputProblemTests.nobody) }
+        }
+        chmod(dir.path, 0o555)
+        let run = try InputProblemTests.run(["lint", "--fix", "bad.yaml", "ok/other.yaml"], in: dir)
+        #expect(run.status == 2, "\(run)")
+        #expect(run.err.hasPrefix("error: cannot write 'bad.yaml': Permission denied\n"), "\(run)")
+        #expect(!run.err.contains("bad.yaml:11:12: fixed") && run.err.contains("ok/other.yaml:11:12: fixed: write 8s"), "\(run)")
+        #expect(run.err.contains("fixed 2 findings in 1 file; nothing fixed in 1 file that could not be written; "), "\(run)")
+        #expect(try Self.read("bad.yaml", in: dir) == Self.broken)
+        // Its findings as they are in the file, the fixable ones too.
+        #expect(run.out.contains("bad.yaml:11:12: error:") && !run.out.contains("ok/other.yaml:11:12: error:"), "\(run)")
     }
 
     @Test func fixWritesTheSafeFixesInPlaceAndOnlyThose() throws {

@@ -90,6 +90,81 @@ import TestSupport
         #expect(box.names("Generated/Kotlin") == ["PlaybackPolicy.kt"])
     }
 
+    /// A run over one file or an empty folder is not the whole project: the policies it leaves out
+    /// are not gone, and their generated files stay.
+    @Test func aPartOfTheProjectRemovesNothing() throws {
+        let box = try Sandbox()
+        defer { try? FileManager.default.removeItem(at: box.root) }
+        try GenSupport.write(Canonical.text(policy: "tv-player"), to: box.root.appendingPathComponent("Policies/tv-player.yaml"))
+        #expect(try box.run("generate").status == 0)
+        let all = ["Generated/Kotlin/PlaybackPolicy.kt", "Generated/Kotlin/TvPlayerPolicy.kt",
+                   "Generated/Swift/PlaybackPolicy.swift", "Generated/Swift/TvPlayerPolicy.swift"]
+
+        let one = try box.run("generate", "Policies/tv-player.yaml")
+        #expect(one.status == 0 && !one.stderr.contains("removed"), "\(one.stderr)")
+        let oneCheck = try box.run("generate", "--check", "Policies/tv-player.yaml")
+        #expect(oneCheck.status == 0 && oneCheck.stdout.isEmpty, "\(oneCheck.stdout)")
+        #expect(all.allSatisfy(box.exists))
+
+        try FileManager.default.createDirectory(at: box.root.appendingPathComponent("Empty"), withIntermediateDirectories: true)
+        let empty = try box.run("generate", "Empty")
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stderr.contains("warning: no *.yaml or *.yml file under 'Empty'\n") && !empty.stderr.contains("removed"),
+                "\(empty.stderr)")
+        #expect(all.allSatisfy(box.exists))
+
+        // The whole project, named by its folder: a policy that is gone loses its files, counted.
+        try FileManager.default.removeItem(at: box.root.appendingPathComponent("Policies/tv-player.yaml"))
+        let whole = try box.run("generate", "Policies")
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(whole.stderr == "removed Generated/Kotlin/TvPlayerPolicy.kt\nremoved Generated/Swift/TvPlayerPolicy.swift\n"
+                + "wrote 0 files, removed 2, 3 up to date\n", "\(whole.stderr)")
+    }
+
+    /// `--check` shows a shortest diff with three lines of context: the first line deleted is one
+    /// line added back, not the whole file replaced; a huge file in the way is shown in part.
+    @Test func checkShowsAMinimalDiff() throws {
+        let box = try Sandbox()
+        defer { try? FileManager.default.removeItem(at: box.root) }
+        #expect(try box.run("generate").status == 0)
+        let swift = try #require(box.read("Generated/Swift/PlaybackPolicy.swift"))
+        let lines = swift.split(separator: "\n", omittingEmptySubsequences: false)
+        try GenSupport.write(lines.dropFirst().joined(separator: "\n"), to: box.root.appendingPathComponent("Generated/Swift/PlaybackPolicy.swift"))
+        let first = try box.run("generate", "--check")
+        #expect(first.status == 1)
+        #expect(first.stdout == """
+            would change Generated/Swift/PlaybackPolicy.swift
+            --- Generated/Swift/PlaybackPolicy.swift
+            +++ Generated/Swift/PlaybackPolicy.swift (generated)
+            @@ -1,3 +1,4 @@
+            +\(lines[0])
+             \(lines[1])
+             \(lines[2])
+             \(lines[3])
+
+            """, "\(first.stdout)")
+
+        // Two changes far apart: two hunks, each with its context.
+        var edited = lines
+        edited[20] += " // mine"
+        edited.remove(at: 60)
+        try GenSupport.write(edited.joined(separator: "\n"), to: box.root.appendingPathComponent("Generated/Swift/PlaybackPolicy.swift"))
+        let two = try box.run("generate", "--check")
+        #expect(two.stdout.components(separatedBy: "\n@@ ").count == 3, "\(two.stdout)")
+        #expect(two.stdout.contains("@@ -18,7 +18,7 @@\n") && two.stdout.contains("\n-\(edited[20])\n+\(lines[20])\n"), "\(two.stdout)")
+        #expect(two.stdout.contains("@@ -58,6 +58,7 @@\n") && two.stdout.contains("\n+\(lines[60])\n"), "\(two.stdout)")
+        #expect(two.stdout.split(separator: "\n").count == 3 + 2 + 8 + 7)
+
+        // 30,000 lines in the way: shown replaced, a few lines of each side.
+        let huge = (0..<30_000).map { "line \($0)\n" }.joined()
+        try GenSupport.write(huge, to: box.root.appendingPathComponent("Generated/Swift/PlaybackPolicy.swift"))
+        let big = try box.run("generate", "--check")
+        #expect(big.status == 1)
+        #expect(big.stdout.contains("@@ -1,30000 +1,\(lines.count - 1) @@\n-line 0\n") && big.stdout.contains("- … 29980 more lines\n"),
+                "\(big.stdout.prefix(2000))")
+        #expect(big.stdout.split(separator: "\n").count < 60)
+    }
+
     @Test func anyLintErrorWritesNothing() throws {
         let box = try Sandbox()
         defer { try? FileManager.default.removeItem(at: box.root) }

@@ -178,6 +178,63 @@ import TestSupport
         if SARIF.shouldRun { try SARIF.validate(sarif.out) }
     }
 
+    // MARK: binary files
+
+    /// Every line a binary file's finding prints stays within 80 characters, escapes included.
+    @Test func aBinaryFilesFindingStaysWithin80Characters() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var rng = SystemRandomNumberGenerator()
+        let inputs: [String: [UInt8]] = [
+            "nul.yaml": Array("version: 1\n".utf8) + [UInt8](repeating: 0, count: 600),
+            "controls.yaml": (0..<700).map { UInt8($0 % 8 + 1) },
+            "elf.yaml": [0x7F] + Array("ELF".utf8) + (0..<2000).map { _ in UInt8.random(in: 0...8, using: &rng) },
+        ]
+        for (name, bytes) in inputs {
+            try Data(bytes).write(to: dir.appendingPathComponent(name))
+            let run = try CLITests.policyc(["lint", name], in: dir)
+            #expect(run.status == 1, "\(name): \(run)")
+            let lines = run.out.split(separator: "\n")
+            #expect(lines.count >= 3, "\(name): \(run)")
+            // The quoted line and its caret; the finding's own line names the file and the rule.
+            for line in lines.dropFirst().prefix(2) {
+                #expect(line.count <= 80, "\(name): \(line.count) characters: \(line)")
+            }
+            #expect(lines[1].hasSuffix("…") || lines[1].hasPrefix("…"), "\(name): \(lines[1])")
+        }
+    }
+
+    // MARK: links in a folder that lead to no file
+
+    @Test func aDanglingOrLoopingLinkInAFolderIsAWarning() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write(CLITests.canonical, to: "Policies/playback.yaml", in: dir)
+        let fm = FileManager.default
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("Policies/gone.yaml").path, withDestinationPath: "../moved/gone.yaml")
+        try fm.createSymbolicLink(atPath: dir.appendingPathComponent("Policies/loop.yaml").path, withDestinationPath: "loop.yaml")
+        let gone = "skipped 'Policies/gone.yaml': a symbolic link that leads to no file (its target '../moved/gone.yaml' does not exist)"
+        let loop = "skipped 'Policies/loop.yaml': a symbolic link that leads to no file (it loops)"
+
+        let lint = try CLITests.policyc(["lint"], in: dir)
+        #expect(lint.status == 0, "\(lint)")
+        #expect(lint.err == "warning: \(gone)\nwarning: \(loop)\n0 errors, 2 warnings in 1 file\n", "\(lint)")
+        #expect(try CLITests.policyc(["lint", "--strict"], in: dir).status == 1)
+
+        let json = try CLITests.policyc(["lint", "--format", "json"], in: dir)
+        let notices = try CLITests.json(json.out)["notices"] as? [[String: String]]
+        #expect(notices == [["kind": "broken-link", "path": "Policies/gone.yaml", "severity": "warning", "message": gone],
+                            ["kind": "broken-link", "path": "Policies/loop.yaml", "severity": "warning", "message": loop]], "\(json)")
+        let sarif = try CLITests.policyc(["lint", "--format", "sarif"], in: dir)
+        #expect(sarif.out.contains("\"executionSuccessful\": true") && sarif.out.contains("broken-link"))
+        if SARIF.shouldRun { try SARIF.validate(sarif.out) }
+
+        let generate = try CLITests.policyc(["generate"], in: dir)
+        #expect(generate.status == 0 && generate.err.hasPrefix("warning: \(gone)\nwarning: \(loop)\n"), "\(generate)")
+        let explain = try CLITests.policyc(["explain"], in: dir)
+        #expect(explain.status == 0 && explain.err.contains("warning: \(loop)\n"), "\(explain)")
+    }
+
     @Test(.enabled(if: CLITests.hasInteractiveDeadline || GenSupport.isCI, "no interactive-deadline rule in this build (required when CI=true)"))
     func strictSaysWhyWarningsAloneFail() throws {
         let dir = try CLITests.scratch()

@@ -22,6 +22,46 @@ import TestSupport
         try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8)
     }
 
+    // MARK: pre-commit hooks follow the project file
+
+    /// The hooks fire on any YAML file and name no folder: `lint --project-only` decides which of
+    /// the files passed are policies (here under `app/policies`, as the project file says).
+    @Test func hooksFireOnAnyYAMLAndPolicycDecidesWhichArePolicies() throws {
+        let manifest = try String(contentsOf: CLITests.packageRoot.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)
+        let patterns = manifest.split(separator: "\n").filter { $0.hasPrefix("  files: ") }.map { String($0.dropFirst(9)) }
+        #expect(!patterns.contains { $0.contains("Policies") }, "a hook hardcodes a folder")
+        #expect(patterns.count == 4)
+        for pattern in patterns {
+            let regex = try Regex(pattern)
+            for path in ["app/policies/playback.yaml", "policyc.yaml", "policyc.yml", "x.yml"] {
+                #expect(path.firstMatch(of: regex) != nil, "\(pattern) misses \(path)")
+            }
+        }
+        #expect(manifest.components(separatedBy: "entry: policyc lint --project-only\n").count == 3)
+        #expect(manifest.components(separatedBy: "entry: policyc generate --check\n").count == 3)
+
+        let bad = CLITests.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 6 ")
+        let dir = try Self.project("version: 1\npolicies: [app/policies]\n",
+                                   policies: ["app/policies/playback.yaml": CLITests.canonical,
+                                              ".github/workflows/ci.yml": "on: push\njobs: {}\n",
+                                              "docker-compose.yaml": "services: {}\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let others = [".github/workflows/ci.yml", "docker-compose.yaml"]
+        let quiet = try CLITests.policyc(["lint", "--project-only"] + others, in: dir)
+        #expect(quiet.status == 0 && quiet.out.isEmpty && quiet.err == "0 errors, 0 warnings in 0 files\n", "\(quiet)")
+
+        try CLITests.write(bad, to: "app/policies/playback.yaml", in: dir)
+        let caught = try CLITests.policyc(["lint", "--project-only", "app/policies/playback.yaml"] + others, in: dir)
+        #expect(caught.status == 1, "\(caught)")
+        #expect(caught.out.contains("app/policies/playback.yaml:9:19: error:") && !caught.out.contains("ci.yml")
+                && !caught.out.contains("docker-compose"), "\(caught)")
+        // The project file changed: every policy of the project.
+        let all = try CLITests.policyc(["lint", "--project-only", "policyc.yaml"], in: dir)
+        #expect(all.status == 1 && all.out.contains("app/policies/playback.yaml:9:19: error:"), "\(all)")
+        // Without the option, a file named is checked whatever it is.
+        #expect(try CLITests.policyc(["lint", "docker-compose.yaml"], in: dir).status == 1)
+    }
+
     // MARK: issue 16 item 2: the --check hint repeats what matters
 
     @Test func theCheckHintRepeatsTheOptionsGivenAndRunningItFixesTheTree() throws {
@@ -161,6 +201,18 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("app/policies/../../build/gen/policy.schema.json").path))
     }
 
+    /// Targets without schema: no line points at a schema that generate never writes.
+    @Test func initWritesNoSchemaLineWhenTheSchemaIsNotGenerated() throws {
+        let dir = try Self.project("version: 1\ntargets: [kotlin]\n", policies: [:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let initialised = try CLITests.policyc(["init"], in: dir)
+        #expect(initialised.status == 0, "\(initialised)")
+        let text = try Self.read(dir, "Policies/playback.yaml")
+        #expect(!text.contains("$schema") && text.hasSuffix("\n  viewerRef: per-viewer-device\n"), "\(text)")
+        #expect(initialised.err.contains("No $schema lines: policyc.yaml's targets leave out schema")
+                && initialised.err.contains("policyc schema > policy.schema.json"), "\(initialised)")
+    }
+
     @Test func aProjectFileElsewhereIsNamedWithConfigAndItsPathsAreItsOwn() throws {
         let dir = try Self.project(nil, policies: ["sub/Policies/playback.yaml": CLITests.canonical])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -264,7 +316,7 @@ import TestSupport
         try CLITests.write("version: 1\ntargets: [schema, swift]\n", to: "policyc.yaml", in: dir)
         let configured = try CLITests.policyc(["generate"], in: dir)
         #expect(configured.status == 0, "\(configured)")
-        #expect(configured.err == "removed Generated/Swift/TwoPolicy.swift\nwrote 0 files, 2 up to date\n")
+        #expect(configured.err == "removed Generated/Swift/TwoPolicy.swift\nwrote 0 files, removed 1, 2 up to date\n")
     }
 
     @Test func staleFilesBelowATargetsFolderGoAndTheFoldersTheyLeaveEmpty() throws {

@@ -26,6 +26,25 @@ import TestSupport
 
         """
 
+    // MARK: lint of a scenario file
+
+    /// `lint` checks a scenario file as a scenario, as the language server does: its own findings,
+    /// no "missing 'policy'" and no fix that adds a policy's sections.
+    @Test func lintChecksAScenarioFileAsAScenario() throws {
+        let bad = Self.smallScenario.replacingOccurrences(of: "duration: 40s", with: "duratoin: 40s")
+        let dir = try Self.workspace(["small.yaml": Self.smallScenario, "bad.yaml": bad])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let clean = try CLI.policyc(["lint", "small.yaml"], in: dir)
+        #expect(clean.status == 0 && clean.out.isEmpty, "\(clean)")
+        let wrong = try CLI.policyc(["lint", "bad.yaml"], in: dir)
+        #expect(wrong.status == 1, "\(wrong)")
+        #expect(wrong.out.hasPrefix("bad.yaml:3:1: error: unknown key 'duratoin' in the scenario [unknown-key]\n"), "\(wrong)")
+        #expect(!wrong.out.contains("policy") && wrong.err == "1 error, 0 warnings in 1 file\n", "\(wrong)")
+        let fixed = try CLI.policyc(["lint", "--fix", "--unsafe-fixes", "bad.yaml"], in: dir)
+        #expect(fixed.status == 1 && fixed.err.hasPrefix("nothing to fix; 1 error"), "\(fixed)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("bad.yaml"), encoding: .utf8) == bad)
+    }
+
     // MARK: help and usage
 
     @Test func helpListsEveryOptionAndTheExitStatus() throws {

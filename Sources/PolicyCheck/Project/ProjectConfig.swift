@@ -99,7 +99,7 @@ public struct ProjectConfig: Sendable, Hashable {
                     paths.append(Located(path, item.span))
                 }
             }
-            if items.isEmpty {
+            if items.isEmpty, list.complete {
                 decoder.fail(.typeMismatch, at: list.span, "'policies' is empty; it needs at least one file or folder",
                              help: "leave 'policies' out for the default, [Policies]")
             } else if paths.count == items.count, list.complete {
@@ -119,7 +119,8 @@ public struct ProjectConfig: Sendable, Hashable {
                 guard case .string(let name) = item.value else { return nil }
                 return CodeTarget(rawValue: name)
             }
-            if items.isEmpty {
+            // Items that did not decode are left out of `items` and have findings of their own.
+            if items.isEmpty, list.complete {
                 decoder.fail(.typeMismatch, at: list.span, "'targets' is empty; it needs at least one of \(Suggest.orList(CodeTarget.allCases.map(\.rawValue)))",
                              help: "leave 'targets' out for the default, [\(CodeTarget.defaults.map(\.rawValue).joined(separator: ", "))]")
             } else if list.complete, targets.count == items.count {

@@ -33,10 +33,15 @@ enum Files {
 
     /// Expands every PATH it can and reports the others, so that one bad PATH does not hide the
     /// findings of the rest. A file named twice (`Policies Policies/playback.yaml`) is read once.
-    static func expandAll(_ paths: [String], allowStdin: Bool) -> (paths: [String], errors: [ReadError], empty: [String]) {
+    /// What PATH arguments expand to: the files, the PATHs that could not be read (exit 2), the
+    /// folders without a policy file and the links in folders that name no file (warnings both).
+    typealias Expanded = (paths: [String], errors: [ReadError], empty: [String], skipped: [ReadError])
+
+    static func expandAll(_ paths: [String], allowStdin: Bool) -> Expanded {
         var out: [String] = []
         var errors: [ReadError] = []
         var empty: [String] = []
+        var skipped: [ReadError] = []
         // By device and inode: `ok.yaml`, `./ok.yaml` and a link to it are one file.
         var seen: Set<FileID> = []
         var seenStdin = false
@@ -63,17 +68,17 @@ enum Files {
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 var found: [String] = []
-                let before = errors.count
-                walk(path, into: &found, errors: &errors)
+                let before = (errors.count, skipped.count)
+                walk(path, into: &found, errors: &errors, skipped: &skipped)
                 // A folder some of which could not be read is not known to be empty.
-                if found.isEmpty, errors.count == before { empty.append(raw) }
+                if found.isEmpty, errors.count == before.0, skipped.count == before.1 { empty.append(raw) }
                 found.sort(by: utf8Precedes)
                 found.forEach(add)
             } else {
                 add(path)
             }
         }
-        return (out, errors, empty)
+        return (out, errors, empty, skipped)
     }
 
     static func isPolicyFile(_ name: String) -> Bool {
@@ -90,7 +95,9 @@ enum Files {
     /// A folder that cannot be listed, or an entry that cannot be looked at, is an error like an
     /// unreadable file: a walk that skipped it would report a clean run, and `generate` would
     /// take the policies under it for gone and remove their generated files.
-    static func walk(_ dir: String, into found: inout [String], errors: inout [ReadError]) {
+    /// A link named like a policy that leads nowhere (its target is missing, or links loop) is
+    /// a warning in `skipped`: a policy that silently dropped out of the run would look clean.
+    static func walk(_ dir: String, into found: inout [String], errors: inout [ReadError], skipped: inout [ReadError]) {
         guard let handle = opendir(dir) else {
             errors.append(ReadError(path: dir, message: "cannot read '\(printable(dir))': \(describeErrno())"))
             return
@@ -119,11 +126,31 @@ enum Files {
             }
             let type = info.st_mode & S_IFMT
             if type == S_IFDIR {
-                walk(path, into: &found, errors: &errors)
+                walk(path, into: &found, errors: &errors, skipped: &skipped)
             } else if isWalkedPolicyFile(name), type == S_IFREG || (type == S_IFLNK && isRegularFile(path)) {
                 found.append(path)
+            } else if isWalkedPolicyFile(name), type == S_IFLNK {
+                var target = stat()
+                guard stat(path, &target) != 0 else { continue }  // a link to a folder or a device: not a policy
+                let why: String
+                switch errno {
+                case ENOENT, ENOTDIR: why = "its target '\(printable(linkTarget(path)))' does not exist"
+                case ELOOP: why = "it loops"
+                default:
+                    errors.append(ReadError(path: path, message: "cannot read '\(printable(path))': \(describeErrno())"))
+                    continue
+                }
+                skipped.append(ReadError(path: path, message: "skipped '\(printable(path))': a symbolic link that leads to no file (\(why))"))
             }
         }
+    }
+
+    /// What a symbolic link says, as written (at most 1 KiB of it).
+    static func linkTarget(_ path: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let n = readlink(path, &buffer, buffer.count)
+        guard n > 0 else { return "" }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func isRegularFile(_ path: String) -> Bool {

@@ -286,7 +286,10 @@ enum OutputFolder {
         let folder = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.utf8.index(after: $0)...]) } ?? target
         let temp = folder + "." + name + tempMarker + "\(getpid())-0"
-        if case .failure(let f) = writeNew(temp, bytes, flush: true, mode: info.st_mode & 0o7777) { return .failure(f) }
+        if case .failure(let f) = writeNew(temp, bytes, flush: true, mode: info.st_mode & 0o7777) {
+            // Named by the file the user gave, not by the temporary one beside it.
+            return .failure(Failure(message: f.message.replacing("'\(printable(temp))'", with: "'\(printable(path))'")))
+        }
         guard rename(temp, target) == 0 else {
             let failure = Failure(message: "cannot replace '\(printable(path))': \(Files.describeErrno())")
             unlink(temp)

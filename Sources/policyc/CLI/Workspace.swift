@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Dispatch
 import PolicyKit
 
@@ -32,16 +39,14 @@ enum Workspace {
 
     /// Like `inputs`, but keeps going past a PATH that cannot be read: lint reports the files it
     /// can and exits 2 for the others. `empty` lists folders that hold no policy file.
-    static func gather(_ arguments: [String], project: Project, allowStdin: Bool)
-        -> (paths: [String], errors: [Files.ReadError], empty: [String])
-    {
+    static func gather(_ arguments: [String], project: Project, allowStdin: Bool) -> Files.Expanded {
         guard arguments.isEmpty else { return Files.expandAll(arguments, allowStdin: allowStdin) }
         if project.config.policies == nil {
             let folder = project.defaultPaths[0]
             guard Files.isDirectory(folder) else {
                 return ([], [Files.ReadError(
                     path: folder,
-                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")], [])
+                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")], [], [])
             }
         }
         var gathered = Files.expandAll(project.defaultPaths, allowStdin: false)
@@ -54,6 +59,48 @@ enum Workspace {
         return gathered
     }
 
+    /// Whether `paths` (what PATH arguments expanded to) are the whole project: every file the
+    /// project checks without a PATH is among them. Without a project to compare with (no
+    /// `policies` in a project file and no `Policies/` folder), folders named are whole and files
+    /// named one by one are a part. Only a whole run may take a policy missing from it for gone.
+    static func isWholeProject(_ arguments: [String], paths: [String], project: Project) -> Bool {
+        guard !arguments.isEmpty else { return true }
+        let projectKnown = project.config.policies != nil || Files.isDirectory(project.defaultPaths[0])
+        guard projectKnown else { return arguments.allSatisfy(Files.isDirectory) }
+        let own = Files.expandAll(project.defaultPaths, allowStdin: false)
+        guard own.errors.isEmpty else { return false }
+        let given = Set(paths.compactMap(fileID))
+        return own.paths.allSatisfy { fileID($0).map(given.contains) ?? false }
+    }
+
+    /// `bytes` checked as a scenario when they read as one, else nil. Asked only of a file with
+    /// findings as a policy: a clean policy is no scenario, and telling them apart walks the lines.
+    static func asScenario(_ bytes: [UInt8], path: String, hasFindings: Bool) -> CheckedFile? {
+        guard hasFindings, EditorFileKind.of(path: path, lines: TextLines(bytes)) == .scenario else { return nil }
+        let loaded = ScenarioLoader.load(bytes, path: path)
+        return CheckedFile(path: path, diagnostics: loaded.diagnostics, doc: nil, policy: nil,
+                           source: loaded.diagnostics.isEmpty ? [] : bytes)
+    }
+
+    /// `lint --project-only`: those of `arguments` that are the project's policies (what is
+    /// checked without a PATH; a folder given adds those below it), by file, not by spelling; nil
+    /// when the project file is among them (then the whole project is checked). A PATH that is
+    /// not one of them, or cannot be looked at, is left out without a word: a hook passes every
+    /// changed YAML file, and only policyc knows which are policies.
+    static func projectPolicies(among arguments: [String], project: Project) -> [String]? {
+        if let file = project.file, let own = fileID(file), arguments.contains(where: { fileID($0) == own }) { return nil }
+        let projectPaths = gather([], project: project, allowStdin: false).paths
+        let ids = Set(projectPaths.compactMap(fileID))
+        let given = Files.expandAll(arguments.filter { $0 != "-" }, allowStdin: false).paths
+        return given.filter { fileID($0).map(ids.contains) ?? false }
+    }
+
+    static func fileID(_ path: String) -> Files.FileID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Files.FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     /// `POLICYC_THREADS`: a positive integer, 1 for one file after the other; otherwise (unset or
     /// not a positive integer) every core.
     static var threadsFromEnvironment: Int? {
@@ -63,21 +110,27 @@ enum Workspace {
 
     /// `inputs`, with a failure reported on stderr; nil means the command exits 2.
     static func inputsOrReport(_ arguments: [String], project: Project, allowStdin: Bool) -> [String]? {
-        switch inputs(arguments, project: project, allowStdin: allowStdin) {
-        case .failure(let error):
-            Output.err("error: \(error.message)\n")
+        let gathered = gather(arguments, project: project, allowStdin: allowStdin)
+        if let first = gathered.errors.first {
+            Output.err("error: \(first.message)\n")
             return nil
-        case .success(let paths):
-            return paths
         }
+        for link in gathered.skipped { Output.err("warning: \(link.message)\n") }
+        return gathered.paths
     }
 
-    static func check(_ paths: [String], threads: Int? = nil) -> Run {
+    /// With `scenarios`, a file that reads as a `simulate` scenario (as the language server tells
+    /// one) is checked as one: `lint` given a scenario reports what is wrong with the scenario.
+    static func check(_ paths: [String], threads: Int? = nil, scenarios: Bool = false) -> Run {
         let threads = threads ?? threadsFromEnvironment
         var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
             let path = paths[i]
-            return Files.read(path).map { Checker.check($0, path: path == "-" ? Files.stdinPath : path, threads: threads) }
+            return Files.read(path).map { bytes in
+                let shown = path == "-" ? Files.stdinPath : path
+                let file = Checker.check(bytes, path: shown, threads: threads)
+                return scenarios ? asScenario(bytes, path: shown, hasFindings: !file.diagnostics.isEmpty) ?? file : file
+            }
         }
         if paths.count < 8 || threads == 1 {
             for i in paths.indices { results[i] = work(i) }

@@ -31,9 +31,11 @@ enum Generate {
         discussion: """
             Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json, each
             target's files when it is in LIST. Nothing is written when any policy has an error or
-            any input cannot be read. Files are replaced only when their bytes change, and
+            any input cannot be read. Files are replaced only when their bytes change, and on a
+            run over the whole project (no PATH, or PATHs that hold all of its policies),
             generated files of policies that are gone are removed (only files with policyc's
-            header, only in the folders of the targets in LIST).
+            header, only in the folders of the targets in LIST). A run over some of the
+            policies writes their files and removes nothing.
 
             The project file (policyc.yaml) may set out, kotlinPackage, targets and policies; an
             option given here wins. With --swift-output, a project file is read only when --config
@@ -90,7 +92,14 @@ enum Generate {
         guard !out.isEmpty else { return CommandLine.usageError("'--out' needs a folder", command: spec) }
         let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
 
-        guard let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
+        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: false)
+        if let error = gathered.errors.first {
+            Output.err("error: \(error.message)\n")
+            return 2
+        }
+        let paths = gathered.paths
+        for folder in gathered.empty { Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n") }
+        for link in gathered.skipped { Output.err("warning: \(link.message)\n") }
         let run = Workspace.check(paths)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0
@@ -136,8 +145,11 @@ enum Generate {
             targets = []  // one file of the plugin's: nothing else in its folder is ours to remove
         }
 
+        // Generated files of policies that are gone are looked for only on a run over the whole
+        // project: a policy that a part (one file, an empty folder) leaves out is not gone.
+        let removing = !policies.isEmpty && Workspace.isWholeProject(args.positionals, paths: paths, project: project)
         let plan: OutputFolder.Plan
-        switch OutputFolder.plan(files, in: folder, targets: targets) {
+        switch OutputFolder.plan(files, in: folder, targets: removing ? targets : []) {
         case .failure(let f):
             Output.err("error: \(f.message)\n")
             return 2
@@ -175,8 +187,10 @@ enum Generate {
             report += "\(verb) \(printable(folder))/\(entry.path)\n"
         }
         Output.err(report)
-        let written = plan.entries.filter { if case .remove = $0.change { return false } else { return true } }.count
-        Output.err("wrote \(written) file\(written == 1 ? "" : "s")\(plan.unchanged > 0 ? ", \(plan.unchanged) up to date" : "")\n")
+        let removed = plan.entries.count { if case .remove = $0.change { return true } else { return false } }
+        let written = plan.entries.count - removed
+        Output.err("wrote \(written) file\(written == 1 ? "" : "s")\(removed > 0 ? ", removed \(removed)" : "")"
+            + "\(plan.unchanged > 0 ? ", \(plan.unchanged) up to date" : "")\n")
         return 0
     }
 
@@ -220,21 +234,76 @@ enum Generate {
         }
     }
 
-    /// The changed middle of two texts (common first and last lines left out), a few lines each way.
-    static func shortDiff(old: [UInt8], new: [UInt8], path: String, limit: Int = 12) -> String {
-        let a = String(decoding: old, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let b = String(decoding: new, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    /// At most this many lines of diff a file (hunk headers aside); then how many more there are.
+    static let diffLineLimit = 40
+    /// A changed middle of more lines than this is shown replaced, not searched for a shortest
+    /// diff: Myers' search costs (lines) × (differences), and the lines would all be held.
+    static let diffSearchLimit = 20_000
+
+    /// A unified diff of the generated file against the one on disk, with three lines of context:
+    /// the common first and last lines found on the bytes (linear, whatever the size), a shortest
+    /// edit script (`UnifiedDiff`) for the changed middle and its context only.
+    static func shortDiff(old: [UInt8], new: [UInt8], path: String) -> String {
+        func atLineStart(_ b: [UInt8], _ i: Int) -> Bool { i == 0 || b[i - 1] == 0x0A }
+        func lineCount(_ b: ArraySlice<UInt8>) -> Int { b.count { $0 == 0x0A } + (b.last.map { $0 == 0x0A ? 0 : 1 } ?? 0) }
+        // Common start, back to a line start; common end, back to where a line starts in both.
         var start = 0
-        while start < a.count, start < b.count, a[start] == b[start] { start += 1 }
-        var endA = a.count, endB = b.count
-        while endA > start, endB > start, a[endA - 1] == b[endB - 1] { endA -= 1; endB -= 1 }
-        var out = "--- \(path)\n+++ \(path) (generated)\n@@ -\(start + 1),\(endA - start) +\(start + 1),\(endB - start) @@\n"
-        func show(_ lines: ArraySlice<Substring>, _ sign: String) {
-            for l in lines.prefix(limit) { out += sign + printable(String(l)) + "\n" }
-            if lines.count > limit { out += "\(sign) … \(lines.count - limit) more line\(lines.count - limit == 1 ? "" : "s")\n" }
+        let shorter = min(old.count, new.count)
+        while start < shorter, old[start] == new[start] { start += 1 }
+        while !atLineStart(old, start) { start -= 1 }
+        var tail = 0
+        while tail < old.count - start, tail < new.count - start, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
+        while tail > 0, !(atLineStart(old, old.count - tail) && atLineStart(new, new.count - tail)) { tail -= 1 }
+        var out = "--- \(path)\n+++ \(path) (generated)\n"
+        let oldMiddle = old[start..<(old.count - tail)], newMiddle = new[start..<(new.count - tail)]
+        let linesBefore = old[..<start].count { $0 == 0x0A }
+        let removed = lineCount(oldMiddle), added = lineCount(newMiddle)
+        guard removed + added <= diffSearchLimit else {
+            // Shown replaced whole, the first lines of each side: still a correct account.
+            out += "@@ -\(UnifiedDiff.range(linesBefore + (removed == 0 ? 0 : 1), removed)) "
+                + "+\(UnifiedDiff.range(linesBefore + (added == 0 ? 0 : 1), added)) @@\n"
+            for (sign, middle, count) in [("-", oldMiddle, removed), ("+", newMiddle, added)] {
+                let lines = UnifiedDiff.lines(Array(middle.prefix(1 << 16))).prefix(diffLineLimit / 2)
+                for line in lines { out += sign + UnifiedDiff.shown(line) }
+                if count > lines.count { out += "\(sign) … \(count - lines.count) more line\(count - lines.count == 1 ? "" : "s")\n" }
+            }
+            return out
         }
-        show(a[start..<endA], "-")
-        show(b[start..<endB], "+")
+        // Three lines of context each way, taken from the common parts.
+        var from = start
+        for _ in 0..<UnifiedDiff.context where from > 0 {
+            from -= 1
+            while !atLineStart(old, from) { from -= 1 }
+        }
+        var after = 0
+        for _ in 0..<UnifiedDiff.context where after < tail {
+            while after < tail, old[old.count - tail + after] != 0x0A { after += 1 }
+            if after < tail { after += 1 }
+        }
+        let firstLine = linesBefore - old[from..<start].count { $0 == 0x0A }
+        let a = UnifiedDiff.lines(Array(old[from..<(old.count - tail + after)]))
+        let b = UnifiedDiff.lines(Array(new[from..<(new.count - tail + after)]))
+        let hunks = UnifiedDiff.hunks(UnifiedDiff.editScript(a, b))
+        var shown = 0
+        for (h, hunk) in hunks.enumerated() {
+            let oldCount = hunk.count { $0.kind != .insert }
+            let newCount = hunk.count { $0.kind != .delete }
+            let oldStart = firstLine + (hunk.first { $0.kind != .insert }.map { $0.oldIndex + 1 } ?? hunk[0].oldIndex)
+            let newStart = firstLine + (hunk.first { $0.kind != .delete }.map { $0.newIndex + 1 } ?? hunk[0].newIndex)
+            out += "@@ -\(UnifiedDiff.range(oldStart, oldCount)) +\(UnifiedDiff.range(newStart, newCount)) @@\n"
+            for (i, op) in hunk.enumerated() {
+                guard shown < diffLineLimit else {
+                    let rest = hunk.count - i + hunks[(h + 1)...].reduce(0) { $0 + $1.count }
+                    return out + "… \(rest) more line\(rest == 1 ? "" : "s") of diff\n"
+                }
+                switch op.kind {
+                case .equal: out += " " + UnifiedDiff.shown(a[op.oldIndex])
+                case .delete: out += "-" + UnifiedDiff.shown(a[op.oldIndex])
+                case .insert: out += "+" + UnifiedDiff.shown(b[op.newIndex])
+                }
+                shown += 1
+            }
+        }
         return out
     }
 

@@ -25,7 +25,8 @@ enum Init {
             (so that its line numbers are those of the canonical policy), two comment lines point
             editors at the JSON Schema where 'policyc generate' writes it (the project file's out,
             else Generated/): '# yaml-language-server: $schema=…' for VS Code and others, and
-            '# $schema: …' for JetBrains IDEs.
+            '# $schema: …' for JetBrains IDEs. When the project file's targets leave out schema,
+            the lines are left out too, and init says how to get a schema.
 
             EXIT STATUS:
               0  written
@@ -53,8 +54,11 @@ enum Init {
         }
         while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
         let path = (dir == "." ? "" : dir + "/") + name + ".yaml"
+        // The lines point at the schema `generate` writes: none when the project's targets leave
+        // it out, as they would name a file that never comes.
+        let writesSchema = (project.config.targets?.value ?? Generator.Target.defaults).contains(.schema)
         let schema = relativePath(from: dir, to: project.out + "/" + Generator.schemaPath)
-        let text = Canonical.text(policy: name) + modelines(schema: schema)
+        let text = Canonical.text(policy: name) + (writesSchema ? modelines(schema: schema) : "")
 
         // What init writes must lint clean: a name the pattern allows may still be refused by a
         // rule (a reserved word once converted, say).
@@ -86,6 +90,10 @@ enum Init {
             return 2
         }
         Output.err("Wrote \(printable(path)). Check it with: policyc lint \(printable(path))\n")
+        if !writesSchema, let file = project.file {
+            Output.err("No $schema lines: \(printable(file))'s targets leave out schema. For editors, add schema to them, "
+                + "or write one with 'policyc schema > policy.schema.json' and point '# yaml-language-server: $schema=…' at it.\n")
+        }
         return 0
     }
 

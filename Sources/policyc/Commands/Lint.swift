@@ -6,7 +6,7 @@ enum Lint {
     static let spec = CommandSpec(
         name: "lint",
         abstract: "Checks policy files against the language and the integration guide's limits.",
-        usage: "policyc lint [--format FORMAT] [--strict] [--fix] [--unsafe-fixes] [--diff] [--config FILE] [PATH ...]",
+        usage: "policyc lint [--format FORMAT] [--strict] [--fix] [--unsafe-fixes] [--diff] [--project-only] [--config FILE] [PATH ...]",
         arguments: [("PATH", "Policy files, folders, or - for standard input (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
@@ -15,11 +15,18 @@ enum Lint {
             OptionSpec(name: "--fix", valueName: nil, help: "Apply the safe fixes to the files, in place."),
             OptionSpec(name: "--unsafe-fixes", valueName: nil, help: "Apply the unsafe fixes too (implies --fix without --diff)."),
             OptionSpec(name: "--diff", valueName: nil, help: "Print the fixes as a unified diff; write nothing."),
+            OptionSpec(name: "--project-only", valueName: nil,
+                       help: "Check only the PATHs that are the project's policies, skipping others quietly (for pre-commit hooks)."),
             Project.option,
         ],
         discussion: """
             Machine formats (json, github, sarif, junit) go to stdout and carry inputs that could
             not be read and folders without policy files too; the summary goes to stderr.
+
+            With --project-only, a PATH is checked only when it is one of the policies lint checks
+            without a PATH (the project file's policies, else Policies/); the project file itself
+            among the PATHs checks every policy of the project. Hooks pass every changed YAML file:
+            policyc, not the hook's pattern, decides which are policies.
 
             FIXES:
               Safe fixes are certain (8 sec -> 8s, yes -> true, "503" -> 503); unsafe ones are a
@@ -44,15 +51,22 @@ enum Lint {
         // The parser already refused any other value.
         let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
         let strict = args.flag("--strict")
-        if args.flag("--fix") || args.flag("--unsafe-fixes") || args.flag("--diff") {
-            return LintFix.run(args, project: project, format: format, strict: strict)
+        let gathered: Files.Expanded
+        if args.flag("--project-only"), !args.positionals.isEmpty {
+            // nil: the project file is among them, and so every policy is; none: nothing to check.
+            let chosen = Workspace.projectPolicies(among: args.positionals, project: project)
+            gathered = chosen?.isEmpty == true ? ([], [], [], []) : Workspace.gather(chosen ?? [], project: project, allowStdin: false)
+        } else {
+            gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         }
-        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
-        let run = Workspace.check(gathered.paths)
+        if args.flag("--fix") || args.flag("--unsafe-fixes") || args.flag("--diff") {
+            return LintFix.run(args, gathered: gathered, format: format, strict: strict)
+        }
+        let run = Workspace.check(gathered.paths, scenarios: true)
         let readErrors = gathered.errors + run.readErrors
-        let notices = notices(readErrors: readErrors, empty: gathered.empty)
+        let notices = notices(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         writeReport(format, run.files, notices: notices, options: reportOptions(format, strict: strict), to: 1)
-        reportInputProblems(readErrors: readErrors, empty: gathered.empty)
+        reportInputProblems(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         let summary = ReportSummary(run.files, notices: notices)
         run.keepUntilExit()
         Output.err(summary.line(strict: strict) + "\n")
@@ -62,9 +76,10 @@ enum Lint {
     }
 
     /// What the machine formats carry besides findings: unreadable inputs and empty folders.
-    static func notices(readErrors: [Files.ReadError], empty: [String]) -> [InputNotice] {
+    static func notices(readErrors: [Files.ReadError], empty: [String], skipped: [Files.ReadError]) -> [InputNotice] {
         readErrors.map { InputNotice(.unreadable, path: $0.path == "-" ? Files.stdinPath : $0.path, message: $0.message) }
             + empty.map { InputNotice.empty(folder: $0) }
+            + skipped.map { InputNotice(.brokenLink, path: $0.path, message: $0.message) }
     }
 
     /// The report in `format` to `fd`; the text report as the bytes it is made of (made a String,
@@ -86,12 +101,15 @@ enum Lint {
     }
 
     /// The same problems, for people, on stderr.
-    static func reportInputProblems(readErrors: [Files.ReadError], empty: [String]) {
+    static func reportInputProblems(readErrors: [Files.ReadError], empty: [String], skipped: [Files.ReadError]) {
         for error in readErrors {
             Output.err("error: \(error.message)\n")
         }
         for folder in empty {
             Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n")
+        }
+        for link in skipped {
+            Output.err("warning: \(link.message)\n")
         }
     }
 }

@@ -5,10 +5,10 @@ import PolicyKit
 /// back as `generate` writes (`OutputFolder.replaceFile`) or shown as a diff. The findings that
 /// remain decide the exit status, as for `lint`.
 enum LintFix {
-    static func run(_ args: ParsedArguments, project: Project, format: ReportFormat, strict: Bool) -> Int32 {
+    static func run(_ args: ParsedArguments, gathered: Files.Expanded,
+                    format: ReportFormat, strict: Bool) -> Int32 {
         let unsafe = args.flag("--unsafe-fixes")
         let diff = args.flag("--diff")
-        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         let paths = gathered.paths
         let stdinOnly = paths == ["-"]
         if paths.contains("-"), !diff, !stdinOnly {
@@ -23,7 +23,17 @@ enum LintFix {
         // POLICYC_THREADS=1, as `Workspace.check` does.
         var results = [Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
-            Files.read(path).map { bytes in (bytes, Fixer.fix(bytes, path: path == "-" ? Files.stdinPath : path, unsafe: unsafe)) }
+            Files.read(path).map { bytes in
+                let shown = path == "-" ? Files.stdinPath : path
+                var outcome = Fixer.fix(bytes, path: shown, unsafe: unsafe)
+                // A scenario gets no policy's fixes (a `policy:` key added, say): its own findings.
+                if let scenario = Workspace.asScenario(bytes, path: shown, hasFindings: outcome.changed || !outcome.file.diagnostics.isEmpty) {
+                    outcome.bytes = bytes
+                    outcome.applied = []
+                    outcome.file = scenario
+                }
+                return (bytes, outcome)
+            }
         }
         if Workspace.threadsFromEnvironment == 1 || paths.count < 2 {
             for i in paths.indices { results[i] = work(paths[i]) }
@@ -41,9 +51,27 @@ enum LintFix {
             case .failure(let error): readErrors.append(error)
             }
         }
-        let notices = Lint.notices(readErrors: readErrors, empty: gathered.empty)
+        let notices = Lint.notices(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         // In the order of every report: by path.
         fixed.sort { $0.path < $1.path }
+
+        // Written before anything is reported: a file that could not be written keeps its
+        // findings and reports no fix. Nothing is written unless every input could be read: a
+        // fix run acts on all it was given.
+        var status: Int32 = 0
+        var unwritten = 0
+        if !diff, !stdinOnly, readErrors.isEmpty {
+            for i in fixed.indices where fixed[i].outcome.changed {
+                if case .failure(let f) = OutputFolder.replaceFile(fixed[i].path, with: fixed[i].outcome.bytes) {
+                    Output.err("error: \(f.message)\n")
+                    status = 2
+                    unwritten += 1
+                    fixed[i].outcome.bytes = fixed[i].old
+                    fixed[i].outcome.applied = []
+                    fixed[i].outcome.file = Checker.check(fixed[i].old, path: fixed[i].path)
+                }
+            }
+        }
         var files = fixed.map(\.outcome.file)
         Checker.checkAcrossFiles(&files)
         // A finding across files on a file clean on its own: its text was not kept with it.
@@ -68,7 +96,6 @@ enum LintFix {
             }
         }
 
-        var status: Int32 = 0
         if diff {
             var out = ""
             for entry in fixed where entry.outcome.changed {
@@ -84,24 +111,16 @@ enum LintFix {
             Output.err(report)
             Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, fd: 2), to: 2)
         } else {
-            // Nothing is written unless every input could be read: a fix run acts on all it was given.
-            if readErrors.isEmpty {
-                for entry in fixed where entry.outcome.changed {
-                    if case .failure(let f) = OutputFolder.replaceFile(entry.path, with: entry.outcome.bytes) {
-                        Output.err("error: \(f.message)\n")
-                        status = 2
-                    }
-                }
-            }
             Output.err(report)
             Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict), to: 1)
         }
 
-        Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty)
+        Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         let verb = diff ? "would fix" : (readErrors.isEmpty ? "fixed" : "nothing written; would fix")
-        var line = appliedCount == 0
+        var line = appliedCount == 0 && unwritten == 0
             ? "nothing to fix; "
-            : "\(verb) \(count(appliedCount, "finding")) in \(count(changedFiles, "file")); "
+            : appliedCount == 0 ? "" : "\(verb) \(count(appliedCount, "finding")) in \(count(changedFiles, "file")); "
+        if unwritten > 0 { line += "nothing fixed in \(count(unwritten, "file")) that could not be written; " }
         let summary = ReportSummary(files, notices: notices)
         line += summary.line(strict: strict)
         if !unsafe {
