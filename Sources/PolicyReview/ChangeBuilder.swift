@@ -63,7 +63,7 @@ package struct ChangeBuilder {
                 show: Show.neverRetry) { Effects.neverRetry(old.neverRetry, new.neverRetry) }
         compare("retry.backoff", CanonicalValue.string(old.backoff), CanonicalValue.string(new.backoff)) {
             "backoff \(printable(old.backoff?.value ?? "")) → \(printable(new.backoff?.value ?? "")): "
-                + Effects.backoff(new.backoff?.value ?? "")
+                + Effects.backoff(new.backoff?.value ?? "") + Effects.backoffFigures(old: old, new: new)
         }
         compare("retry.retryAfter.honor", CanonicalValue.bool(old.retryAfterHonor), CanonicalValue.bool(new.retryAfterHonor)) {
             new.retryAfterHonor?.value == true
@@ -200,7 +200,7 @@ package struct ChangeBuilder {
         for n in added where seen.insert(ExactText(n.name.value)).inserted {
             let name = n.name.value
             var effect = "new profile: apps get \(typeName).\(printable(Naming.swiftProfile(name))) (Kotlin \(typeName).\(printable(Naming.kotlinProfile(name))))"
-            if let f = ProfileFigures(n) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
+            if let f = ProfileFigures(n, backoff: new.backoff?.value) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
             record("retry.profiles.\(name)", .null, CanonicalValue.profile(n), show: Show.profile, effect: effect)
             profiles.append(ProfileReview(name: name))
         }
@@ -212,6 +212,9 @@ package struct ChangeBuilder {
     package mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
         let interactive = (n.kind ?? o.kind)?.value == "interactive"
         let who = interactive ? "while a viewer waits" : "in the background"
+        // Each field's change alone is judged under the old strategy; together with the rest,
+        // under the new one (a change of strategy is worded on its own row too).
+        let oldBackoff = old.backoff?.value, newBackoff = new.backoff?.value
         let fields: [WritableKeyPath<PolicyDoc.Profile, Located<Int>?>] = [\.maxRetries, \.base, \.cap, \.timeout, \.deadline]
         let changed = fields.filter { o[keyPath: $0]?.value != n[keyPath: $0]?.value }.count
             + (o.kind?.value != n.kind?.value ? 1 : 0)
@@ -221,7 +224,7 @@ package struct ChangeBuilder {
         func with(_ field: WritableKeyPath<PolicyDoc.Profile, Located<Int>?>, _ primary: String) -> String {
             var alone = o
             alone[keyPath: field] = n[keyPath: field]
-            let own = Effects.consequences(o, alone, interactive: interactive)
+            let own = Effects.consequences(o, alone, interactive: interactive, backoff: (oldBackoff, oldBackoff))
             said.formUnion(own)
             return ([primary] + own).joined(separator: "; ")
         }
@@ -229,7 +232,7 @@ package struct ChangeBuilder {
             if changed > 0 {
                 var review = ProfileReview(name: n.name.value)
                 if changed > 1 {
-                    review.together = Effects.consequences(o, n, interactive: interactive)
+                    review.together = Effects.consequences(o, n, interactive: interactive, backoff: (oldBackoff, newBackoff))
                         .filter { !said.contains($0) && !$0.hasPrefix("the worst case does not move") }
                 }
                 profiles.append(review)
@@ -263,9 +266,11 @@ package struct ChangeBuilder {
 
 /// The sentences of effects that need more than one line of code.
 package enum Effects {
-    /// How the explain figures of a profile move: backoff total, attempts started, worst-case wait.
-    package static func consequences(_ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile, interactive: Bool) -> [String] {
-        guard let b = ProfileFigures(o), let a = ProfileFigures(n) else { return [] }
+    /// How the explain figures of a profile move: backoff total, attempts started, worst-case wait;
+    /// each side's figures by its policy's `backoff`.
+    package static func consequences(_ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile, interactive: Bool,
+                                     backoff: (old: String?, new: String?)) -> [String] {
+        guard let b = ProfileFigures(o, backoff: backoff.old), let a = ProfileFigures(n, backoff: backoff.new) else { return [] }
         var out: [String] = []
         if a.maxBackoffTotalMs != b.maxBackoffTotalMs {
             out.append("waits between attempts add up to at most \(Spoken.duration(b.maxBackoffTotalMs)) → \(Spoken.duration(a.maxBackoffTotalMs))")
@@ -296,7 +301,20 @@ package enum Effects {
     package static func newPolicySummary(_ doc: PolicyDoc?) -> String {
         guard let doc else { return "" }
         let parts = doc.profiles.compactMap { p in
-            ProfileFigures(p).map { "\(printable(p.name.value)): \(summary($0, interactive: p.isInteractive))" }
+            ProfileFigures(p, backoff: doc.backoff?.value).map { "\(printable(p.name.value)): \(summary($0, interactive: p.isInteractive))" }
+        }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: "; ")
+    }
+
+    /// `; interactive: waits between attempts add up to at most 3.5 s → 1.5 s` for each profile of
+    /// the new policy whose figures move when only the strategy changes (constant against doubling).
+    package static func backoffFigures(old: PolicyDoc, new: PolicyDoc) -> String {
+        let (b, a) = (old.backoff?.value, new.backoff?.value)
+        guard WaitGrowth(backoff: b) != WaitGrowth(backoff: a) else { return "" }
+        let parts = new.profiles.compactMap { p -> String? in
+            let moves = consequences(p, p, interactive: p.isInteractive, backoff: (b, a))
+            guard let first = moves.first, !first.hasPrefix("the worst case does not move") else { return nil }
+            return "\(printable(p.name.value)): " + moves.joined(separator: ", ")
         }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: "; ")
     }

@@ -194,6 +194,34 @@ struct DiffChangeTests {
         #expect(!r.breaking)
     }
 
+    /// Issue 39, item 2: the figures in diff's words follow each side's backoff strategy.
+    @Test func constantBackoffFiguresInTheWords() throws {
+        let toConstant = review(Canonical.text, variant([("backoff: full-jitter", "backoff: constant")]))
+        let backoff = try #require(toConstant.policies.first?.changes.first { $0.path == "retry.backoff" })
+        // Interactive 3.5 s → 3 × 500 ms; background 31 s → 5 × 1 s, and its last attempt ends at
+        // 80 + 15 = 95 s instead of at the 120 s deadline.
+        #expect(backoff.effect.contains("interactive: waits between attempts add up to at most 3.5 s → 1.5 s"), "\(backoff.effect)")
+        #expect(backoff.effect.contains("background: waits between attempts add up to at most 31 s → 5 s, "
+            + "worst case, the call gives up after 2 min → 95 s"), "\(backoff.effect)")
+        // Between two doubling strategies the bound is the same: nothing to add.
+        let jitter = review(Canonical.text, variant([("backoff: full-jitter", "backoff: equal-jitter")]))
+        let same = try #require(jitter.policies.first?.changes.first)
+        #expect(!same.effect.contains("add up to"))
+
+        // A constant policy: one retry fewer is one base fewer.
+        let constant = variant([("backoff: full-jitter", "backoff: constant")])
+        let fewer = review(constant, variant([("maxRetries: 3  ", "maxRetries: 2  ")], of: constant))
+        let change = try #require(fewer.policies.first?.changes.first)
+        #expect(change.effect.contains("waits between attempts add up to at most 1.5 s → 1 s"), "\(change.effect)")
+        // A new profile of a constant policy is summed up with constant waits.
+        let added = review(constant, variant([("  retryOn:", "    slow:\n      kind: background\n      maxRetries: 10\n      base: 10s\n"
+            + "      cap: 30s\n      timeout: 5s\n      deadline: 10m\n  retryOn:")], of: constant))
+        let slow = try #require(added.policies.first?.changes.first { $0.path == "retry.profiles.slow" })
+        // starts 15k s: all 11 attempts before 10 min; the last ends at 150 + 5 = 155 s.
+        #expect(slow.effect.contains("up to 11 attempts, gives up after at most 155 s"),
+                "\(slow.effect)")
+    }
+
     @Test func interactiveDeadlineEffectMatchesTheIssue() throws {
         // 3 → 4 retries alone: up to 5 attempts instead of 4, worst case unmoved (deadline 15 s).
         let r = review(Canonical.text, variant([("maxRetries: 3  ", "maxRetries: 4  ")]))
