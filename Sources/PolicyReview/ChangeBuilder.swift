@@ -348,16 +348,16 @@ package enum Effects {
         if let floor = new.budgetMinPerMinute?.value, floor > 0, let before = old.budgetMinPerMinute?.value {
             let t0 = BudgetFigures(ratio: b, minPerMinute: before).floorBelowRequestsPerMinute
             let t1 = BudgetFigures(ratio: a, minPerMinute: floor).floorBelowRequestsPerMinute
-            if t0 != t1 { out += " (the floor of \(floor) a minute now governs below \(t1) requests a minute instead of \(t0))" }
+            if t0 != t1 { out += " (the floor of \(Spoken.count(floor, "retry", "retries")) a minute now governs below \(t1) requests a minute instead of \(t0))" }
         }
         return out
     }
 
     package static func budgetFloor(old: PolicyDoc, new: PolicyDoc) -> String {
         let (b, a) = (old.budgetMinPerMinute?.value ?? 0, new.budgetMinPerMinute?.value ?? 0)
-        var out = "retry budget floor: \(b) → \(a) retries a minute always allowed"
+        var out = "retry budget floor: \(b) → \(a) retries a minute are always allowed"
         if let ratio = new.budgetRatio?.value, a > 0 {
-            out += ", whatever the ratio for a client that sends fewer than "
+            out += ", whatever the ratio; the floor governs for a client that sends fewer than "
                 + "\(BudgetFigures(ratio: ratio, minPerMinute: a).floorBelowRequestsPerMinute) requests a minute"
         } else if a == 0 {
             out += ": only the ratio limits retries"

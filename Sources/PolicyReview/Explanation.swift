@@ -221,11 +221,12 @@ extension BudgetFigures {
         ])
     }
 
-    /// "during a full outage retries add at most 10% to the requests of the last minute, or 10 a
-    /// minute when a client sends fewer than 100".
+    /// "during a full outage retries add at most 10% to the requests of the last minute, or 10
+    /// retries a minute when a client sends fewer than 100 requests a minute".
     public var sentence: String {
         let head = "during a full outage retries add at most \(Format.percent(ratio)) to the requests of the last minute"
         if minPerMinute <= 0 { return head + " (no floor)" }
-        return head + ", or \(minPerMinute) a minute when a client sends fewer than \(floorBelowRequestsPerMinute)"
+        return head + ", or \(Spoken.count(minPerMinute, "retry", "retries")) a minute when a client sends fewer than "
+            + "\(floorBelowRequestsPerMinute) requests a minute"
     }
 }
