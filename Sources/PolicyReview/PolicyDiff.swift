@@ -108,6 +108,9 @@ public struct PolicyReview: Sendable {
     public var profiles: [ProfileReview] = []
     /// simulate (issue 14): the standard outage on both sides, per profile (`addOutageFigures`).
     public var outage: [OutageComparison] = []
+    /// Why the values could not be compared: a side's file could not be read as a policy (not
+    /// well-formed YAML, over a limit). Nil when they were.
+    public var notCompared: String?
 
     public var diagnostics: [Diagnostic] { findings.map(\.diagnostic) }
     public var isBreaking: Bool { changes.contains(where: \.breaking) }
@@ -130,6 +133,7 @@ public struct PolicyReview: Sendable {
         ]
         // simulate (issue 14): only when the retry behaviour changed.
         if !outage.isEmpty { members["outage"] = .array(outage.map(\.json)) }
+        if let notCompared { members["notCompared"] = .string(notCompared) }
         return .object(members)
     }
 }
@@ -260,6 +264,7 @@ public struct DiffReport: Sendable {
             }
             var review = PolicyReview(policy: name, file: n.file.path, status: .added, changes: changes, findings: findings)
             review.likelyRename = rename
+            if n.file.doc == nil { review.notCompared = DiffReport.unreadable(old: false, new: true) }
             review.profiles = (n.file.doc?.profiles ?? []).map { ProfileReview(name: $0.name.value) }
             return review
         case (let o?, let n?):
@@ -277,16 +282,25 @@ public struct DiffReport: Sendable {
                 FindingMatch.attribute(findings, to: &changes, paths: paths)
             }
             let name = n.file.doc?.policy?.value
+            // A side that could not be read is never "unchanged": nothing was compared.
+            let compared = o.file.doc != nil && n.file.doc != nil
             var review = PolicyReview(
                 policy: name ?? o.file.doc?.policy?.value, file: n.file.path, oldFile: o.file.path,
-                status: changes.isEmpty && n.file.doc != nil ? .unchanged : .changed,
+                status: changes.isEmpty && compared ? .unchanged : .changed,
                 changes: changes, findings: findings)
             review.moved = o.matchKey != n.matchKey
             review.profiles = profiles
+            if !compared { review.notCompared = DiffReport.unreadable(old: o.file.doc == nil, new: n.file.doc == nil) }
             return review
         case (nil, nil):
             return PolicyReview(policy: nil, file: "", status: .unchanged, changes: [])
         }
+    }
+
+    /// `the new file could not be read as a policy (see its findings)`.
+    package static func unreadable(old: Bool, new: Bool) -> String {
+        let which = old && new ? "neither file" : old ? "the old file" : "the new file"
+        return "\(which) could \(old && new ? "" : "not ")be read as a policy (see the findings)"
     }
 }
 

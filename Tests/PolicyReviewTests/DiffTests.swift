@@ -637,3 +637,38 @@ struct DiffProfileTests {
         #expect(review(described, described).policies.first?.changes.isEmpty == true)
     }
 }
+
+/// Issue 39, item 19: a side that could not be read was not compared, and no format says "no change".
+struct DiffUnreadableSideTests {
+    static let broken = "version: 1\npolicy: playback\n  retry: {}\n"
+
+    @Test func aNewSideWithAYAMLErrorIsNotCalledNoChange() throws {
+        let r = review(Canonical.text, Self.broken)
+        let p = try #require(r.policies.first)
+        #expect(p.status == .changed)
+        #expect(p.notCompared == "the new file could not be read as a policy (see the findings)")
+        let verdict = r.verdict(allowBreaking: false).text
+        #expect(verdict == "fails: 1 error in the new policies (1 new); 1 policy not compared: a file could not be read", "\(verdict)")
+        for out in [r.text(allowBreaking: false), r.markdown(allowBreaking: false), verdict] {
+            #expect(!out.contains("no change"), "\(out)")
+        }
+        #expect(r.text(allowBreaking: false).contains("playback (Policies/playback.yaml): changed\n  not compared: the new file could not be read as a policy (see the findings)\n"))
+        #expect(r.markdown(allowBreaking: false).contains("\n⚠️ Not compared: the new file could not be read as a policy (see the findings)\n"))
+        #expect(compact(r.json).contains(#""notCompared":"the new file could not be read as a policy (see the findings)""#))
+
+        // Beside a policy that did not change: each is counted for what it is.
+        let two = DiffReport(old: reviewSide([("Policies/a.yaml", Canonical.text), ("Policies/b.yaml", Canonical.text.replacing("policy: playback", with: "policy: other"))]),
+                             new: reviewSide([("Policies/a.yaml", Self.broken), ("Policies/b.yaml", Canonical.text.replacing("policy: playback", with: "policy: other"))]))
+        #expect(two.verdict(allowBreaking: false).text.hasSuffix("; no change in 1 policy, 1 policy not compared: a file could not be read"),
+                "\(two.verdict(allowBreaking: false).text)")
+
+        // An added file that cannot be read is not "no change" either.
+        let added = DiffReport(old: [], new: reviewSide([("Policies/new.yaml", "a: [\n")]))
+        #expect(!added.verdict(allowBreaking: false).text.contains("no change"), "\(added.verdict(allowBreaking: false).text)")
+
+        // Two readable sides keep their words and JSON.
+        let same = review(Canonical.text, Canonical.text)
+        #expect(same.verdict(allowBreaking: false).text == "passes: no change in 1 policy; nothing breaks, no errors")
+        #expect(!compact(same.json).contains("notCompared"))
+    }
+}
