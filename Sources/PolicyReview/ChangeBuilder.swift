@@ -10,14 +10,18 @@ package struct ChangeBuilder {
     package let new: PolicyDoc
     /// The generated types of every policy of the new side (a removed type is breaking).
     package let newTypes: Set<ExactText>
+    /// The generated symbols changes are worded with.
+    package let symbols: GeneratedSymbols
     package var changes: [PolicyChange] = []
     /// The profiles that changed or are new, with what their changes do together.
     package var profiles: [ProfileReview] = []
 
-    package init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<ExactText>) {
+    package init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<ExactText>,
+                 symbols: GeneratedSymbols = GeneratedSymbols(targets: CodeTarget.defaults)) {
         self.old = old
         self.new = new
         self.newTypes = newTypes
+        self.symbols = symbols
     }
 
     /// Records a change when the canonical values differ. `effect` gets the two values when both
@@ -121,12 +125,14 @@ package struct ChangeBuilder {
         let effect: String
         switch (old.policy, new.policy) {
         case (let o?, nil):
-            effect = breaking ? "the new file has no valid policy name: the type \(printable(Naming.typeName(policy: o.value))) is no longer generated"
+            effect = breaking ? "the new file has no valid policy name: the type \(printable(Naming.typeName(policy: o.value)))\(symbols.module(Naming.typeName(policy: o.value))) is no longer generated"
                               : "the new file has no valid policy name (see the findings)"
         case (let o?, let n?):
-            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(printable(Naming.typeName(policy: o.value))) → \(printable(Naming.typeName(policy: n.value)))"
+            let (from, to) = (printable(Naming.typeName(policy: o.value)), printable(Naming.typeName(policy: n.value)))
+            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(from) → \(to)"
+                + (symbols.typeScript ? " (TypeScript module \(from).ts → \(to).ts)" : "")
         case (nil, let n?):
-            effect = "the file now names its policy: apps get the type \(printable(Naming.typeName(policy: n.value)))"
+            effect = "the file now names its policy: apps get the type \(printable(Naming.typeName(policy: n.value)))\(symbols.module(Naming.typeName(policy: n.value)))"
         case (nil, nil):
             effect = ""
         }
@@ -187,8 +193,9 @@ package struct ChangeBuilder {
                 let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
                 let breaking = !newSwift.contains(ExactText(swift)) || !newKotlin.contains(ExactText(kotlin))
                 var effect = breaking
-                    ? "removes \(typeName).\(printable(swift)) (Kotlin \(typeName).\(printable(kotlin))): apps that use it no longer compile"
-                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(printable(swift)) (Kotlin \(printable(kotlin))) stays"
+                    ? "removes \(symbols.profile(typeName, name)): apps that use it no longer compile"
+                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(printable(swift)) (Kotlin \(printable(kotlin))"
+                        + (symbols.typeScript ? ", TypeScript \(printable(Naming.typeScriptProfile(name)))" : "") + ") stays"
                 if breaking, let twin = added.first(where: { CanonicalValue.profile($0) == CanonicalValue.profile(o) }) {
                     effect += "; it looks renamed to '\(printable(twin.name.value))' with the same values"
                 }
@@ -199,7 +206,7 @@ package struct ChangeBuilder {
         }
         for n in added where seen.insert(ExactText(n.name.value)).inserted {
             let name = n.name.value
-            var effect = "new profile: apps get \(typeName).\(printable(Naming.swiftProfile(name))) (Kotlin \(typeName).\(printable(Naming.kotlinProfile(name))))"
+            var effect = "new profile: apps get \(symbols.profile(typeName, name))"
             if let f = ProfileFigures(n, backoff: new.backoff?.value) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
             record("retry.profiles.\(name)", .null, CanonicalValue.profile(n), show: Show.profile, effect: effect)
             profiles.append(ProfileReview(name: name))

@@ -286,6 +286,35 @@ struct DiffBreakingTests {
         #expect(changes.allSatisfy { !$0.breaking })
     }
 
+    /// Issue 39, item 20: when TypeScript is generated, breaking changes name its symbols too.
+    @Test func typeScriptSymbolsAreNamedWhenGenerated() throws {
+        let all: [CodeTarget] = [.swift, .kotlin, .typescript, .schema]
+        func side(_ texts: [(String, String)]) -> [ReviewInput] { reviewSide(texts.map { (path: $0.0, text: $0.1) }) }
+        let removed = DiffReport(old: side([("Policies/playback.yaml", Self.withFast)]), new: side([("Policies/playback.yaml", Canonical.text)]),
+                                 targets: all)
+        let profile = try #require(removed.policies.first?.changes.first)
+        #expect(profile.breaking)
+        #expect(profile.effect.hasPrefix("removes PlaybackPolicy.fast (Kotlin PlaybackPolicy.FAST, TypeScript FAST of PlaybackPolicy.ts): "
+            + "apps that use it no longer compile"), "\(profile.effect)")
+        // Without TypeScript, the words are as they were.
+        let plain = DiffReport(old: side([("Policies/playback.yaml", Self.withFast)]), new: side([("Policies/playback.yaml", Canonical.text)]))
+        #expect(plain.policies.first?.changes.first?.effect.hasPrefix("removes PlaybackPolicy.fast (Kotlin PlaybackPolicy.FAST): ") == true)
+
+        let added = DiffReport(old: side([("Policies/playback.yaml", Canonical.text)]), new: side([("Policies/playback.yaml", Self.withFast)]),
+                               targets: all)
+        #expect(added.policies.first?.changes.first?.effect.hasPrefix("new profile: apps get PlaybackPolicy.fast (Kotlin PlaybackPolicy.FAST, TypeScript FAST of PlaybackPolicy.ts)") == true)
+
+        let other = variant([("policy: playback", "policy: downloads")])
+        let gone = DiffReport(old: side([("P/a.yaml", Canonical.text), ("P/b.yaml", other)]), new: side([("P/a.yaml", Canonical.text)]),
+                              targets: all)
+        let policy = try #require(gone.policies.first { $0.policy == "downloads" }?.changes.first)
+        #expect(policy.effect == "removes the type DownloadsPolicy (TypeScript module DownloadsPolicy.ts): apps that use it no longer compile")
+        let back = DiffReport(old: side([("P/a.yaml", Canonical.text)]), new: side([("P/a.yaml", Canonical.text), ("P/b.yaml", other)]),
+                              targets: all)
+        #expect(back.policies.first { $0.policy == "downloads" }?.changes.first?.effect
+            .hasPrefix("new policy: apps get the type DownloadsPolicy (TypeScript module DownloadsPolicy.ts)") == true)
+    }
+
     @Test func removedAndAddedPolicies() throws {
         let other = variant([("policy: playback", "policy: downloads")])
         let r = DiffReport(old: reviewSide([("P/a.yaml", Canonical.text), ("P/b.yaml", other)]),
