@@ -35,4 +35,30 @@ import TestSupport
             .diagnostics.first { $0.rule == "timeout-min" })
         #expect(tight.fix?.description == "write timeout: 5s, the least the guide allows")
     }
+
+    // MARK: item 16
+
+    /// The unsafe fix of a file without a policy names the policy after the file.
+    @Test func anEmptyFileIsFixedWithThePolicyNamedAfterIt() throws {
+        for (path, text) in [("Policies/tv-player.yaml", ""), ("tv-player.yml", "# the TV app's policy\n"), ("Policies/tv-player.yaml", "\n\n")] {
+            let d = try #require(check(text, path: path).diagnostics.first { $0.rule == "missing-key" })
+            let fix = try #require(d.fix)
+            let written = fix.edits.map(\.text).joined()
+            #expect(written.contains("\npolicy: tv-player\n") || written.hasPrefix("version: 1\npolicy: tv-player\n"), "\(path): \(written)")
+            #expect(!written.contains("playback"), "\(path): \(written)")
+        }
+        // A file name that is not a policy name, or standard input: the canonical name.
+        for path in ["Policies/TV Player.yaml", "Policies/tv_player.yaml", "<stdin>", "policy"] {
+            let d = try #require(check("", path: path).diagnostics.first)
+            #expect(d.fix?.edits.map(\.text).joined().contains("\npolicy: playback\n") == true, "\(path)")
+        }
+        // A policy that lacks only its name gets the file's.
+        let nameless = canonical([("policy: playback\n", "")])
+        let d = try #require(check(nameless, path: "Policies/tv-player.yaml").diagnostics.first)
+        #expect(d.rule == "missing-key")
+        #expect(d.help == "add 'policy: tv-player'")
+        #expect(d.fix?.description == "add 'policy: tv-player'")
+        #expect(d.fix?.edits.map(\.text).joined().contains("policy: tv-player") == true)
+        #expect(check(nameless, path: "p.yaml").diagnostics.first?.help == "add 'policy: p'")
+    }
 }
