@@ -74,6 +74,7 @@ public enum Checker {
         var lines: SourceMap?
         if loaded.decodable {
             var decoder = Decoder()
+            decoder.policyName = CanonicalEntry.policyName(forFile: path)
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
             decoder.source = loaded.sourceMap.take() ?? SourceMap.Builder(bytes)
             // A file large enough to be parsed on a second thread may use it again from here on:

@@ -364,7 +364,7 @@ public enum Hover {
             prose.add("Its figures show once the profile has all its values.")
             return
         }
-        guard let kind = profile.kind, let figures = ProfileFigures(profile), let retries = profile.maxRetries,
+        guard let kind = profile.kind, let figures = ProfileFigures(profile, backoff: doc?.backoff?.value), let retries = profile.maxRetries,
               let base = profile.base, let cap = profile.cap, let timeout = profile.timeout, let deadline = profile.deadline
         else {
             let missing = ["kind", "maxRetries", "base", "cap", "timeout", "deadline"].filter { key in

@@ -10,14 +10,18 @@ package struct ChangeBuilder {
     package let new: PolicyDoc
     /// The generated types of every policy of the new side (a removed type is breaking).
     package let newTypes: Set<ExactText>
+    /// The generated symbols changes are worded with.
+    package let symbols: GeneratedSymbols
     package var changes: [PolicyChange] = []
     /// The profiles that changed or are new, with what their changes do together.
     package var profiles: [ProfileReview] = []
 
-    package init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<ExactText>) {
+    package init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<ExactText>,
+                 symbols: GeneratedSymbols = GeneratedSymbols(targets: CodeTarget.defaults)) {
         self.old = old
         self.new = new
         self.newTypes = newTypes
+        self.symbols = symbols
     }
 
     /// Records a change when the canonical values differ. `effect` gets the two values when both
@@ -63,7 +67,7 @@ package struct ChangeBuilder {
                 show: Show.neverRetry) { Effects.neverRetry(old.neverRetry, new.neverRetry) }
         compare("retry.backoff", CanonicalValue.string(old.backoff), CanonicalValue.string(new.backoff)) {
             "backoff \(printable(old.backoff?.value ?? "")) → \(printable(new.backoff?.value ?? "")): "
-                + Effects.backoff(new.backoff?.value ?? "")
+                + Effects.backoff(new.backoff?.value ?? "") + Effects.backoffFigures(old: old, new: new)
         }
         compare("retry.retryAfter.honor", CanonicalValue.bool(old.retryAfterHonor), CanonicalValue.bool(new.retryAfterHonor)) {
             new.retryAfterHonor?.value == true
@@ -121,12 +125,14 @@ package struct ChangeBuilder {
         let effect: String
         switch (old.policy, new.policy) {
         case (let o?, nil):
-            effect = breaking ? "the new file has no valid policy name: the type \(printable(Naming.typeName(policy: o.value))) is no longer generated"
+            effect = breaking ? "the new file has no valid policy name: the type \(printable(Naming.typeName(policy: o.value)))\(symbols.module(Naming.typeName(policy: o.value))) is no longer generated"
                               : "the new file has no valid policy name (see the findings)"
         case (let o?, let n?):
-            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(printable(Naming.typeName(policy: o.value))) → \(printable(Naming.typeName(policy: n.value)))"
+            let (from, to) = (printable(Naming.typeName(policy: o.value)), printable(Naming.typeName(policy: n.value)))
+            effect = "policy '\(printable(o.value))' → '\(printable(n.value))': the type \(from) → \(to)"
+                + (symbols.typeScript ? " (TypeScript module \(from).ts → \(to).ts)" : "")
         case (nil, let n?):
-            effect = "the file now names its policy: apps get the type \(printable(Naming.typeName(policy: n.value)))"
+            effect = "the file now names its policy: apps get the type \(printable(Naming.typeName(policy: n.value)))\(symbols.module(Naming.typeName(policy: n.value)))"
         case (nil, nil):
             effect = ""
         }
@@ -187,8 +193,9 @@ package struct ChangeBuilder {
                 let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name)
                 let breaking = !newSwift.contains(ExactText(swift)) || !newKotlin.contains(ExactText(kotlin))
                 var effect = breaking
-                    ? "removes \(typeName).\(printable(swift)) (Kotlin \(typeName).\(printable(kotlin))): apps that use it no longer compile"
-                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(printable(swift)) (Kotlin \(printable(kotlin))) stays"
+                    ? "removes \(symbols.profile(typeName, name)): apps that use it no longer compile"
+                    : "profile '\(printable(name))' is spelled differently; the generated \(typeName).\(printable(swift)) (Kotlin \(printable(kotlin))"
+                        + (symbols.typeScript ? ", TypeScript \(printable(Naming.typeScriptProfile(name)))" : "") + ") stays"
                 if breaking, let twin = added.first(where: { CanonicalValue.profile($0) == CanonicalValue.profile(o) }) {
                     effect += "; it looks renamed to '\(printable(twin.name.value))' with the same values"
                 }
@@ -199,8 +206,8 @@ package struct ChangeBuilder {
         }
         for n in added where seen.insert(ExactText(n.name.value)).inserted {
             let name = n.name.value
-            var effect = "new profile: apps get \(typeName).\(printable(Naming.swiftProfile(name))) (Kotlin \(typeName).\(printable(Naming.kotlinProfile(name))))"
-            if let f = ProfileFigures(n) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
+            var effect = "new profile: apps get \(symbols.profile(typeName, name))"
+            if let f = ProfileFigures(n, backoff: new.backoff?.value) { effect += "; " + Effects.summary(f, interactive: n.isInteractive) }
             record("retry.profiles.\(name)", .null, CanonicalValue.profile(n), show: Show.profile, effect: effect)
             profiles.append(ProfileReview(name: name))
         }
@@ -212,6 +219,9 @@ package struct ChangeBuilder {
     package mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
         let interactive = (n.kind ?? o.kind)?.value == "interactive"
         let who = interactive ? "while a viewer waits" : "in the background"
+        // Each field's change alone is judged under the old strategy; together with the rest,
+        // under the new one (a change of strategy is worded on its own row too).
+        let oldBackoff = old.backoff?.value, newBackoff = new.backoff?.value
         let fields: [WritableKeyPath<PolicyDoc.Profile, Located<Int>?>] = [\.maxRetries, \.base, \.cap, \.timeout, \.deadline]
         let changed = fields.filter { o[keyPath: $0]?.value != n[keyPath: $0]?.value }.count
             + (o.kind?.value != n.kind?.value ? 1 : 0)
@@ -221,7 +231,7 @@ package struct ChangeBuilder {
         func with(_ field: WritableKeyPath<PolicyDoc.Profile, Located<Int>?>, _ primary: String) -> String {
             var alone = o
             alone[keyPath: field] = n[keyPath: field]
-            let own = Effects.consequences(o, alone, interactive: interactive)
+            let own = Effects.consequences(o, alone, interactive: interactive, backoff: (oldBackoff, oldBackoff))
             said.formUnion(own)
             return ([primary] + own).joined(separator: "; ")
         }
@@ -229,7 +239,7 @@ package struct ChangeBuilder {
             if changed > 0 {
                 var review = ProfileReview(name: n.name.value)
                 if changed > 1 {
-                    review.together = Effects.consequences(o, n, interactive: interactive)
+                    review.together = Effects.consequences(o, n, interactive: interactive, backoff: (oldBackoff, newBackoff))
                         .filter { !said.contains($0) && !$0.hasPrefix("the worst case does not move") }
                 }
                 profiles.append(review)
@@ -263,9 +273,11 @@ package struct ChangeBuilder {
 
 /// The sentences of effects that need more than one line of code.
 package enum Effects {
-    /// How the explain figures of a profile move: backoff total, attempts started, worst-case wait.
-    package static func consequences(_ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile, interactive: Bool) -> [String] {
-        guard let b = ProfileFigures(o), let a = ProfileFigures(n) else { return [] }
+    /// How the explain figures of a profile move: backoff total, attempts started, worst-case wait;
+    /// each side's figures by its policy's `backoff`.
+    package static func consequences(_ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile, interactive: Bool,
+                                     backoff: (old: String?, new: String?)) -> [String] {
+        guard let b = ProfileFigures(o, backoff: backoff.old), let a = ProfileFigures(n, backoff: backoff.new) else { return [] }
         var out: [String] = []
         if a.maxBackoffTotalMs != b.maxBackoffTotalMs {
             out.append("waits between attempts add up to at most \(Spoken.duration(b.maxBackoffTotalMs)) → \(Spoken.duration(a.maxBackoffTotalMs))")
@@ -296,7 +308,20 @@ package enum Effects {
     package static func newPolicySummary(_ doc: PolicyDoc?) -> String {
         guard let doc else { return "" }
         let parts = doc.profiles.compactMap { p in
-            ProfileFigures(p).map { "\(printable(p.name.value)): \(summary($0, interactive: p.isInteractive))" }
+            ProfileFigures(p, backoff: doc.backoff?.value).map { "\(printable(p.name.value)): \(summary($0, interactive: p.isInteractive))" }
+        }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: "; ")
+    }
+
+    /// `; interactive: waits between attempts add up to at most 3.5 s → 1.5 s` for each profile of
+    /// the new policy whose figures move when only the strategy changes (constant against doubling).
+    package static func backoffFigures(old: PolicyDoc, new: PolicyDoc) -> String {
+        let (b, a) = (old.backoff?.value, new.backoff?.value)
+        guard WaitGrowth(backoff: b) != WaitGrowth(backoff: a) else { return "" }
+        let parts = new.profiles.compactMap { p -> String? in
+            let moves = consequences(p, p, interactive: p.isInteractive, backoff: (b, a))
+            guard let first = moves.first, !first.hasPrefix("the worst case does not move") else { return nil }
+            return "\(printable(p.name.value)): " + moves.joined(separator: ", ")
         }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: "; ")
     }
@@ -330,16 +355,16 @@ package enum Effects {
         if let floor = new.budgetMinPerMinute?.value, floor > 0, let before = old.budgetMinPerMinute?.value {
             let t0 = BudgetFigures(ratio: b, minPerMinute: before).floorBelowRequestsPerMinute
             let t1 = BudgetFigures(ratio: a, minPerMinute: floor).floorBelowRequestsPerMinute
-            if t0 != t1 { out += " (the floor of \(floor) a minute now governs below \(t1) requests a minute instead of \(t0))" }
+            if t0 != t1 { out += " (the floor of \(Spoken.count(floor, "retry", "retries")) a minute now governs below \(t1) requests a minute instead of \(t0))" }
         }
         return out
     }
 
     package static func budgetFloor(old: PolicyDoc, new: PolicyDoc) -> String {
         let (b, a) = (old.budgetMinPerMinute?.value ?? 0, new.budgetMinPerMinute?.value ?? 0)
-        var out = "retry budget floor: \(b) → \(a) retries a minute always allowed"
+        var out = "retry budget floor: \(b) → \(a) retries a minute are always allowed"
         if let ratio = new.budgetRatio?.value, a > 0 {
-            out += ", whatever the ratio for a client that sends fewer than "
+            out += ", whatever the ratio; the floor governs for a client that sends fewer than "
                 + "\(BudgetFigures(ratio: ratio, minPerMinute: a).floorBelowRequestsPerMinute) requests a minute"
         } else if a == 0 {
             out += ": only the ratio limits retries"

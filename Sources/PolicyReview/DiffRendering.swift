@@ -21,10 +21,17 @@ extension DiffReport {
                 : "\(Spoken.count(breakingCount, "breaking change")) removing generated code that apps use (--allow-breaking accepts it)")
         }
         let passes = exitCode(allowBreaking: allowBreaking) == 0
-        let changed = policies.filter { $0.status != .unchanged }.count
+        // A policy whose file could not be read was not compared: it is neither changed nor not.
+        let notCompared = policies.count { $0.notCompared != nil }
+        let changed = policies.filter { $0.status != .unchanged && ($0.notCompared == nil || !$0.changes.isEmpty) }.count
         var scope = changeCount == 0
-            ? "no change in \(Spoken.count(policies.count, "policy", "policies"))"
+            ? "no change in \(Spoken.count(policies.count - notCompared, "policy", "policies"))"
             : "\(Spoken.count(changeCount, "change")) in \(Spoken.count(changed, "policy", "policies"))"
+        if notCompared > 0 {
+            let words = "\(Spoken.count(notCompared, "policy", "policies")) not compared: "
+                + (notCompared == 1 ? "a file could not be read" : "files could not be read")
+            scope = changeCount == 0 && policies.count == notCompared ? words : scope + ", " + words
+        }
         let moved = policies.count(where: \.moved)
         if moved > 0 { scope += ", \(Spoken.count(moved, "file")) moved" }
         if warnings > 0 { scope += ", \(Spoken.count(warnings, "warning"))" }
@@ -65,6 +72,7 @@ extension DiffReport {
         var out = "policyc diff \(verdict(allowBreaking: allowBreaking).text)\n"
         for p in notable {
             out += "\n\(DiffReport.title(p)) (\(DiffReport.files(p))): \(p.status.rawValue)\n"
+            if let why = p.notCompared { out += "  not compared: \(why)\n" }
             for c in p.changes {
                 let tags = DiffReport.tags(c)
                 out += "  \(printable(c.path)): \(c.beforeText) → \(c.afterText)"
@@ -116,6 +124,7 @@ extension DiffReport {
             } else {
                 out += "File: \(Spoken.code(p.file))\n"
             }
+            if let why = p.notCompared { out += "\n⚠️ Not compared: " + Spoken.markdown(why) + "\n" }
             if !p.changes.isEmpty {
                 out += "\n| Change | Before → After | Effect | Verdict |\n|---|---|---|---|\n"
                 for c in p.changes {

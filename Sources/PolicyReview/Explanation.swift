@@ -74,7 +74,7 @@ public struct Explanation: Sendable {
     package static func explained(_ policy: Policy, findings: [Diagnostic] = []) -> ExplainedPolicy {
         ExplainedPolicy(
             policy: policy,
-            profiles: policy.profiles.map { ExplainedProfile(profile: $0, figures: ProfileFigures($0)) },
+            profiles: policy.profiles.map { ExplainedProfile(profile: $0, figures: ProfileFigures($0, backoff: policy.backoff)) },
             budget: BudgetFigures(ratio: policy.budgetRatio, minPerMinute: policy.budgetMinPerMinute),
             findings: findings)
     }
@@ -193,9 +193,11 @@ public struct Explanation: Sendable {
     /// The profile in three sentences: attempts, backoff, worst case.
     package static func sentences(_ e: ExplainedProfile) -> [String] {
         let p = e.profile, f = e.figures
+        let steps = f.growth == .constant
+            ? "every wait \(Spoken.duration(p.baseMs)): constant backoff does not grow"
+            : "first step up to \(Spoken.duration(p.baseMs)), doubling, each at most \(Spoken.duration(p.capMs))"
         var out = ["Up to \(Spoken.count(f.attemptsMax, "attempt")) (the first and \(Spoken.count(p.maxRetries, "retry", "retries"))); "
-            + "the waits between them add up to at most \(Spoken.duration(f.maxBackoffTotalMs)) "
-            + "(first step up to \(Spoken.duration(p.baseMs)), doubling, each at most \(Spoken.duration(p.capMs)))."]
+            + "the waits between them add up to at most \(Spoken.duration(f.maxBackoffTotalMs)) (\(steps))."]
         if f.worstCaseAttempts == 0 {
             out.append("With a deadline of 0 no attempt can start.")
         } else {
@@ -219,11 +221,12 @@ extension BudgetFigures {
         ])
     }
 
-    /// "during a full outage retries add at most 10% to the requests of the last minute, or 10 a
-    /// minute when a client sends fewer than 100".
+    /// "during a full outage retries add at most 10% to the requests of the last minute, or 10
+    /// retries a minute when a client sends fewer than 100 requests a minute".
     public var sentence: String {
         let head = "during a full outage retries add at most \(Format.percent(ratio)) to the requests of the last minute"
         if minPerMinute <= 0 { return head + " (no floor)" }
-        return head + ", or \(minPerMinute) a minute when a client sends fewer than \(floorBelowRequestsPerMinute)"
+        return head + ", or \(Spoken.count(minPerMinute, "retry", "retries")) a minute when a client sends fewer than "
+            + "\(floorBelowRequestsPerMinute) requests a minute"
     }
 }

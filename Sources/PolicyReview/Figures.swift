@@ -3,13 +3,29 @@ import PolicyCheck
 import PolicyReport
 import PolicySimulation
 
-/// What a retry profile means in numbers (`policyc explain`, and the words of `policyc diff`).
+/// How the longest wait before each retry grows under a policy's `backoff`, as the generated
+/// `backoffMs` computes it: `constant` waits `base` every time; `exponential`, `equal-jitter` and
+/// `full-jitter` wait at most min(cap, base·2^i) before retry i (the jittered ones less, at random).
+public enum WaitGrowth: Sendable, Hashable {
+    case doubling, constant
+
+    /// A missing or unknown strategy counts as doubling: the bound of three strategies of four.
+    public init(backoff: String?) {
+        self = backoff == "constant" ? .constant : .doubling
+    }
+}
+
+/// What a retry profile means in numbers (`policyc explain`, the words of `policyc diff`, the
+/// editor's hover): every figure derived from waits is computed here, by the policy's strategy.
 /// Exact integer arithmetic in O(log maxRetries): once a backoff step reaches `cap` every later
 /// step is `cap`, so sums have closed forms and nothing loops over retries.
 public struct ProfileFigures: Sendable, Hashable {
+    /// How the waits grow (the policy's `backoff`).
+    public var growth: WaitGrowth
     /// maxRetries + 1.
     public var attemptsMax: Int
-    /// Σ over retries i = 0..maxRetries-1 of min(cap, base·2^i). Up to about 2^106: exact, wide.
+    /// Σ over retries i = 0..maxRetries-1 of the longest wait: min(cap, base·2^i), or `base` when
+    /// constant. Up to about 2^106: exact, wide.
     public var maxBackoffTotalMs: WideInt
     /// Attempts that start strictly before the deadline when every attempt runs to its timeout and
     /// every backoff is at its largest.
@@ -17,11 +33,12 @@ public struct ProfileFigures: Sendable, Hashable {
     /// min(deadline, start of the last such attempt + timeout), 0 when no attempt counts.
     public var worstCaseWaitMs: Int
 
-    public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int) {
+    public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, growth: WaitGrowth = .doubling) {
         // Negative values cannot decode; clamping keeps these total functions anyway.
         let retries = max(0, maxRetries), base = max(0, baseMs), cap = max(0, capMs)
         let timeout = max(0, timeoutMs), deadline = max(0, deadlineMs)
-        let steps = BackoffSteps(base: base, cap: cap)
+        self.growth = growth
+        let steps = BackoffSteps(base: base, cap: cap, growth: growth)
         attemptsMax = Saturating.add(retries, 1)
         maxBackoffTotalMs = steps.exactSum(retries)
 
@@ -42,20 +59,23 @@ public struct ProfileFigures: Sendable, Hashable {
         }
     }
 
-    public init(_ profile: Policy.Profile) {
+    /// The figures of a profile of a policy whose `backoff` is `backoff`.
+    public init(_ profile: Policy.Profile, backoff: String) {
         self.init(maxRetries: profile.maxRetries, baseMs: profile.baseMs, capMs: profile.capMs,
-                  timeoutMs: profile.timeoutMs, deadlineMs: profile.deadlineMs)
+                  timeoutMs: profile.timeoutMs, deadlineMs: profile.deadlineMs, growth: WaitGrowth(backoff: backoff))
     }
 
-    /// The figures of a profile as written, when it has every value.
-    public init?(_ profile: PolicyDoc.Profile) {
+    /// The figures of a profile as written, when it has every value (`backoff` is the policy's).
+    public init?(_ profile: PolicyDoc.Profile, backoff: String?) {
         guard let r = profile.maxRetries, let b = profile.base, let c = profile.cap,
               let t = profile.timeout, let d = profile.deadline else { return nil }
-        self.init(maxRetries: r.value, baseMs: b.value, capMs: c.value, timeoutMs: t.value, deadlineMs: d.value)
+        self.init(maxRetries: r.value, baseMs: b.value, capMs: c.value, timeoutMs: t.value, deadlineMs: d.value,
+                  growth: WaitGrowth(backoff: backoff))
     }
 }
 
-/// The largest backoff steps min(cap, base·2^i) of one profile and their sums in closed form.
+/// The largest backoff steps min(cap, base·2^i) of one profile and their sums in closed form;
+/// constant steps are all `base`, that is a cap of `base` reached at once.
 package struct BackoffSteps {
     package var base: Int
     package var cap: Int
@@ -63,13 +83,17 @@ package struct BackoffSteps {
     /// values up to 2^53, as base ≥ 1 doubles past any cap by then.
     package var firstCapped: Int
 
-    package init(base: Int, cap: Int) {
+    package init(base: Int, cap: Int, growth: WaitGrowth = .doubling) {
         self.base = base
-        self.cap = cap
+        self.cap = growth == .constant ? base : cap
         var i = 0
         var step = base
         if base == 0 {
             firstCapped = Int.max   // every step is min(cap, 0) = 0: never capped, sums are 0
+            return
+        }
+        if growth == .constant {
+            firstCapped = 0
             return
         }
         while step < cap {

@@ -108,6 +108,9 @@ public struct PolicyReview: Sendable {
     public var profiles: [ProfileReview] = []
     /// simulate (issue 14): the standard outage on both sides, per profile (`addOutageFigures`).
     public var outage: [OutageComparison] = []
+    /// Why the values could not be compared: a side's file could not be read as a policy (not
+    /// well-formed YAML, over a limit). Nil when they were.
+    public var notCompared: String?
 
     public var diagnostics: [Diagnostic] { findings.map(\.diagnostic) }
     public var isBreaking: Bool { changes.contains(where: \.breaking) }
@@ -130,6 +133,7 @@ public struct PolicyReview: Sendable {
         ]
         // simulate (issue 14): only when the retry behaviour changed.
         if !outage.isEmpty { members["outage"] = .array(outage.map(\.json)) }
+        if let notCompared { members["notCompared"] = .string(notCompared) }
         return .object(members)
     }
 }
@@ -157,8 +161,10 @@ public struct DiffReport: Sendable {
     }
 
     /// Compares the old side with the new. The new side should have been through
-    /// `Checker.checkAcrossFiles` so that its findings are complete.
-    public init(old: [ReviewInput], new: [ReviewInput]) {
+    /// `Checker.checkAcrossFiles` so that its findings are complete. `targets` are what `generate`
+    /// writes (the project file's), so that a change names the symbols apps use.
+    public init(old: [ReviewInput], new: [ReviewInput], targets: [CodeTarget] = CodeTarget.defaults) {
+        let symbols = GeneratedSymbols(targets: targets)
         var pairs: [(old: ReviewInput?, new: ReviewInput?)] = []
         var oldUsed = [Bool](repeating: false, count: old.count)
         var newUsed = [Bool](repeating: false, count: new.count)
@@ -206,7 +212,9 @@ public struct DiffReport: Sendable {
         }
 
         let newTypes = Set(new.compactMap { name($0).map { ExactText(Naming.typeName(policy: $0)) } })
-        policies = pairs.indices.map { DiffReport.review(old: pairs[$0].old, new: pairs[$0].new, twin: twins[$0], newTypes: newTypes) }
+        policies = pairs.indices.map {
+            DiffReport.review(old: pairs[$0].old, new: pairs[$0].new, twin: twins[$0], newTypes: newTypes, symbols: symbols)
+        }
         policies.sort { a, b in
             let (x, y) = (a.policy ?? "", b.policy ?? "")
             if x != y { return x.utf8.lexicographicallyPrecedes(y.utf8) }
@@ -216,14 +224,15 @@ public struct DiffReport: Sendable {
 
     /// One policy's review. `twin` is the other side of a likely rename: the added policy for a
     /// removed one, the removed policy for an added one.
-    package static func review(old: ReviewInput?, new: ReviewInput?, twin: ReviewInput?, newTypes: Set<ExactText>) -> PolicyReview {
+    package static func review(old: ReviewInput?, new: ReviewInput?, twin: ReviewInput?, newTypes: Set<ExactText>,
+                               symbols: GeneratedSymbols = GeneratedSymbols(targets: CodeTarget.defaults)) -> PolicyReview {
         switch (old, new) {
         case (let o?, nil):
             let name = o.file.doc?.policy?.value ?? ""
             let type = Naming.typeName(policy: name)
             let breaking = !newTypes.contains(ExactText(type))
             var effect = breaking
-                ? "removes the type \(printable(type)): apps that use it no longer compile"
+                ? "removes the type \(printable(type))\(symbols.module(type)): apps that use it no longer compile"
                 : "policy '\(printable(name))' is gone, but another policy still generates \(printable(type))"
             var rename: LikelyRename?
             if let twin, let to = twin.file.doc?.policy?.value {
@@ -245,7 +254,8 @@ public struct DiffReport: Sendable {
             var changes: [PolicyChange] = []
             var rename: LikelyRename?
             if let name {
-                var effect = "new policy: apps get the type \(printable(Naming.typeName(policy: name)))"
+                let type = Naming.typeName(policy: name)
+                var effect = "new policy: apps get the type \(printable(type))\(symbols.module(type))"
                 if let twin, let from = twin.file.doc?.policy?.value {
                     rename = LikelyRename(from: from, to: name, fromFile: twin.file.path, toFile: n.file.path)
                     effect += "; it looks renamed from '\(printable(from))'"
@@ -260,6 +270,7 @@ public struct DiffReport: Sendable {
             }
             var review = PolicyReview(policy: name, file: n.file.path, status: .added, changes: changes, findings: findings)
             review.likelyRename = rename
+            if n.file.doc == nil { review.notCompared = DiffReport.unreadable(old: false, new: true) }
             review.profiles = (n.file.doc?.profiles ?? []).map { ProfileReview(name: $0.name.value) }
             return review
         case (let o?, let n?):
@@ -270,23 +281,54 @@ public struct DiffReport: Sendable {
             let findings = FindingMatch.classify(new: n.file.diagnostics, newPaths: paths,
                                                  old: o.file.diagnostics, oldSource: o.file.source)
             if let before = o.file.doc, let after = n.file.doc {
-                var builder = ChangeBuilder(old: before, new: after, newTypes: newTypes)
+                var builder = ChangeBuilder(old: before, new: after, newTypes: newTypes, symbols: symbols)
                 builder.compareAll()
                 changes = builder.changes
                 profiles = builder.profiles
                 FindingMatch.attribute(findings, to: &changes, paths: paths)
             }
             let name = n.file.doc?.policy?.value
+            // A side that could not be read is never "unchanged": nothing was compared.
+            let compared = o.file.doc != nil && n.file.doc != nil
             var review = PolicyReview(
                 policy: name ?? o.file.doc?.policy?.value, file: n.file.path, oldFile: o.file.path,
-                status: changes.isEmpty && n.file.doc != nil ? .unchanged : .changed,
+                status: changes.isEmpty && compared ? .unchanged : .changed,
                 changes: changes, findings: findings)
             review.moved = o.matchKey != n.matchKey
             review.profiles = profiles
+            if !compared { review.notCompared = DiffReport.unreadable(old: o.file.doc == nil, new: n.file.doc == nil) }
             return review
         case (nil, nil):
             return PolicyReview(policy: nil, file: "", status: .unchanged, changes: [])
         }
+    }
+
+    /// `the new file could not be read as a policy (see its findings)`.
+    package static func unreadable(old: Bool, new: Bool) -> String {
+        let which = old && new ? "neither file" : old ? "the old file" : "the new file"
+        return "\(which) could \(old && new ? "" : "not ")be read as a policy (see the findings)"
+    }
+}
+
+/// The names of generated code that a review speaks of, for the targets `generate` writes: Swift
+/// and Kotlin as the words always had them, TypeScript's module and constants when it is written.
+package struct GeneratedSymbols: Sendable {
+    package var typeScript: Bool
+
+    package init(targets: [CodeTarget]) {
+        typeScript = targets.contains(.typescript)
+    }
+
+    /// ` (TypeScript module PlaybackPolicy.ts)`, or nothing without TypeScript.
+    package func module(_ type: String) -> String {
+        typeScript ? " (TypeScript module \(printable(type)).ts)" : ""
+    }
+
+    /// `PlaybackPolicy.interactive (Kotlin PlaybackPolicy.INTERACTIVE)`, with `, TypeScript
+    /// INTERACTIVE of PlaybackPolicy.ts` inside the parentheses when TypeScript is written.
+    package func profile(_ type: String, _ name: String) -> String {
+        "\(type).\(printable(Naming.swiftProfile(name))) (Kotlin \(type).\(printable(Naming.kotlinProfile(name)))"
+            + (typeScript ? ", TypeScript \(printable(Naming.typeScriptProfile(name))) of \(type).ts" : "") + ")"
     }
 }
 

@@ -37,7 +37,7 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         let text = c.multibyte ? ExampleCase.prefix + example.text : example.text
         let marked = Example(text, triggers: example.triggers, note: example.note)
         let expected = marked.markedPositions
-        let file = Checker.check(Array(marked.source.utf8), path: "example.yaml")
+        let file = Checker.check(Array(marked.source.utf8), path: "playback.yaml")
 
         let ofRule = file.diagnostics.filter { $0.rule == c.rule.id.rawValue }
         let others = file.diagnostics.filter { d in
@@ -59,7 +59,7 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         // Findings come sorted by position, and the related positions are in the same file.
         #expect(file.diagnostics.map(\.span.start) == file.diagnostics.map(\.span.start).sorted())
         for d in file.diagnostics {
-            for r in d.related { #expect(r.file == "example.yaml") }
+            for r in d.related { #expect(r.file == "playback.yaml") }
         }
     }
 
@@ -84,18 +84,18 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
             let source = Array(variant(prefix + example.source).utf8)
             for unsafe in [false, true] {
                 let expected = variant(prefix + (unsafe ? example.expectedUnsafe : example.expectedSafe))
-                let outcome = Fixer.fix(source, path: "example.yaml", unsafe: unsafe)
+                let outcome = Fixer.fix(source, path: "playback.yaml", unsafe: unsafe)
                 let got = String(decoding: outcome.bytes, as: UTF8.self)
                 #expect(got == expected, "\(name), \(unsafe ? "unsafe" : "safe") fixes gave:\n\(got)")
                 #expect(outcome.changed == (outcome.bytes != source))
                 guard outcome.changed else { continue }
                 #expect(Loader.load(outcome.bytes).decodable, "\(name): the fixed text parses")
-                let again = Fixer.fix(outcome.bytes, path: "example.yaml", unsafe: unsafe)
+                let again = Fixer.fix(outcome.bytes, path: "playback.yaml", unsafe: unsafe)
                 #expect(again.bytes == outcome.bytes && again.applied.isEmpty, "\(name): fixing twice changes nothing more")
             }
         }
         // The rule's findings carry only the kinds of fix it declares.
-        let file = Checker.check(Array((prefix + example.source).utf8), path: "example.yaml")
+        let file = Checker.check(Array((prefix + example.source).utf8), path: "playback.yaml")
         for d in file.diagnostics where d.rule == c.rule.id.rawValue {
             if let fix = d.fix { #expect(c.rule.fixes.contains(fix.safety), "\(d.headline): a \(fix.safety) fix") }
         }
@@ -107,7 +107,7 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
         let rule = try #require(Catalog.rule(id))
         var shown: Set<Fix.Safety> = []
         for example in rule.examples {
-            let file = Checker.check(Array(example.source.utf8), path: "example.yaml")
+            let file = Checker.check(Array(example.source.utf8), path: "playback.yaml")
             for d in file.diagnostics where d.rule == id.rawValue { if let fix = d.fix { shown.insert(fix.safety) } }
         }
         #expect(shown == Set(rule.fixes))

@@ -139,6 +139,18 @@ import TestSupport
         #expect(text.contains("A viewer waits at most"))
     }
 
+    /// Issue 39, item 2: hover's figures follow the policy's backoff strategy, as explain's do.
+    @Test func hoverFiguresFollowTheBackoffStrategy() throws {
+        let marked = Self.canonical("    interactive:", "    inter‸active:").replacingFirst("backoff: full-jitter", with: "backoff: constant")
+        let text = try #require(Self.hover(marked))
+        #expect(text.contains("Backoff in total at most: 1.5 s"), "\(text)")
+        #expect(text.contains("`maxBackoffTotalMs 1500`"))
+        #expect(text.contains("constant backoff does not grow"))
+        let background = try #require(Self.hover(Self.canonical("    background:", "    back‸ground:")
+            .replacingFirst("backoff: full-jitter", with: "backoff: constant")))
+        #expect(background.contains("Worst-case wait: 95 s"), "\(background)")
+    }
+
     /// While the text does not parse, hover reads its lines.
     @Test func hoverOnBrokenText() throws {
         let text = Self.canonical("      maxRetries: 3         # retries after the first attempt\n",

@@ -159,9 +159,9 @@ struct DiffChangeTests {
         Case(from: "ratio: 10%", to: "ratio: 20%", path: "retry.budget.ratio", before: "10", after: "20",
              effect: "retry budget: at most 20% of last minute's requests instead of 10%"),
         Case(from: "ratio: 10%", to: "ratio: 2.5%", path: "retry.budget.ratio", before: "10", after: "2.5",
-             effect: "now governs below 400 requests a minute instead of 100"),
+             effect: "(the floor of 10 retries a minute now governs below 400 requests a minute instead of 100)"),
         Case(from: "minPerMinute: 10", to: "minPerMinute: 5", path: "retry.budget.minPerMinute", before: "10", after: "5",
-             effect: "retry budget floor: 10 → 5 retries a minute always allowed, whatever the ratio for a client that sends fewer than 50 requests a minute"),
+             effect: "retry budget floor: 10 → 5 retries a minute are always allowed, whatever the ratio; the floor governs for a client that sends fewer than 50 requests a minute"),
         Case(from: "ahead: 2", to: "ahead: 1", path: "prefetch.ahead", before: "2", after: "1",
              effect: "tickets for the next 2 → 1 episodes ride along (3 → 2 tickets per request)"),
         Case(from: "onlyUnlocked: true", to: "onlyUnlocked: false", path: "prefetch.onlyUnlocked", before: "true", after: "false",
@@ -192,6 +192,34 @@ struct DiffChangeTests {
         #expect(!change.breaking)
         #expect(change.effect.contains(c.effect), "\(change.effect)")
         #expect(!r.breaking)
+    }
+
+    /// Issue 39, item 2: the figures in diff's words follow each side's backoff strategy.
+    @Test func constantBackoffFiguresInTheWords() throws {
+        let toConstant = review(Canonical.text, variant([("backoff: full-jitter", "backoff: constant")]))
+        let backoff = try #require(toConstant.policies.first?.changes.first { $0.path == "retry.backoff" })
+        // Interactive 3.5 s → 3 × 500 ms; background 31 s → 5 × 1 s, and its last attempt ends at
+        // 80 + 15 = 95 s instead of at the 120 s deadline.
+        #expect(backoff.effect.contains("interactive: waits between attempts add up to at most 3.5 s → 1.5 s"), "\(backoff.effect)")
+        #expect(backoff.effect.contains("background: waits between attempts add up to at most 31 s → 5 s, "
+            + "worst case, the call gives up after 2 min → 95 s"), "\(backoff.effect)")
+        // Between two doubling strategies the bound is the same: nothing to add.
+        let jitter = review(Canonical.text, variant([("backoff: full-jitter", "backoff: equal-jitter")]))
+        let same = try #require(jitter.policies.first?.changes.first)
+        #expect(!same.effect.contains("add up to"))
+
+        // A constant policy: one retry fewer is one base fewer.
+        let constant = variant([("backoff: full-jitter", "backoff: constant")])
+        let fewer = review(constant, variant([("maxRetries: 3  ", "maxRetries: 2  ")], of: constant))
+        let change = try #require(fewer.policies.first?.changes.first)
+        #expect(change.effect.contains("waits between attempts add up to at most 1.5 s → 1 s"), "\(change.effect)")
+        // A new profile of a constant policy is summed up with constant waits.
+        let added = review(constant, variant([("  retryOn:", "    slow:\n      kind: background\n      maxRetries: 10\n      base: 10s\n"
+            + "      cap: 30s\n      timeout: 5s\n      deadline: 10m\n  retryOn:")], of: constant))
+        let slow = try #require(added.policies.first?.changes.first { $0.path == "retry.profiles.slow" })
+        // starts 15k s: all 11 attempts before 10 min; the last ends at 150 + 5 = 155 s.
+        #expect(slow.effect.contains("up to 11 attempts, gives up after at most 155 s"),
+                "\(slow.effect)")
     }
 
     @Test func interactiveDeadlineEffectMatchesTheIssue() throws {
@@ -256,6 +284,35 @@ struct DiffBreakingTests {
         let changes = try #require(review(old, new).policies.first?.changes)
         #expect(changes.map(\.path) == ["retry.profiles.ticket-play", "retry.profiles.ticketPlay"])
         #expect(changes.allSatisfy { !$0.breaking })
+    }
+
+    /// Issue 39, item 20: when TypeScript is generated, breaking changes name its symbols too.
+    @Test func typeScriptSymbolsAreNamedWhenGenerated() throws {
+        let all: [CodeTarget] = [.swift, .kotlin, .typescript, .schema]
+        func side(_ texts: [(String, String)]) -> [ReviewInput] { reviewSide(texts.map { (path: $0.0, text: $0.1) }) }
+        let removed = DiffReport(old: side([("Policies/playback.yaml", Self.withFast)]), new: side([("Policies/playback.yaml", Canonical.text)]),
+                                 targets: all)
+        let profile = try #require(removed.policies.first?.changes.first)
+        #expect(profile.breaking)
+        #expect(profile.effect.hasPrefix("removes PlaybackPolicy.fast (Kotlin PlaybackPolicy.FAST, TypeScript FAST of PlaybackPolicy.ts): "
+            + "apps that use it no longer compile"), "\(profile.effect)")
+        // Without TypeScript, the words are as they were.
+        let plain = DiffReport(old: side([("Policies/playback.yaml", Self.withFast)]), new: side([("Policies/playback.yaml", Canonical.text)]))
+        #expect(plain.policies.first?.changes.first?.effect.hasPrefix("removes PlaybackPolicy.fast (Kotlin PlaybackPolicy.FAST): ") == true)
+
+        let added = DiffReport(old: side([("Policies/playback.yaml", Canonical.text)]), new: side([("Policies/playback.yaml", Self.withFast)]),
+                               targets: all)
+        #expect(added.policies.first?.changes.first?.effect.hasPrefix("new profile: apps get PlaybackPolicy.fast (Kotlin PlaybackPolicy.FAST, TypeScript FAST of PlaybackPolicy.ts)") == true)
+
+        let other = variant([("policy: playback", "policy: downloads")])
+        let gone = DiffReport(old: side([("P/a.yaml", Canonical.text), ("P/b.yaml", other)]), new: side([("P/a.yaml", Canonical.text)]),
+                              targets: all)
+        let policy = try #require(gone.policies.first { $0.policy == "downloads" }?.changes.first)
+        #expect(policy.effect == "removes the type DownloadsPolicy (TypeScript module DownloadsPolicy.ts): apps that use it no longer compile")
+        let back = DiffReport(old: side([("P/a.yaml", Canonical.text)]), new: side([("P/a.yaml", Canonical.text), ("P/b.yaml", other)]),
+                              targets: all)
+        #expect(back.policies.first { $0.policy == "downloads" }?.changes.first?.effect
+            .hasPrefix("new policy: apps get the type DownloadsPolicy (TypeScript module DownloadsPolicy.ts)") == true)
     }
 
     @Test func removedAndAddedPolicies() throws {
@@ -607,5 +664,40 @@ struct DiffProfileTests {
         let redescribed = variant([("description: Ticket requests made by the iOS and Android players.", "description: cafe\u{301}")])
         #expect(review(described, redescribed).policies.first?.changes.map(\.path) == ["description"])
         #expect(review(described, described).policies.first?.changes.isEmpty == true)
+    }
+}
+
+/// Issue 39, item 19: a side that could not be read was not compared, and no format says "no change".
+struct DiffUnreadableSideTests {
+    static let broken = "version: 1\npolicy: playback\n  retry: {}\n"
+
+    @Test func aNewSideWithAYAMLErrorIsNotCalledNoChange() throws {
+        let r = review(Canonical.text, Self.broken)
+        let p = try #require(r.policies.first)
+        #expect(p.status == .changed)
+        #expect(p.notCompared == "the new file could not be read as a policy (see the findings)")
+        let verdict = r.verdict(allowBreaking: false).text
+        #expect(verdict == "fails: 1 error in the new policies (1 new); 1 policy not compared: a file could not be read", "\(verdict)")
+        for out in [r.text(allowBreaking: false), r.markdown(allowBreaking: false), verdict] {
+            #expect(!out.contains("no change"), "\(out)")
+        }
+        #expect(r.text(allowBreaking: false).contains("playback (Policies/playback.yaml): changed\n  not compared: the new file could not be read as a policy (see the findings)\n"))
+        #expect(r.markdown(allowBreaking: false).contains("\n⚠️ Not compared: the new file could not be read as a policy (see the findings)\n"))
+        #expect(compact(r.json).contains(#""notCompared":"the new file could not be read as a policy (see the findings)""#))
+
+        // Beside a policy that did not change: each is counted for what it is.
+        let two = DiffReport(old: reviewSide([("Policies/a.yaml", Canonical.text), ("Policies/b.yaml", Canonical.text.replacing("policy: playback", with: "policy: other"))]),
+                             new: reviewSide([("Policies/a.yaml", Self.broken), ("Policies/b.yaml", Canonical.text.replacing("policy: playback", with: "policy: other"))]))
+        #expect(two.verdict(allowBreaking: false).text.hasSuffix("; no change in 1 policy, 1 policy not compared: a file could not be read"),
+                "\(two.verdict(allowBreaking: false).text)")
+
+        // An added file that cannot be read is not "no change" either.
+        let added = DiffReport(old: [], new: reviewSide([("Policies/new.yaml", "a: [\n")]))
+        #expect(!added.verdict(allowBreaking: false).text.contains("no change"), "\(added.verdict(allowBreaking: false).text)")
+
+        // Two readable sides keep their words and JSON.
+        let same = review(Canonical.text, Canonical.text)
+        #expect(same.verdict(allowBreaking: false).text == "passes: no change in 1 policy; nothing breaks, no errors")
+        #expect(!compact(same.json).contains("notCompared"))
     }
 }

@@ -98,6 +98,36 @@ struct ExplainFigureTests {
         #expect(long.worstCaseWaitMs == 20 + (1 << 20) - 1 + 1)
     }
 
+    /// Issue 39, item 2: `constant` waits `base` before every retry, whatever the cap.
+    @Test func constantBackoffWaitsTheBaseEveryTime() {
+        func constant(_ r: Int, _ b: Int, _ c: Int, _ t: Int, _ d: Int) -> ProfileFigures {
+            ProfileFigures(maxRetries: r, baseMs: b, capMs: c, timeoutMs: t, deadlineMs: d, growth: .constant)
+        }
+        // 3 × 500 ms; starts 0, 8500, 17000 ≥ 15000.
+        let i = constant(3, 500, 8000, 8000, 15000)
+        #expect(i.maxBackoffTotalMs == WideInt(1500))
+        #expect(i.worstCaseAttempts == 2)
+        #expect(i.worstCaseWaitMs == 15000)
+        // 5 × 1 s; starts 0, 16, 32, 48, 64, 80 s: all 6 before 120 s, the last ends at 95 s.
+        let b = constant(5, 1000, 30000, 15000, 120_000)
+        #expect(b.maxBackoffTotalMs == WideInt(5000))
+        #expect(b.worstCaseAttempts == 6)
+        #expect(b.worstCaseWaitMs == 95000)
+        // 10 retries of 1 s (doubling would be 1+2+4+8+16 + 5·30 = 181 s).
+        #expect(constant(10, 1000, 30000, 15000, 120_000).maxBackoffTotalMs == WideInt(10000))
+        #expect(figures(10, 1000, 30000, 15000, 120_000).maxBackoffTotalMs == WideInt(181_000))
+        // base above the cap: constant still waits the base.
+        #expect(constant(4, 10_000, 1000, 5000, 100_000).maxBackoffTotalMs == WideInt(40000))
+        // huge counts stay exact: (2^53 − 1) × 500.
+        #expect(constant((1 << 53) - 1, 500, 8000, 8000, 15000).maxBackoffTotalMs.description == "4503599627370495500")
+        // the strategies that double share one bound.
+        for strategy in ["exponential", "equal-jitter", "full-jitter", "bogus"] {
+            #expect(WaitGrowth(backoff: strategy) == .doubling)
+        }
+        #expect(WaitGrowth(backoff: nil) == .doubling)
+        #expect(WaitGrowth(backoff: "constant") == .constant)
+    }
+
     @Test func wideIntDigits() {
         #expect(WideInt(product: 1 << 32, 1 << 32).description == "18446744073709551616")
         #expect(WideInt(product: 4_000_000_000, 5_000_000_000).description == "20000000000000000000")
@@ -136,9 +166,37 @@ struct ExplainReportTests {
         #expect(e.text.contains("Up to 4 attempts (the first and 3 retries)"))
         #expect(e.text.contains("2 attempts of 4 start before the 15 s deadline"))
         #expect(e.text.contains("A viewer waits at most 15 s before Retry shows."))
-        #expect(e.text.contains("retries add at most 10% to the requests of the last minute, or 10 a minute when a client sends fewer than 100"))
+        // Issue 39, item 21: whole words, the unit of each number said.
+        #expect(e.text.contains("retry budget: during a full outage retries add at most 10% to the requests of the last minute, "
+            + "or 10 retries a minute when a client sends fewer than 100 requests a minute\n"), "\(e.text)")
+        #expect(e.markdown.contains("or 10 retries a minute when a client sends fewer than 100 requests a minute\n"))
         #expect(e.markdown.contains("| `interactive` | interactive | 4 | 3.5 s | 2 | 15 s |"))
         #expect(e.markdown.contains("| `background` | background | 6 | 31 s | 6 | 2 min |"))
+    }
+
+    /// Issue 39, item 2: explain's figures, words and JSON follow the policy's backoff strategy.
+    @Test func constantBackoffIsExplainedAsConstant() throws {
+        func explained(_ strategy: String) -> Explanation {
+            let text = Canonical.text.replacing("backoff: full-jitter", with: "backoff: \(strategy)")
+            return Explanation(files: [Checker.check(Array(text.utf8), path: "Policies/playback.yaml")])
+        }
+        let e = explained("constant")
+        #expect(e.policies.count == 1)
+        #expect(e.text.contains("the waits between them add up to at most 1.5 s (every wait 500 ms: constant backoff does not grow)."), "\(e.text)")
+        #expect(e.text.contains("the waits between them add up to at most 5 s (every wait 1 s: constant backoff does not grow)."))
+        #expect(!e.text.contains("doubling"))
+        #expect(e.text.contains("The call gives up after at most 95 s."), "\(e.text)")
+        #expect(e.markdown.contains("| `interactive` | interactive | 4 | 1.5 s | 2 | 15 s |"), "\(e.markdown)")
+        let json = e.json.rendered(pretty: false)
+        #expect(json.contains(#""maxBackoffTotalMs":1500"#))
+        #expect(json.contains(#""maxBackoffTotalMs":5000"#))
+        #expect(json.contains(#""worstCaseWaitMs":95000"#))
+        // Every doubling strategy is explained with the canonical figures.
+        for strategy in ["exponential", "equal-jitter", "full-jitter"] {
+            let d = explained(strategy)
+            #expect(d.markdown.contains("| `interactive` | interactive | 4 | 3.5 s | 2 | 15 s |"))
+            #expect(d.markdown.contains("| `background` | background | 6 | 31 s | 6 | 2 min |"))
+        }
     }
 
     @Test func descriptionCannotInjectMarkdown() throws {

@@ -104,6 +104,16 @@ import TestSupport
         #expect(try Self.attributes("bad.yaml", in: dir)[.posixPermissions] as? Int == 0o640)
     }
 
+    /// Issue 39, item 16: an empty `tv-player.yaml` is fixed into the policy `tv-player`.
+    @Test func anEmptyFileGetsThePolicyNamedAfterIt() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write("", to: "Policies/tv-player.yaml", in: dir)
+        let run = try CLITests.policyc(["lint", "--unsafe-fixes", "Policies/tv-player.yaml"], in: dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(try Self.read("Policies/tv-player.yaml", in: dir) == Canonical.text(policy: "tv-player"))
+    }
+
     @Test func diffPrintsAndWritesNothing() throws {
         let dir = try CLITests.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -355,3 +355,21 @@ struct ReviewCLITests {
         #expect(r.stdout.contains("### `downloads` — unchanged, moved\n\nFile: `Policies/downloads.yaml` → `Policies/sync/downloads.yaml` (moved)\n"), "\(r.stdout)")
     }
 }
+
+/// Issue 39, item 20: `diff` reads the targets from the project file, and names TypeScript's
+/// symbols in a breaking change when TypeScript is generated.
+@Test func diffNamesTypeScriptSymbolsFromTheProjectFile() throws {
+    let dir = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let policy = try canonical()
+    try write(policy, to: "old/playback.yaml", in: dir)
+    try write(policy.replacingOccurrences(of: "    background:", with: "    sync:"), to: "new/playback.yaml", in: dir)
+    let without = try policycRun(["diff", "old", "new"], in: dir)
+    #expect(without.stdout.contains("removes PlaybackPolicy.background (Kotlin PlaybackPolicy.BACKGROUND): apps that use it no longer compile"),
+            "\(without.stdout)")
+    try write("version: 1\ntargets: [swift, kotlin, typescript]\n", to: "policyc.yaml", in: dir)
+    let with = try policycRun(["diff", "old", "new"], in: dir)
+    #expect(with.status == 1)
+    #expect(with.stdout.contains("removes PlaybackPolicy.background (Kotlin PlaybackPolicy.BACKGROUND, TypeScript BACKGROUND of PlaybackPolicy.ts): "
+        + "apps that use it no longer compile"), "\(with.stdout)")
+}

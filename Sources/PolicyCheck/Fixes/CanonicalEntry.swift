@@ -37,6 +37,24 @@ public struct CanonicalEntry: Sendable {
         Canonical.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
+    /// The whole canonical policy named `name` (`policy: tv-player` for `tv-player.yaml`).
+    public static func wholePolicy(named name: String?) -> [String] {
+        guard let name else { return wholePolicy }
+        return Canonical.text(policy: name).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// The policy name a fix writes in a file that has none: the file's own name without its
+    /// extension when that is a valid name (`Policies/tv-player.yaml` → `tv-player`), else nil
+    /// (the canonical `playback`).
+    public static func policyName(forFile path: String) -> String? {
+        let file = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+        for suffix in [".yaml", ".yml"] where file.hasSuffix(suffix) {
+            let stem = String(file.dropLast(suffix.count))
+            return Values.isName(stem) ? stem : nil
+        }
+        return nil
+    }
+
     /// The profile of the canonical policy closest to a profile of `kind`.
     public static func profileName(kind: String?) -> String {
         kind == "background" ? "background" : "interactive"

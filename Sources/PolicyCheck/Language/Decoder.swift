@@ -102,6 +102,9 @@ package struct Decoder {
     /// fill the room (see `decodeSplit`), and how many entries must be left for it.
     package var splits = false
     package static let splitMinimum = 4096
+    /// The policy name a fix writes where the file has none (`CanonicalEntry.policyName(forFile:)`);
+    /// nil for the canonical `playback`.
+    package var policyName: String?
     private var root: Node?
     private var madeEditor: Editor?
     /// Whether `decodeRoot` was handed the only tree, so that once the report is full (no fix is
@@ -151,7 +154,7 @@ package struct Decoder {
             if root == nil {
                 // Only comments, or nothing: the canonical policy after them.
                 let text = editor().text
-                let lines = CanonicalEntry.wholePolicy
+                let lines = CanonicalEntry.wholePolicy(named: policyName)
                 let edit = text.bytes.isEmpty || text.endsWithLineBreak
                     ? lines.map { $0 + text.lineBreak }.joined()
                     : lines.map { text.lineBreak + $0 }.joined()
@@ -670,10 +673,13 @@ package struct Decoder {
     /// text for it, so that one round adds a whole missing section.
     package mutating func missingKey(_ field: Field, in mapping: Node, entries: [Entry], fields: [Field], owner: Label, at keySpan: Span) {
         let index = canonicalIndex(field.key, entries: entries)
-        guard let canonical = foundCanonical[index] else {
+        guard var canonical = foundCanonical[index] else {
             fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(Self.lowercased(field.title)))",
                  help: "add '\(field.key):' with \(field.shape.expectation)")
             return
+        }
+        if field.key == "policy", path.isEmpty, let name = policyName {
+            canonical = CanonicalEntry(lines: ["policy: \(name)"], valueLines: [name], flow: name)
         }
         let texts: MissingTexts
         if let known = recentMissing.first(where: {

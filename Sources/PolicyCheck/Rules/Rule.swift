@@ -187,9 +187,10 @@ public struct Findings: Sendable {
         return made
     }
 
-    /// An unsafe fix that writes `key: value` over the value at `span` (quotes kept).
-    public mutating func replacing(_ span: Span, key: String, with value: String) -> Fix? {
-        editor()?.replaceValue(span, with: value).map { Fix(.unsafe, "write \(key): \(value)", edits: $0) }
+    /// An unsafe fix that writes `key: value` over the value at `span` (quotes kept); `why`, when
+    /// given, follows in the description (`write timeout: 5s, the least allowed; …`).
+    public mutating func replacing(_ span: Span, key: String, with value: String, why: String? = nil) -> Fix? {
+        editor()?.replaceValue(span, with: value).map { Fix(.unsafe, "write \(key): \(value)" + (why.map { ", " + $0 } ?? ""), edits: $0) }
     }
 }
 

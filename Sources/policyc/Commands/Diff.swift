@@ -64,7 +64,7 @@ enum Diff {
             (old, new) = s
         }
 
-        var report = DiffReport(old: old, new: new)
+        var report = DiffReport(old: old, new: new, targets: project.config.targets?.value ?? CodeTarget.defaults)
         report.addOutageFigures(old: old, new: new)   // simulate (issue 14)
         let allowBreaking = args.flag("--allow-breaking")
         switch args.value("--format") ?? "text" {

@@ -22,7 +22,7 @@ extension Rule {
                        unsafeFixed: "  retryAfter: {honor: true, maxJitter: 1s}\n"),
             .canonical(replacing: "version: 1\npolicy: playback", with: "↓policy: playback", triggers: true,
                        note: "the root lacks version: reported at its start", unsafeFixed: "version: 1\npolicy: playback"),
-            Example("↓", triggers: true, note: "an empty file lacks every key; the unsafe fix writes the canonical policy",
+            Example("↓", triggers: true, note: "an empty file lacks every key; the unsafe fix writes the canonical policy, named after the file (playback.yaml here)",
                     unsafeFixed: Canonical.text),
             .canonical(replacing: "  neverRetry:\n    - status: 503\n      code: not_ready\n", with: "", triggers: false,
                        note: "neverRetry is optional (here its absence breaks another rule)",
