@@ -179,6 +179,18 @@ import TestSupport
         }
     }
 
+    /// `isRetryable(status)` alone, as the guide's `errorCode?`: a default in Swift and Kotlin
+    /// (and Java overloads), optional in TypeScript. SlowTests compile calls without it.
+    @Test func isRetryableNeedsNoErrorCode() throws {
+        let policy = try GenSupport.canonical
+        let swift = SwiftGenerator.source(for: policy)
+        let kotlin = KotlinGenerator.source(for: policy, package: "a.b")
+        let ts = TypeScriptGenerator.source(for: policy)
+        #expect(swift.contains("    public static func isRetryable(status: Int?, errorCode: String? = nil) -> Bool {\n"))
+        #expect(kotlin.contains("    @JvmStatic\n    @JvmOverloads\n    fun isRetryable(status: Int?, errorCode: String? = null): Boolean {\n"))
+        #expect(ts.contains("export function isRetryable(status: number | null, errorCode?: string): boolean {\n"))
+    }
+
     @Test func profileNamesBecomeIdentifiers() throws {
         var policy = try GenSupport.canonical
         policy.profiles[0].name = "ticket-play"

@@ -136,7 +136,7 @@ import TestSupport
         let build = mode == "6" ? try Self.swift6.get() : try Self.buildSwift(mode: mode)
         Self.expectClean(build, "swiftc (\(mode))")
         guard build.compile.status == 0 else { return }
-        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 32, units: Self.scalars)
+        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 33, units: Self.scalars)
     }
 
     @Test(.enabled(if: kotlinAvailable || GenSupport.isCI, "kotlinc and java are not installed (required when CI=true)"))
@@ -145,7 +145,7 @@ import TestSupport
         let build = try Self.kotlin.get()
         Self.expectClean(build, "kotlinc -Werror")
         guard build.compile.status == 0 else { return }
-        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 40, units: Self.utf16)
+        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 41, units: Self.utf16)
     }
 
     /// The generated modules and the guide's code, compiled with `tsc --strict` and run with node:
