@@ -29,8 +29,9 @@ enum Generate {
             Project.option,
         ],
         discussion: """
-            Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json, each
-            target's files when it is in LIST. Nothing is written when any policy has an error or
+            Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt, DIR/TypeScript/<Type>.ts (and
+            DIR/TypeScript/index.ts, every policy's module as a namespace) and
+            DIR/policy.schema.json, each target's files when it is in LIST. Nothing is written when any policy has an error or
             any input cannot be read. Files are replaced only when their bytes change, and
             generated files of policies that are gone are removed (only files with policyc's
             header, only in the folders of the targets in LIST).
