@@ -171,7 +171,8 @@ object PlaybackPolicy {
      * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
      */
     @JvmStatic
-    fun isRetryable(status: Int?, errorCode: String?): Boolean {
+    @JvmOverloads
+    fun isRetryable(status: Int?, errorCode: String? = null): Boolean {
         if (status == null) return RETRY_ON_NETWORK_ERROR
         for (never in NEVER_RETRY) if (never.status == status && never.code == errorCode) return false
         return RETRYABLE_STATUSES.contains(status)

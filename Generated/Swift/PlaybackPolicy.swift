@@ -98,7 +98,7 @@ nonisolated public enum PlaybackPolicy {
     public static let viewerRef: String = "per-viewer-device"
 
     /// Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
-    public static func isRetryable(status: Int?, errorCode: String?) -> Bool {
+    public static func isRetryable(status: Int?, errorCode: String? = nil) -> Bool {
         guard let status = status else { return retryOnNetworkError }
         // Codes compare exactly, by their UTF-8 bytes, as the server and the Kotlin and TypeScript code
         // compare them: `==` would take canonically equivalent codes (\u{958}, \u{915}\u{93C}) as equal.

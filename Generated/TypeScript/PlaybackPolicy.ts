@@ -92,11 +92,11 @@ export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.
 /**
  * The policy's name (`policy` on line 2).
  */
-export const POLICY_NAME: string = "playback";
+export const POLICY_NAME = "playback" as const;
 /**
  * The policy's description, exactly as written, or null (`description` on line 3).
  */
-export const POLICY_DESCRIPTION: string | null = "Ticket requests made by the iOS and Android players.";
+export const POLICY_DESCRIPTION = "Ticket requests made by the iOS and Android players." as const;
 /**
  * Whether network errors (no status at all) are retried (`retryOn` on line 21).
  */
@@ -120,7 +120,7 @@ export const RETRY_AFTER_MAX_JITTER_MS: number = 1000;
 /**
  * How the wait between retries grows (`backoff` on line 25).
  */
-export const BACKOFF_STRATEGY: BackoffStrategy = "full-jitter";
+export const BACKOFF_STRATEGY = "full-jitter" as const;
 /**
  * Retries may be at most this share of the requests of the last minute (`budget.ratio` on line 30: 10%).
  */
@@ -152,7 +152,7 @@ export const TICKET_STOP_REUSE_BEFORE_MS: number = 300000;
 /**
  * How viewer_ref is made (`tickets.viewerRef` on line 41).
  */
-export const VIEWER_REF: ViewerRefKind = "per-viewer-device";
+export const VIEWER_REF = "per-viewer-device" as const;
 
 /**
  * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair (codes compared exactly, code unit by code unit), else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).

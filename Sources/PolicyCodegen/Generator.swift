@@ -4,7 +4,7 @@ import PolicyCheck
 
 /// One file of generated output, by path relative to the output folder.
 public struct GeneratedFile: Sendable, Hashable {
-    /// `Swift/PlaybackPolicy.swift`, `Kotlin/PlaybackPolicy.kt`, `TypeScript/PlaybackPolicy.ts` or
+    /// `Swift/PlaybackPolicy.swift`, `Kotlin/PlaybackPolicy.kt`, `TypeScript/PlaybackPolicy.ts`, `TypeScript/index.ts` or
     /// `policy.schema.json`.
     public var path: String
     /// The UTF-8 bytes, as written to disk: generators write bytes, and the CLI writes them as they are.
@@ -123,7 +123,16 @@ public enum Generator {
         var out = byPath(pairs.compactMap { $0!.kotlin })
         out.reserveCapacity(3 * order.count + 1)
         out += byPath(pairs.compactMap { $0!.swift })
-        out += byPath(pairs.compactMap { $0!.typeScript })
+        let typeScript = byPath(pairs.compactMap { $0!.typeScript })
+        out += typeScript
+        // After the modules: "i" sorts after every type's capital.
+        if wantTypeScript && !order.isEmpty {
+            // By type as the modules' paths are, policies of one type in `order`'s order.
+            let modules = order.enumerated()
+                .map { (k: $0.offset, type: Naming.typeName(policy: policies[$0.element].name), file: policies[$0.element].file) }
+                .sorted { $0.type != $1.type ? utf8Precedes($0.type, $1.type) : $0.k < $1.k }
+            out.append(file(TypeScriptGenerator.indexPath, TypeScriptGenerator.indexBytes(for: modules.map { ($0.type, $0.file) })))
+        }
         if options.targets.contains(.schema) {
             out.append(file(schemaPath, Array(SchemaGenerator.text.utf8)))
         }

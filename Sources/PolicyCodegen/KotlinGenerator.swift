@@ -198,7 +198,8 @@ package enum KotlinGenerator {
 
     package static let isRetryable = FixedLines(.kotlin, depth: 1) { w, _ in
         w.line("@JvmStatic")
-        w.block("fun isRetryable(status: Int?, errorCode: String?): Boolean") {
+        w.line("@JvmOverloads")
+        w.block("fun isRetryable(status: Int?, errorCode: String? = null): Boolean") {
             w.line("if (status == null) return RETRY_ON_NETWORK_ERROR")
             w.line("for (never in NEVER_RETRY) if (never.status == status && never.code == errorCode) return false")
             w.line("return RETRYABLE_STATUSES.contains(status)")

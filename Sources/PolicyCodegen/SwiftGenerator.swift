@@ -165,7 +165,7 @@ package enum SwiftGenerator {
     }
 
     package static let isRetryable = FixedLines(.swift, depth: 1) { w, _ in
-        w.block("public static func isRetryable(status: Int?, errorCode: String?) -> Bool") {
+        w.block("public static func isRetryable(status: Int?, errorCode: String? = nil) -> Bool") {
             w.line("guard let status = status else { return retryOnNetworkError }")
             w.line("// Codes compare exactly, by their UTF-8 bytes, as the server and the Kotlin and TypeScript code")
             w.line("// compare them: `==` would take canonically equivalent codes (\\u{958}, \\u{915}\\u{93C}) as equal.")

@@ -66,10 +66,12 @@ package enum TypeScriptGenerator {
         w.end()
         w.line()
         w.doc("The policy's name (`policy`", at.policy, ").")
-        w.line("export const POLICY_NAME: string = ", quoted(policy.name), ";")
+        // String constants keep their literal types (`typeof POLICY_NAME` is "playback"): code that
+        // takes several policies' modules (see `indexBytes`) tells them apart by them.
+        w.line("export const POLICY_NAME = ", quoted(policy.name), " as const;")
         w.doc("The policy's description, exactly as written, or null (`description`", at.description, ").")
         if let description = policy.description {
-            w.line("export const POLICY_DESCRIPTION: string | null = ", quoted(description), ";")
+            w.line("export const POLICY_DESCRIPTION = ", quoted(description), " as const;")
         } else {
             w.line("export const POLICY_DESCRIPTION: string | null = null;")
         }
@@ -92,7 +94,7 @@ package enum TypeScriptGenerator {
         w.doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`", at.retryAfterMaxJitter, ").")
         w.line("export const RETRY_AFTER_MAX_JITTER_MS: number = ", policy.retryAfterMaxJitterMs, ";")
         w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
-        w.line("export const BACKOFF_STRATEGY: BackoffStrategy = ", quoted(policy.backoff), ";")
+        w.line("export const BACKOFF_STRATEGY = ", quoted(policy.backoff), " as const;")
         w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
               ": ", policy.budgetRatio.canonical, "%).")
         w.line("export const BUDGET_RATIO: number = ", facts.budgetRatio, ";")
@@ -113,7 +115,7 @@ package enum TypeScriptGenerator {
         w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
         w.line("export const TICKET_STOP_REUSE_BEFORE_MS: number = ", policy.stopReuseBeforeMs, ";")
         w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
-        w.line("export const VIEWER_REF: ViewerRefKind = ", quoted(policy.viewerRef), ";")
+        w.line("export const VIEWER_REF = ", quoted(policy.viewerRef), " as const;")
         w.line()
         w.doc("""
             Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
@@ -135,6 +137,34 @@ package enum TypeScriptGenerator {
             `BUDGET_MIN_PER_MINUTE` a minute (`budget`
             """, at.budgetRatio, ").")
         w.emit(Self.retryBudget)
+        return w.bytes
+    }
+
+    /// The path of `indexBytes`' file.
+    package static let indexPath = "TypeScript/index.ts"
+
+    /// `index.ts`: each policy's module as a namespace named after its type
+    /// (`export * as PlaybackPolicy from "./PlaybackPolicy.js";`), so that one import serves a
+    /// backend with several policies. `modules` are the policies' types and source files, in the
+    /// order of their files; a type given twice is exported once. The `.js` specifier is what tsc
+    /// resolves to the `.ts` module under every `moduleResolution` (ES modules in Node need it)
+    /// and what the compiled modules are called.
+    package static func indexBytes(for modules: [(type: String, file: String)]) -> [UInt8] {
+        let w = CodeWriter(.typeScript, capacity: 512 + 96 * modules.count)
+        w.line(Generator.headerStart, "the policies named below", ". DO NOT EDIT.")
+        w.line()
+        w.doc {
+            w.docLine("Every policy's module as a namespace named after its type, so that one import serves them all:")
+            w.docLine("`import { PlaybackPolicy } from \"./index.js\";` and then `PlaybackPolicy.INTERACTIVE`.")
+            w.docText("")
+            w.docLine("@packageDocumentation")
+        }
+        w.line()
+        var seen: Set<String> = []
+        for module in modules where seen.insert(module.type).inserted {
+            w.line("// ", printable(module.file))
+            w.line("export * as ", module.type, " from \"./", module.type, ".js\";")
+        }
         return w.bytes
     }
 

@@ -5,8 +5,8 @@ import PolicyCodegen
 import PolicySimulation
 import PolicyReview
 
-/// The three kinds of YAML file the editor knows. Each is checked by its own reader and completed
-/// from its own fields; only policies take part in the rules across files.
+/// The kinds of YAML file the editor knows. Each is checked by its own reader and completed from
+/// its own fields; only policies take part in the rules across files.
 public enum EditorFileKind: String, Sendable, Hashable {
     /// Anything not recognised as one of the others, as `lint` reads every file it is given.
     case policy
@@ -15,6 +15,10 @@ public enum EditorFileKind: String, Sendable, Hashable {
     case scenario
     /// The project file: named `policyc.yaml` or `policyc.yml`, wherever it is.
     case project
+    /// YAML that would be read as a policy, but in a workspace folder whose `lint` does not check
+    /// it (a CI workflow, a compose file; see `EditorWorkspace.kind(of:)`): no findings, no fixes,
+    /// no completion or hover. `of(path:lines:)` never answers it: only the workspace knows.
+    case other
 
     /// The keys of the file's top level, as its reader decodes them.
     public var fields: [Field] {
@@ -22,6 +26,7 @@ public enum EditorFileKind: String, Sendable, Hashable {
         case .policy: return Language.root
         case .scenario: return ScenarioLanguage.root
         case .project: return ProjectConfig.fields
+        case .other: return []
         }
     }
 

@@ -140,12 +140,24 @@ public struct EditorWorkspace: Sendable {
         open[uri] = nil
     }
 
+    /// What a document is to the editor: its kind by its text (`EditorFileKind.of`), but a policy
+    /// only where `lint` run in its workspace folder would check it (`place(of:)`: the project
+    /// file's `policies`, else `Policies/`, else the folder's YAML outside hidden folders); any
+    /// other YAML in a workspace folder (`.github/workflows/ci.yml`, `docker-compose.yaml`) is
+    /// `.other`. Project files and scenarios are what they are wherever they stand; a file outside
+    /// every workspace folder may be a policy, as `lint FILE` reads it.
+    public func kind(of document: EditorDocument) -> EditorFileKind {
+        let kind = EditorFileKind.of(path: document.path, lines: document.lines)
+        guard kind == .policy, place(of: document.path) == nil else { return kind }
+        return .other
+    }
+
     /// Checks every open document whose text changed since its last check, each with the reader
     /// of its kind.
     public mutating func checkOpenDocuments() {
         for uri in open.keys where open[uri]!.checked == nil {
             let document = open[uri]!.document
-            let kind = EditorFileKind.of(path: document.path, lines: document.lines)
+            let kind = kind(of: document)
             let path = displayPath(of: document.path)
             let checked: CheckedFile
             switch kind {
@@ -157,6 +169,8 @@ public struct EditorWorkspace: Sendable {
                                       doc: nil, policy: nil)
             case .project:
                 checked = CheckedFile(path: path, diagnostics: projectFindings(document, path: path), doc: nil, policy: nil)
+            case .other:
+                checked = CheckedFile(path: path, diagnostics: [], doc: nil, policy: nil)
             }
             open[uri]!.kind = kind
             open[uri]!.checked = checked

@@ -403,7 +403,7 @@ public struct LanguageServer: Sendable {
     package mutating func hover(_ params: JSON) -> Result<JSON, Failure> {
         workspace.checkOpenDocuments()
         return documentAndOffset(params).map { found in
-            guard let (_, open, offset) = found else { return .null }
+            guard let (_, open, offset) = found, open.kind != .other else { return .null }
             let lines = open.document.lines
             guard let answer = Hover.answer(lines: lines, offset: offset, doc: open.checked?.doc ?? open.lastGoodDoc,
                                             markdown: client.hoverMarkdown, kind: open.kind) else { return .null }
@@ -423,7 +423,8 @@ public struct LanguageServer: Sendable {
             let empty: JSON = .object(["isIncomplete": .bool(false), "items": .array([])])
             guard let (_, open, offset) = found else { return empty }
             let lines = open.document.lines
-            let kind = EditorFileKind.of(path: open.document.path, lines: lines)
+            let kind = workspace.kind(of: open.document)
+            guard kind != .other else { return empty }
             let items = Completion.items(lines: lines, offset: offset, markdown: client.completionMarkdown, kind: kind)
             return .object(["isIncomplete": .bool(false), "items": .array(items.map { item in
                 var members: [String: JSON] = [

@@ -2,9 +2,9 @@
 
 The server checks names across the policies `policyc lint` checks when run in the workspace folder
 without a PATH: the `policies` of its project file, else `Policies/`, else every policy file under
-the folder. A document outside that set is checked alone, as `policyc lint FILE` checks it. The
-project file gets the project file's findings, a scenario file the scenario loader's; neither is
-ever a policy."""
+the folder. Other YAML in the workspace folder (a CI workflow, a compose file, a copy of a policy
+outside the set) gets no findings and no fixes. The project file gets the project file's findings,
+a scenario file the scenario loader's; neither is ever a policy."""
 
 import re
 import subprocess
@@ -93,8 +93,8 @@ async def repository(lsp_client: LanguageClient, request):
 
 async def test_this_repository(repository: LanguageClient):
     """Policies/playback.yaml has the findings of `policyc lint` run here (none): the consumer
-    example's copy of the policy, outside Policies/, is no name collision; opened, that copy is
-    checked alone."""
+    example's copy of the policy, outside Policies/, is no name collision; opened, that copy gets
+    no findings (it is not one of the project's policies)."""
     client = repository
     policy = ROOT / "Policies" / "playback.yaml"
     text = policy.read_bytes().decode("utf-8")
@@ -132,7 +132,7 @@ async def test_project_file_names_the_set(client: LanguageClient):
         assert related.location.uri == (folder / "defs" / "a.yaml").as_uri()
     a = await open_document(client, folder / "defs" / "a.yaml", shared)
     assert list(client.diagnostics[a]) == []
-    # Outside the set: alone, as `lint FILE`.
+    # Outside the set: not one of the project's policies, no findings.
     for relative in ("Policies/p.yaml", "other/b.yaml"):
         uri = await open_document(client, folder / relative, shared)
         assert_same(client, uri, shared, lint(folder, relative).get(relative, []))
@@ -263,3 +263,46 @@ async def test_scenario_file_gets_the_loaders_findings(client: LanguageClient, t
     # The policy beside it is untouched by it.
     other = await open_document(client, folder / "Policies" / "playback.yaml", canonical("playback"))
     assert list(client.diagnostics[other]) == []
+
+
+# -- YAML that is not the project's ---------------------------------------------------------------------
+
+WORKFLOW = """name: CI
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: swift test
+"""
+
+COMPOSE = """version: "3.8"
+services:
+  web:
+    image: nginx
+    ports: ["8080:80"]
+"""
+
+
+@pytest.mark.parametrize("project", ["version: 1\npolicies: [Policies]\n", None])
+async def test_other_yaml_gets_no_findings(client: LanguageClient, project):
+    """A CI workflow and a compose file in the workspace folder: empty findings published, no quick
+    fix, no fix-all; a policy of the project beside them keeps its findings. With the project file's
+    `policies`, and without a project file (Policies/, lint's default)."""
+    folder = client.t_folder
+    if project:
+        write(folder, "policyc.yaml", project)
+    bad = canonical("playback", ("maxRetries: 3", "maxRetries: 4"))
+    write(folder, "Policies/playback.yaml", bad)
+    for relative, text in ((".github/workflows/ci.yml", WORKFLOW), ("docker-compose.yaml", COMPOSE)):
+        path = write(folder, relative, text)
+        uri = await open_document(client, path, text)
+        assert list(client.diagnostics[uri]) == [], relative
+        actions = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=8, character=0)),
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll])))
+        assert not actions, relative
+    policy = await open_document(client, folder / "Policies" / "playback.yaml", bad)
+    assert [d.code for d in client.diagnostics[policy]] == ["interactive-retries-max"]

@@ -86,7 +86,7 @@ import TestSupport
         w.diagnostics()[uri]?.map(\.rule) ?? []
     }
 
-    /// Names are compared within the set only; a document outside it is checked alone; scenarios
+    /// Names are compared within the set only; a document outside it gets no findings; scenarios
     /// and project files never take part.
     @Test func namesAcrossTheSet() {
         let scenario = "version: 1\nscenario: outage\n"
@@ -109,6 +109,47 @@ import TestSupport
         #expect(Self.codes(&w, s).contains("unknown-key"))
         #expect(w.open[s]?.kind == .scenario)
         #expect(!w.diagnostics()[s]!.contains { $0.message.contains("policy") })
+    }
+
+    /// Only the project's policies, its project files and scenarios get findings: other YAML in a
+    /// workspace folder (a CI workflow, a compose file) gets none, with a project file, with
+    /// `Policies/` alone, and before the folder is read. Outside every folder a file is a policy.
+    @Test func onlyTheProjectsYAMLGetsFindings() throws {
+        let workflow = "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n"
+        let compose = "version: \"3\"\nservices:\n  web:\n    image: nginx\n"
+        let bad = Canonical.text.replacingFirst("maxRetries: 3", with: "maxRetries: 4")
+        let scenario = "version: 1\nscenario: outage\nbogus: 1\n"
+        for project in ["version: 1\npolicies: [Policies]\n", nil] {
+            var w = Self.workspace(project: project, disk: [:])
+            let docs = ["ci": ".github/workflows/ci.yml", "compose": "docker-compose.yaml", "deploy": "deploy/values.yaml",
+                        "policy": "Policies/bad.yaml", "scenario": "sims/outage.yaml", "project": "policyc.yaml"]
+            let texts = ["ci": workflow, "compose": compose, "deploy": bad, "policy": bad, "scenario": scenario,
+                         "project": "version: 1\npolicies: [Policies]\nextra: 1\n"]
+            for (name, path) in docs {
+                w.openDocument(uri: "file:///work/repo/" + path, path: "/work/repo/" + path, version: 1, text: Array(texts[name]!.utf8))
+            }
+            let found = w.diagnostics()
+            func rules(_ name: String) -> [String] { found["file:///work/repo/" + docs[name]!]?.map(\.rule) ?? ["(none)"] }
+            #expect(rules("ci") == [] && rules("compose") == [] && rules("deploy") == [], "\(String(describing: project))")
+            #expect(w.open["file:///work/repo/.github/workflows/ci.yml"]?.kind == .other)
+            #expect(rules("policy") == ["interactive-retries-max"])
+            #expect(rules("scenario").contains("unknown-key"))
+            #expect(rules("project") == ["unknown-key"])
+        }
+        // A folder with neither: lint would check every YAML file outside hidden folders, and so
+        // does the editor (a compose file there reads as a policy); hidden folders never.
+        var whole = EditorWorkspace(folders: [Self.folder])
+        whole.setPolicySets([Self.folder: Self.set(nil, policies: false)], missing: [])
+        for path in [".github/workflows/ci.yml", "docker-compose.yaml"] {
+            whole.openDocument(uri: "file:///work/repo/" + path, path: "/work/repo/" + path, version: 1, text: Array("services: {}\n".utf8))
+        }
+        let found = whole.diagnostics()
+        #expect(found["file:///work/repo/.github/workflows/ci.yml"] == [])
+        #expect(found["file:///work/repo/docker-compose.yaml"]?.isEmpty == false)
+        // Outside every workspace folder, a file may be anything: a policy, as `lint FILE` reads it.
+        var w = Self.workspace(project: "version: 1\npolicies: [Policies]\n", disk: [:])
+        w.openDocument(uri: "file:///tmp/x.yaml", path: "/tmp/x.yaml", version: 1, text: Array(bad.utf8))
+        #expect(Self.codes(&w, "file:///tmp/x.yaml") == ["interactive-retries-max"])
     }
 
     /// The project file open: its reader's findings, and the `policies` entries the disk lacks.

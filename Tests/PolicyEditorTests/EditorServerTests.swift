@@ -265,6 +265,39 @@ import TestSupport
         #expect(server.publishDiagnostics().first?["params"]?["diagnostics"] == .array([]))
     }
 
+    /// YAML in a workspace folder that is not one of its policies: empty findings are published
+    /// (the client clears what it showed), and no fix, completion or hover is offered.
+    @Test func otherYAMLGetsNothing() throws {
+        var server = LanguageServer()
+        _ = server.receive(Self.request(1, "initialize", .object(["capabilities": .object([
+            "textDocument": .object(["codeAction": .object(["codeActionLiteralSupport": .object([:])])]),
+        ]), "rootUri": .string("file:///work")])))
+        _ = server.receive(Self.notification("initialized"))
+        server.diskFilesRead(sets: ["/work": PolicySet.of(folder: "/work", projectFile: ("policyc.yaml", Array("version: 1\npolicies: [Policies]\n".utf8)),
+                                                          hasPoliciesFolder: true)], changed: [], removed: [])
+        let uri = "file:///work/.github/workflows/ci.yml"
+        let text = "name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+        let published = Self.open(&server, text, uri: uri)
+        #expect(published.count == 1 && published.first?["params"]?["uri"] == .string(uri))
+        #expect(published.first?["params"]?["diagnostics"] == .array([]))
+        let whole: JSON = .object(["start": .object(["line": .int(0), "character": .int(0)]),
+                                   "end": .object(["line": .int(5), "character": .int(0)])])
+        let actions = server.receive(Self.request(2, "textDocument/codeAction", .object([
+            "textDocument": .object(["uri": .string(uri)]), "range": whole,
+            "context": .object(["diagnostics": .array([]), "only": .array([.string("quickfix"), .string("source.fixAll")])]),
+        ])))
+        #expect(actions.first?["result"] == .array([]))
+        let at: JSON = .object(["textDocument": .object(["uri": .string(uri)]), "position": .object(["line": .int(0), "character": .int(1)])])
+        #expect(server.receive(Self.request(3, "textDocument/hover", at)).first?["result"] == .null)
+        let completion = server.receive(Self.request(4, "textDocument/completion", .object([
+            "textDocument": .object(["uri": .string(uri)]), "position": .object(["line": .int(5), "character": .int(0)]),
+        ])))
+        #expect(completion.first?["result"]?["items"] == .array([]))
+        // The same text under Policies/ is a policy: findings, and completion of its keys.
+        let policy = Self.open(&server, text, uri: "file:///work/Policies/ci.yaml")
+        #expect(policy.first?["params"]?["diagnostics"]?.arrayValue?.isEmpty == false)
+    }
+
     // MARK: code actions
 
     /// A finding's fix becomes a quick fix: safe ones preferred, unsafe ones labelled, the edit

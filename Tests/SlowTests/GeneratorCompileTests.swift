@@ -136,7 +136,7 @@ import TestSupport
         let build = mode == "6" ? try Self.swift6.get() : try Self.buildSwift(mode: mode)
         Self.expectClean(build, "swiftc (\(mode))")
         guard build.compile.status == 0 else { return }
-        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 32, units: Self.scalars)
+        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 33, units: Self.scalars)
     }
 
     @Test(.enabled(if: kotlinAvailable || GenSupport.isCI, "kotlinc and java are not installed (required when CI=true)"))
@@ -145,7 +145,7 @@ import TestSupport
         let build = try Self.kotlin.get()
         Self.expectClean(build, "kotlinc -Werror")
         guard build.compile.status == 0 else { return }
-        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 40, units: Self.utf16)
+        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 41, units: Self.utf16)
     }
 
     /// The generated modules and the guide's code, compiled with `tsc --strict` and run with node:
@@ -156,7 +156,7 @@ import TestSupport
         let build = try Self.typeScript.get()
         Self.expectClean(build, "tsc --strict")
         guard build.compile.status == 0 else { return }
-        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 36, units: Self.utf16)
+        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 37, units: Self.utf16)
     }
 
     /// The modules on their own: as CommonJS and as ES modules, for old and new targets, with and
@@ -176,7 +176,7 @@ import TestSupport
         let dir = try GenSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let files = try Self.generate(".ts", into: dir)
-        #expect(files.count == 4)
+        #expect(files.count == 5)
         let out = dir.appendingPathComponent("out")
         let compile = try GenSupport.run("tsc", Self.tscStrict + flags + ["--outDir", out.path] + files.map(\.path))
         #expect(compile.status == 0 && (compile.stdout + compile.stderr).isEmpty, "tsc \(flags):\n\(compile.stdout)\(compile.stderr)")
@@ -185,12 +185,14 @@ import TestSupport
         try GenSupport.write(#"{"type": "module"}"#, to: out.appendingPathComponent("package.json"))
         try GenSupport.write("""
             import { INTERACTIVE, isRetryable, backoffMs, RetryBudget } from "./PlaybackPolicy.js";
+            import { PlaybackPolicy, HostilePolicy } from "./index.js";
             const budget = new RetryBudget(() => 0);
             console.log([INTERACTIVE.capMs, isRetryable(503, "not_ready"), backoffMs(1, null, INTERACTIVE, () => 0.5), budget.tryRetry()].join(" "));
+            console.log([PlaybackPolicy.POLICY_NAME, PlaybackPolicy.INTERACTIVE === INTERACTIVE, HostilePolicy.isRetryable(429)].join(" "));
 
             """, to: out.appendingPathComponent("check.mjs"))
         let run = try GenSupport.run("node", [out.appendingPathComponent("check.mjs").path])
-        #expect(run.status == 0 && run.stdout == "8000 false 500 true\n", "\(run.stdout)\(run.stderr)")
+        #expect(run.status == 0 && run.stdout == "8000 false 500 true\nplayback true true\n", "\(run.stdout)\(run.stderr)")
     }
 
     /// The guide's code is cut out whole: it starts with the type, ends with the class, and is

@@ -163,6 +163,34 @@ import TestSupport
         #expect(big.stdout.contains("@@ -1,30000 +1,\(lines.count - 1) @@\n-line 0\n") && big.stdout.contains("- … 29980 more lines\n"),
                 "\(big.stdout.prefix(2000))")
         #expect(big.stdout.split(separator: "\n").count < 60)
+    /// `TypeScript/index.ts` follows the policies: made, changed and counted by `--check` as every
+    /// generated file.
+    @Test func typeScriptIndexFollowsThePolicies() throws {
+        let box = try Sandbox()
+        defer { try? FileManager.default.removeItem(at: box.root) }
+        try GenSupport.write(Canonical.text(policy: "tv-player"), to: box.root.appendingPathComponent("Policies/tv.yaml"))
+        let first = try box.run("generate", "--targets", "typescript")
+        #expect(first.status == 0 && first.stderr.contains("wrote 3 files"), "\(first.stderr)")
+        #expect(box.names("Generated/TypeScript") == ["PlaybackPolicy.ts", "TvPlayerPolicy.ts", "index.ts"])
+        #expect(box.read("Generated/TypeScript/index.ts")?.hasSuffix("""
+            // Policies/playback.yaml
+            export * as PlaybackPolicy from "./PlaybackPolicy.js";
+            // Policies/tv.yaml
+            export * as TvPlayerPolicy from "./TvPlayerPolicy.js";
+
+            """) == true)
+        #expect(try box.run("generate", "--check", "--targets", "typescript").status == 0)
+
+        try FileManager.default.removeItem(at: box.root.appendingPathComponent("Policies/tv.yaml"))
+        let check = try box.run("generate", "--check", "--targets", "typescript")
+        #expect(check.status == 1 && check.stderr.contains("2 generated files out of date"), "\(check.stderr)")
+        #expect(check.stdout.contains("would change Generated/TypeScript/index.ts\n"), "\(check.stdout)")
+        #expect(check.stdout.contains("-export * as TvPlayerPolicy from \"./TvPlayerPolicy.js\";\n"), "\(check.stdout)")
+        #expect(check.stdout.contains("would remove Generated/TypeScript/TvPlayerPolicy.ts"))
+        let run = try box.run("generate", "--targets", "typescript")
+        #expect(run.status == 0 && run.stderr.contains("updated Generated/TypeScript/index.ts"), "\(run.stderr)")
+        #expect(box.names("Generated/TypeScript") == ["PlaybackPolicy.ts", "index.ts"])
+        #expect(box.read("Generated/TypeScript/index.ts")?.contains("TvPlayerPolicy") == false)
     }
 
     @Test func anyLintErrorWritesNothing() throws {

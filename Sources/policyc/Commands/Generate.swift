@@ -29,10 +29,12 @@ enum Generate {
             Project.option,
         ],
         discussion: """
-            Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json, each
-            target's files when it is in LIST. Nothing is written when any policy has an error or
-            any input cannot be read. Files are replaced only when their bytes change, and on a
-            run over the whole project (no PATH, or PATHs that hold all of its policies),
+            Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt, DIR/TypeScript/<Type>.ts (and
+            DIR/TypeScript/index.ts, every policy's module as a namespace) and
+            DIR/policy.schema.json, each target's files when it is in LIST. Nothing is written
+            when any policy has an error or any input cannot be read. Files are replaced only when
+            their bytes change, and on a run over the whole project (no PATH, or PATHs that hold
+            all of its policies),
             generated files of policies that are gone are removed (only files with policyc's
             header, only in the folders of the targets in LIST). A run over some of the
             policies writes their files and removes nothing.

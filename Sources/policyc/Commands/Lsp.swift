@@ -17,9 +17,10 @@ enum Lsp {
             Speaks the Language Server Protocol 3.17 over standard input and output; an editor
             starts it and talks to it (see Docs/editors.md for VS Code, Neovim, Helix and
             JetBrains IDEs). Findings are those of 'policyc lint', pushed when a policy is
-            opened, changed or saved; rules across files use the policies 'policyc lint' checks
-            in each workspace folder (the project file's, else Policies/, else every *.yaml and
-            *.yml), an open document taking the place of its file. A project file and a
+            opened, changed or saved, for the policies 'policyc lint' checks in each workspace
+            folder (the project file's, else Policies/, else every *.yaml and *.yml); other YAML
+            in a workspace folder (a CI workflow, say) gets none. Rules across files use the same
+            policies, an open document taking the place of its file. A project file and a
             scenario file get their own findings. Positions are counted in UTF-8 when the
             editor offers it, else in UTF-16.
 
@@ -58,6 +59,9 @@ enum Lsp {
                 let now = Clock.seconds()
                 let busy = reader.hasBuffered || reader.waitForInput(milliseconds: 0)
                 if !busy || now - (deferredSince ?? now) > 0.2 {
+                    // The folders' policy sets first, when asked: they decide which YAML is a
+                    // policy, and other YAML must not show findings even for a moment.
+                    if server.diskScanWanted && !server.isShutDown { disk.scan(into: &server) }
                     for message in server.publishDiagnostics() { writer.send(message) }
                     deferredSince = nil
                 } else if deferredSince == nil {

@@ -141,6 +141,8 @@ fun runVectors(path: String) {
     val slow = HostilePolicy.ALL_PROFILES.getValue("slow")
     expect(!HostilePolicy.isRetryable(null, null), "hostile: network errors are not retried")
     expect(HostilePolicy.isRetryable(429, null), "hostile: 429 is retried")
+    expect(HostilePolicy.isRetryable(429) && !HostilePolicy.isRetryable(500) && PlaybackPolicy.isRetryable(null),
+           "isRetryable without an error code, as the guide's errorCode?")
     expect(!HostilePolicy.isRetryable(500, null), "hostile: 500 is not retried")
     expect(!HostilePolicy.isRetryable(503, "not_ready"), "hostile: 503 not_ready is not retried")
     expect(HostilePolicy.isRetryable(503, "busy"), "hostile: 503 busy is retried")

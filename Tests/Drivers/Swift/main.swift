@@ -122,6 +122,8 @@ nonisolated func runVectors(_ path: String) -> Int32 {
     let slow = h.allProfiles["slow"]!
     expect(!h.isRetryable(status: nil, errorCode: nil), "hostile: network errors are not retried")
     expect(h.isRetryable(status: 429, errorCode: nil), "hostile: 429 is retried")
+    expect(h.isRetryable(status: 429) && !h.isRetryable(status: 500) && PlaybackPolicy.isRetryable(status: nil),
+           "isRetryable without an error code, as the guide's errorCode?")
     expect(!h.isRetryable(status: 500, errorCode: nil), "hostile: 500 is not retried")
     expect(!h.isRetryable(status: 503, errorCode: "not_ready"), "hostile: 503 not_ready is not retried")
     expect(h.isRetryable(status: 503, errorCode: "busy"), "hostile: 503 busy is retried")

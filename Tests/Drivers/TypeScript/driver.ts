@@ -1,5 +1,5 @@
 // Compiled by GeneratorCompileTests with tsc --strict (as CommonJS) together with the generated
-// PlaybackPolicy.ts, HostilePolicy.ts, ExoticPolicy.ts and CrowdedPolicy.ts, and guide.ts: the
+// PlaybackPolicy.ts, HostilePolicy.ts, ExoticPolicy.ts, CrowdedPolicy.ts and index.ts, and guide.ts: the
 // guide's own TypeScript, cut out of the guide by the test. Run with node.
 //
 //   driver.js VECTORS.tsv        runs the reference vectors against the generated module AND the
@@ -13,6 +13,7 @@ import * as playback from "./PlaybackPolicy";
 import * as hostile from "./HostilePolicy";
 import * as exotic from "./ExoticPolicy";
 import * as crowded from "./CrowdedPolicy";
+import * as policies from "./index";
 
 // No @types/node here: what the driver uses of node, declared.
 declare function require(id: "fs"): { readFileSync(path: string, encoding: "utf8"): string };
@@ -153,6 +154,13 @@ function runVectors(path: string): number {
     expect(JSON.stringify(playback.INTERACTIVE) === JSON.stringify(guide.INTERACTIVE) &&
            JSON.stringify(playback.BACKGROUND) === JSON.stringify(guide.BACKGROUND), "the guide's profile values");
     expect(playback.PROFILE_KINDS.background === "background" && playback.BACKOFF_STRATEGY === "full-jitter", "kinds and strategy");
+    // Several policies through one import (index.ts), a namespace per policy; string constants
+    // keep their literal types (tsc checks these lines).
+    const literalName: "playback" = policies.PlaybackPolicy.POLICY_NAME;
+    const literalStrategy: "full-jitter" = policies.PlaybackPolicy.BACKOFF_STRATEGY;
+    expect(literalName === "playback" && literalStrategy === "full-jitter" && policies.HostilePolicy.isRetryable === hostile.isRetryable &&
+           policies.CrowdedPolicy.POLICY_NAME === crowded.POLICY_NAME && policies.ExoticPolicy.ALL_PROFILES === exotic.ALL_PROFILES,
+           "index.ts: one import, a namespace per policy, literal types");
     expect(playback.BUDGET_RATIO === 0.1 && playback.RETRYABLE_STATUSES.join() === "429,500,502,503", "budget and statuses");
     expect(Object.isFrozen(playback.INTERACTIVE) && Object.isFrozen(playback.NEVER_RETRY) && Object.isFrozen(playback.ALL_PROFILES), "frozen values");
     // The wall clock (Date.now, faked from before the budget is made) jumps an hour ahead once the
