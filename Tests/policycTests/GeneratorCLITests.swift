@@ -121,6 +121,21 @@ import TestSupport
                 + "wrote 0 files, removed 2, 3 up to date\n", "\(whole.stderr)")
     }
 
+    /// TypeScript's index.ts names every policy of the project: a run over one file leaves it as it is.
+    @Test func aPartOfTheProjectKeepsTheWholeIndex() throws {
+        let box = try Sandbox()
+        defer { try? FileManager.default.removeItem(at: box.root) }
+        try GenSupport.write(Canonical.text(policy: "tv-player"), to: box.root.appendingPathComponent("Policies/tv-player.yaml"))
+        #expect(try box.run("generate", "--targets", "typescript").status == 0)
+        let index = try #require(box.read("Generated/TypeScript/index.ts"))
+        #expect(index.contains("export * as PlaybackPolicy from") && index.contains("export * as TvPlayerPolicy from"), "\(index)")
+        let one = try box.run("generate", "--targets", "typescript", "Policies/tv-player.yaml")
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(box.read("Generated/TypeScript/index.ts") == index)
+        let check = try box.run("generate", "--check", "--targets", "typescript", "Policies/tv-player.yaml")
+        #expect(check.status == 0 && check.stdout.isEmpty, "\(check.stdout)")
+    }
+
     /// `--check` shows a shortest diff with three lines of context: the first line deleted is one
     /// line added back, not the whole file replaced; a huge file in the way is shown in part.
     @Test func checkShowsAMinimalDiff() throws {
@@ -163,6 +178,8 @@ import TestSupport
         #expect(big.stdout.contains("@@ -1,30000 +1,\(lines.count - 1) @@\n-line 0\n") && big.stdout.contains("- … 29980 more lines\n"),
                 "\(big.stdout.prefix(2000))")
         #expect(big.stdout.split(separator: "\n").count < 60)
+    }
+
     /// `TypeScript/index.ts` follows the policies: made, changed and counted by `--check` as every
     /// generated file.
     @Test func typeScriptIndexFollowsThePolicies() throws {

@@ -150,6 +150,8 @@ enum Generate {
         // Generated files of policies that are gone are looked for only on a run over the whole
         // project: a policy that a part (one file, an empty folder) leaves out is not gone.
         let removing = !policies.isEmpty && Workspace.isWholeProject(args.positionals, paths: paths, project: project)
+        // index.ts names every policy of the project: a part of it cannot write it.
+        if !removing { files.removeAll { $0.path == TypeScriptGenerator.indexPath } }
         let plan: OutputFolder.Plan
         switch OutputFolder.plan(files, in: folder, targets: removing ? targets : []) {
         case .failure(let f):
