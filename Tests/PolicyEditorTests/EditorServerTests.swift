@@ -352,6 +352,21 @@ import TestSupport
         #expect(onlySource.first?["result"] == .array([]))
     }
 
+    /// The project file's did-you-mean mistakes get the quick fixes a policy's get.
+    @Test func theProjectFileGetsQuickFixes() throws {
+        var server = Self.initialized()
+        let uri = "file:///work/policyc.yaml"
+        _ = Self.open(&server, "version: 1\nkotlinPakage: com.x\ntargets: [swfit]\n", uri: uri)
+        let range: JSON = .object(["start": .object(["line": .int(0), "character": .int(0)]),
+                                   "end": .object(["line": .int(3), "character": .int(0)])])
+        let reply = server.receive(Self.request(9, "textDocument/codeAction", .object([
+            "textDocument": .object(["uri": .string(uri)]), "range": range,
+            "context": .object(["diagnostics": .array([])]),
+        ])))
+        let titles = reply.first?["result"]?.arrayValue?.compactMap { $0["title"]?.stringValue }
+        #expect(titles == ["rename 'kotlinPakage' to 'kotlinPackage' (unsafe)", "write swift (unsafe)"], "\(reply)")
+    }
+
     /// The fix-all edit spans the bytes that change, never part of a character or of a CRLF.
     @Test func fixAllEditBoundaries() {
         func cut(_ a: String, _ b: String) -> (String, String) {

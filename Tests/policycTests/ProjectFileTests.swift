@@ -62,6 +62,29 @@ import TestSupport
         #expect(try CLITests.policyc(["lint", "docker-compose.yaml"], in: dir).status == 1)
     }
 
+    // MARK: fixes of the project file
+
+    /// `lint --unsafe-fixes` fixes the project file's did-you-mean mistakes as a policy's (its
+    /// comments kept), before the run that they would stop; `--diff` shows them and writes nothing.
+    @Test func lintFixesTheProjectFile() throws {
+        let text = "version: 1\nkotlinPakage: com.x   # mine\ntargets: [swfit, kotlin]\n"
+        let dir = try Self.project(text)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = try CLITests.policyc(["lint"], in: dir)
+        #expect(plain.status == 2 && plain.err.contains("  fix: rename 'kotlinPakage' to 'kotlinPackage' (unsafe: lint --unsafe-fixes)\n"),
+                "\(plain)")
+        let diff = try CLITests.policyc(["lint", "--diff", "--unsafe-fixes"], in: dir)
+        #expect(diff.status == 1, "\(diff)")
+        #expect(diff.out.contains("-kotlinPakage: com.x   # mine\n-targets: [swfit, kotlin]\n+kotlinPackage: com.x   # mine\n+targets: [swift, kotlin]\n"), "\(diff)")
+        #expect(diff.err.hasPrefix("policyc.yaml:2:1: would fix: rename 'kotlinPakage' to 'kotlinPackage' (unsafe) [unknown-key]\n"
+                                   + "policyc.yaml:3:11: would fix: write swift (unsafe) [type-mismatch]\n"), "\(diff)")
+        #expect(try Self.read(dir, "policyc.yaml") == text)
+        let fixed = try CLITests.policyc(["lint", "--unsafe-fixes"], in: dir)
+        #expect(fixed.status == 0, "\(fixed)")
+        #expect(try Self.read(dir, "policyc.yaml") == "version: 1\nkotlinPackage: com.x   # mine\ntargets: [swift, kotlin]\n")
+        #expect(fixed.err.hasSuffix("fixed 2 findings in 1 file; 0 errors, 0 warnings in 1 file\n"), "\(fixed)")
+    }
+
     // MARK: issue 16 item 2: the --check hint repeats what matters
 
     @Test func theCheckHintRepeatsTheOptionsGivenAndRunningItFixesTheTree() throws {
@@ -237,10 +260,12 @@ import TestSupport
             targets: [swift, kotln]
                              ^~~~~
               help: did you mean 'kotlin'?
+              fix: write kotlin (unsafe: lint --unsafe-fixes)
             policyc.yaml:4:1: error: unknown key 'kotlinPakage' in the project file [unknown-key]
             kotlinPakage: com.example
             ^~~~~~~~~~~~
               help: did you mean 'kotlinPackage'?
+              fix: rename 'kotlinPakage' to 'kotlinPackage' (unsafe: lint --unsafe-fixes)
             policyc.yaml: 2 errors in the project file; nothing else was done
 
             """

@@ -29,9 +29,15 @@ public enum Fixer {
 
     /// Fixes `bytes`: the safe fixes, and the unsafe ones too when `unsafe`.
     public static func fix(_ bytes: [UInt8], path: String, unsafe: Bool) -> Outcome {
+        fix(bytes, path: path, unsafe: unsafe) { Checker.check($0, path: $1) }
+    }
+
+    /// `fix` of a file that `check` reads (the project file's reader, say).
+    public static func fix(_ bytes: [UInt8], path: String, unsafe: Bool,
+                           check: ([UInt8], String) -> CheckedFile) -> Outcome {
         var current = bytes
         var applied: [Applied] = []
-        var file = Checker.check(current, path: path)
+        var file = check(current, path)
         for _ in 0..<maxPasses {
             let wanted = file.diagnostics.filter { d in
                 guard let fix = d.fix else { return false }
@@ -45,7 +51,7 @@ public enum Fixer {
                 applied.append(Applied(rule: d.rule, span: d.span, safety: d.fix!.safety, description: d.fix!.description))
             }
             current = step.bytes
-            file = Checker.check(current, path: path)
+            file = check(current, path)
         }
         return Outcome(bytes: current, applied: applied, file: file)
     }

@@ -59,6 +59,8 @@ public struct ProjectConfig: Sendable, Hashable {
         var config = ProjectConfig()
         if loaded.decodable {
             var decoder = Decoder()
+            // The text fixes are made from: a misspelled key or target gets a policy's fix.
+            decoder.source = SourceMap.Builder(bytes)
             if let root = loaded.root, !root.isNull {
                 let label = Label.plain("the project file")
                 let decoded = decoder.decode(root, as: .object(fields), key: label, owner: label, keySpan: Span(.start))
@@ -77,6 +79,12 @@ public struct ProjectConfig: Sendable, Hashable {
         }
         diagnostics.sortForReport()
         return (config, diagnostics)
+    }
+
+    /// The project file's findings as a checked file, for `Fixer.fix(_:path:unsafe:check:)`.
+    public static func checked(_ bytes: [UInt8], path: String) -> CheckedFile {
+        let findings = load(bytes, path: path).diagnostics
+        return CheckedFile(path: path, diagnostics: findings, doc: nil, policy: nil, source: findings.isEmpty ? [] : bytes)
     }
 
     /// The decoded mapping → the typed file; checks beyond the shapes become findings.

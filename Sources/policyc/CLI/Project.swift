@@ -25,31 +25,25 @@ struct Project {
     /// Reads the project file; nil after its findings, or why it cannot be read, went to stderr
     /// (the command then exits 2). Without `--config` the working folder's file is read, unless
     /// `lookInWorkingFolder` is false (a build plugin's run, whose folder is not the project's).
-    static func load(_ args: ParsedArguments, lookInWorkingFolder: Bool = true) -> Project? {
+    /// With `text`, those bytes are read as the project file's (`lint --diff` of a fixed one).
+    static func load(_ args: ParsedArguments, lookInWorkingFolder: Bool = true, text: [UInt8]? = nil) -> Project? {
         let path: String
-        if let given = args.value(option.name) {
-            guard !given.isEmpty else {
-                Output.err("error: '--config' needs a file\n")
-                return nil
-            }
-            path = given
-        } else {
-            guard lookInWorkingFolder else { return Project() }
-            let present = ProjectConfig.fileNames.filter(Files.exists)
-            if present.count > 1 {
-                Output.err("error: both \(present.joined(separator: " and ")) are here; keep one project file\n")
-                return nil
-            }
-            guard let found = present.first else { return Project() }
-            path = found
+        switch locate(args, lookInWorkingFolder: lookInWorkingFolder) {
+        case .failure: return nil
+        case .success(nil): return Project()
+        case .success(let found?): path = found
         }
         let bytes: [UInt8]
-        switch Files.read(path) {
-        case .failure(let error):
-            Output.err("error: \(error.message)\n")
-            return nil
-        case .success(let b):
-            bytes = b
+        if let text {
+            bytes = text
+        } else {
+            switch Files.read(path) {
+            case .failure(let error):
+                Output.err("error: \(error.message)\n")
+                return nil
+            case .success(let b):
+                bytes = b
+            }
         }
         let loaded = ProjectConfig.load(bytes, path: path)
         if !loaded.diagnostics.isEmpty {
@@ -65,6 +59,53 @@ struct Project {
             folder = slash == path.startIndex ? "/" : String(path[..<slash])
         }
         return Project(file: path, config: loaded.config, folder: folder)
+    }
+
+    struct Reported: Error {}
+
+    /// The project file to read: `--config`'s, else the working folder's (unless not
+    /// `lookInWorkingFolder`); nil for none; a failure once why went to stderr.
+    static func locate(_ args: ParsedArguments, lookInWorkingFolder: Bool = true) -> Result<String?, Reported> {
+        if let given = args.value(option.name) {
+            guard !given.isEmpty else {
+                Output.err("error: '--config' needs a file\n")
+                return .failure(Reported())
+            }
+            return .success(given)
+        }
+        guard lookInWorkingFolder else { return .success(nil) }
+        let present = ProjectConfig.fileNames.filter(Files.exists)
+        if present.count > 1 {
+            Output.err("error: both \(present.joined(separator: " and ")) are here; keep one project file\n")
+            return .failure(Reported())
+        }
+        return .success(present.first)
+    }
+
+    /// `lint --fix`, `--unsafe-fixes` and `--diff` of the project file, before it is read: its
+    /// mistakes get the fixes a policy's get (a misspelled key or target). Written as a policy
+    /// is; with `diff`, shown and not written, and its fixed text is what is read after.
+    /// Nil when the run goes on; else its exit status.
+    static func fix(_ args: ParsedArguments, unsafe: Bool, diff: Bool) -> (status: Int32?, fixed: [UInt8]?, applied: Int) {
+        guard case .success(let found?) = locate(args), case .success(let bytes) = Files.read(found) else { return (nil, nil, 0) }
+        let outcome = Fixer.fix(bytes, path: found, unsafe: unsafe, check: ProjectConfig.checked)
+        guard outcome.changed else { return (nil, nil, 0) }
+        var report = ""
+        for a in outcome.applied {
+            report += "\(printable(found)):\(a.span.start.line):\(a.span.start.column): \(diff ? "would fix" : "fixed"): "
+                + "\(printable(a.description))\(a.safety == .unsafe ? " (unsafe)" : "") [\(a.rule)]\n"
+        }
+        if diff {
+            Output.out(UnifiedDiff.render(old: bytes, new: outcome.bytes, path: found))
+            Output.err(report)
+            return (nil, outcome.bytes, outcome.applied.count)
+        }
+        if case .failure(let f) = OutputFolder.replaceFile(found, with: outcome.bytes) {
+            Output.err("error: \(f.message)\n")
+            return (2, nil, 0)
+        }
+        Output.err(report)
+        return (nil, nil, outcome.applied.count)
     }
 
     /// A path written in the project file, as seen from the working folder.

@@ -47,7 +47,11 @@ enum Lint {
         run: run)
 
     static func run(_ args: ParsedArguments) -> Int32 {
-        guard let project = Project.load(args) else { return 2 }
+        let fixing = args.flag("--fix") || args.flag("--unsafe-fixes") || args.flag("--diff")
+        // The project file first: its mistakes would stop the run before any policy is fixed.
+        let projectFix = fixing ? Project.fix(args, unsafe: args.flag("--unsafe-fixes"), diff: args.flag("--diff")) : (status: nil, fixed: nil, applied: 0)
+        if let status = projectFix.status { return status }
+        guard let project = Project.load(args, text: projectFix.fixed) else { return 2 }
         // The parser already refused any other value.
         let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
         let strict = args.flag("--strict")
@@ -59,8 +63,8 @@ enum Lint {
         } else {
             gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         }
-        if args.flag("--fix") || args.flag("--unsafe-fixes") || args.flag("--diff") {
-            return LintFix.run(args, gathered: gathered, format: format, strict: strict)
+        if fixing {
+            return LintFix.run(args, gathered: gathered, format: format, strict: strict, projectFixes: projectFix.applied)
         }
         let run = Workspace.check(gathered.paths, scenarios: true)
         let readErrors = gathered.errors + run.readErrors

@@ -6,7 +6,7 @@ import PolicyKit
 /// remain decide the exit status, as for `lint`.
 enum LintFix {
     static func run(_ args: ParsedArguments, gathered: Files.Expanded,
-                    format: ReportFormat, strict: Bool) -> Int32 {
+                    format: ReportFormat, strict: Bool, projectFixes: Int = 0) -> Int32 {
         let unsafe = args.flag("--unsafe-fixes")
         let diff = args.flag("--diff")
         let paths = gathered.paths
@@ -81,7 +81,8 @@ enum LintFix {
 
         // What was (or would be) fixed, on stderr.
         var report = ""
-        var changedFiles = 0, appliedCount = 0
+        // The project file's fixes were reported as they were made (`Project.fix`).
+        var changedFiles = projectFixes > 0 ? 1 : 0, appliedCount = projectFixes
         for entry in fixed where entry.outcome.changed {
             changedFiles += 1
             appliedCount += entry.outcome.applied.count
