@@ -142,7 +142,10 @@ import TestSupport
             d = try only(load(text), .yamlSyntax)
             #expect(d.span.start == tab, "\(text)")
             #expect(d.message == "a tab indents this line; YAML indents with spaces only")
-            #expect(d.help == "replace the tab with spaces, as many as the lines around it use")
+            // Issue 39, item 7: with a safe fix that indents it as its siblings.
+            #expect(d.help == "replace the tab with spaces: the line starts at column 3, as its siblings", "\(text)")
+            #expect(d.fix?.safety == .safe)
+            #expect(d.fix?.edits.map(\.text) == ["  "], "\(text)")
         }
 
         d = try only(load("a: \"open\n"), .yamlSyntax)

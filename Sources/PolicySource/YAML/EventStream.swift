@@ -214,6 +214,7 @@ package enum EventSource {
     static func syntaxError(_ parser: yaml_parser_t, in bytes: [UInt8]) -> Diagnostic {
         var message = parser.problem.map { String(cString: $0) } ?? "the file is not well-formed YAML"
         let at: Mark
+        var help: String?
         if parser.error == YAML_READER_ERROR {
             at = Encoding.mark(at: parser.problem_offset, in: bytes)
             if parser.problem_value >= 0 && message.hasPrefix("control characters") {
@@ -222,22 +223,50 @@ package enum EventSource {
         } else {
             at = mark(parser.problem_mark)
             // libyaml says "found character that cannot start any token" (or that a tab "violates
-            // indentation") at a tab that indents a line: say what to do instead.
+            // indentation") at a tab that indents a line: say what to do instead, and do it.
             var builder = SourceMap.Builder(bytes)
             let text = builder.finish(through: at.line)
             if let offset = text.offset(of: at), offset < bytes.count, bytes[offset] == 0x09,
                let line = text.line(at.line), line.unicodeScalars.prefix(at.column - 1).allSatisfy({ $0 == " " || $0 == "\t" }) {
+                let whole = SourceMap(bytes)
+                let advice = IndentationAdvice.tabFix(whole, first: at.line)
                 return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
                                   rule: RuleID.yamlSyntax.rawValue,
                                   message: "a tab indents this line; YAML indents with spaces only",
-                                  help: "replace the tab with spaces, as many as the lines around it use")
+                                  help: advice.map { "replace the tab with spaces: the line starts at column \($0.column), as its siblings" }
+                                      ?? "replace the tab with spaces, as many as the lines around it use",
+                                  fix: advice?.fix)
             }
+            // A key indented deeper than the line above reads as more of that line's value.
+            if message.hasPrefix("mapping values are not allowed") { help = IndentationAdvice.deeperKeyHelp(text, at: at) }
             if let context = parser.context {
                 let where_ = mark(parser.context_mark)
                 message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"
             }
         }
-        return Diagnostic(span: Span(at), severity: .error, rule: RuleID.yamlSyntax.rawValue, message: message)
+        return Diagnostic(span: Span(at), severity: .error, rule: RuleID.yamlSyntax.rawValue, message: message, help: help)
+    }
+
+    /// Whether libyaml reads `bytes` to the end without an error (a fix's result, checked before
+    /// it is offered).
+    package static func isWellFormed(_ bytes: [UInt8]) -> Bool {
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        defer { parser.deallocate() }
+        parser.initialize(to: yaml_parser_t())
+        guard yaml_parser_initialize(parser) == 1 else { return false }
+        defer { yaml_parser_delete(parser) }
+        let input = bytes.isEmpty ? [0] : bytes
+        return input.withUnsafeBufferPointer { buffer in
+            yaml_parser_set_input_string(parser, buffer.baseAddress, bytes.count)
+            yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
+            var event = yaml_event_t()
+            while true {
+                guard yaml_parser_parse(parser, &event) == 1 else { return false }
+                let type = event.type
+                yaml_event_delete(&event)
+                if type == YAML_STREAM_END_EVENT { return true }
+            }
+        }
     }
 
     package static func hex(_ value: Int32) -> String {
