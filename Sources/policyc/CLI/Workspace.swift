@@ -30,15 +30,8 @@ enum Workspace {
     }
 
     /// The paths to check: the arguments, or the project file's `policies` (`Policies/` by
-    /// default) when there are none.
-    static func inputs(_ arguments: [String], project: Project, allowStdin: Bool) -> Result<[String], Files.ReadError> {
-        let gathered = gather(arguments, project: project, allowStdin: allowStdin)
-        if let first = gathered.errors.first { return .failure(first) }
-        return .success(gathered.paths)
-    }
-
-    /// Like `inputs`, but keeps going past a PATH that cannot be read: lint reports the files it
-    /// can and exits 2 for the others. `empty` lists folders that hold no policy file.
+    /// default) when there are none. Keeps going past a PATH that cannot be read: lint reports
+    /// the files it can and exits 2 for the others.
     static func gather(_ arguments: [String], project: Project, allowStdin: Bool) -> Files.Expanded {
         guard arguments.isEmpty else { return Files.expandAll(arguments, allowStdin: allowStdin) }
         if project.config.policies == nil {
@@ -74,9 +67,13 @@ enum Workspace {
     }
 
     /// `bytes` checked as a scenario when they read as one, else nil. Asked only of a file with
-    /// findings as a policy: a clean policy is no scenario, and telling them apart walks the lines.
+    /// findings as a policy (a clean policy is no scenario) of at most `scenarioLimit` bytes:
+    /// telling them apart walks the lines, which a hostile 1 MiB input must not pay for, and a
+    /// scenario is a few lines.
+    static let scenarioLimit = 1 << 16
+
     static func asScenario(_ bytes: [UInt8], path: String, hasFindings: Bool) -> CheckedFile? {
-        guard hasFindings, EditorFileKind.of(path: path, lines: TextLines(bytes)) == .scenario else { return nil }
+        guard hasFindings, bytes.count <= scenarioLimit, EditorFileKind.of(path: path, lines: TextLines(bytes)) == .scenario else { return nil }
         let loaded = ScenarioLoader.load(bytes, path: path)
         return CheckedFile(path: path, diagnostics: loaded.diagnostics, doc: nil, policy: nil,
                            source: loaded.diagnostics.isEmpty ? [] : bytes)
@@ -108,7 +105,8 @@ enum Workspace {
         return n
     }
 
-    /// `inputs`, with a failure reported on stderr; nil means the command exits 2.
+    /// `gather`, with the first failure reported on stderr (nil: the command exits 2) and links
+    /// that lead nowhere as warnings.
     static func inputsOrReport(_ arguments: [String], project: Project, allowStdin: Bool) -> [String]? {
         let gathered = gather(arguments, project: project, allowStdin: allowStdin)
         if let first = gathered.errors.first {
