@@ -296,6 +296,11 @@ package final class CodeWriter {
         docLine { docPut(s0); docWrite(a); docPut(s1); docWrite(b); docPut(s2); docWrite(c); docPut(s3) }
     }
 
+    package func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
+                 _ c: some Fragment, _ s3: StaticString, _ d: some Fragment, _ s4: StaticString = "") {
+        docLine { docPut(s0); docWrite(a); docPut(s1); docWrite(b); docPut(s2); docWrite(c); docPut(s3); docWrite(d); docPut(s4) }
+    }
+
     /// Whether every value of the doc line being written was plain (see `isPlain`).
     @exclusivity(unchecked) private var docValuesArePlain = true
 

@@ -91,11 +91,12 @@ public enum Generator {
         // Each policy's files on their own: in parallel, in the order of `order`.
         var pairs = [PolicyFiles?](repeating: nil, count: order.count)
         let make = { @Sendable (policy: Policy) -> PolicyFiles in
-            let facts = PolicyFacts(policy)
+            // What the module holds, once; each language renders it.
+            let module = PolicyModule(policy)
             return PolicyFiles(
-                swift: wantSwift ? file("Swift/" + facts.type + ".swift", SwiftGenerator.bytes(for: policy, facts)) : nil,
-                kotlin: wantKotlin ? file("Kotlin/" + facts.type + ".kt", KotlinGenerator.bytes(for: policy, facts, package: kotlinPackage)) : nil,
-                typeScript: wantTypeScript ? file("TypeScript/" + facts.type + ".ts", TypeScriptGenerator.bytes(for: policy, facts)) : nil)
+                swift: wantSwift ? file("Swift/" + module.type + ".swift", SwiftGenerator.bytes(for: policy, module)) : nil,
+                kotlin: wantKotlin ? file("Kotlin/" + module.type + ".kt", KotlinGenerator.bytes(for: policy, module, package: kotlinPackage)) : nil,
+                typeScript: wantTypeScript ? file("TypeScript/" + module.type + ".ts", TypeScriptGenerator.bytes(for: policy, module)) : nil)
         }
         // A chunk of policies is a task: ~80 k instructions a policy, far more work than handing a
         // task to a thread. Fewer than two chunks gain nothing from a second thread.
@@ -191,21 +192,6 @@ public enum Generator {
 /// One policy's files, one per source target asked for.
 package struct PolicyFiles: Sendable {
     package var swift, kotlin, typeScript: GeneratedFile?
-}
-
-/// What the files of a policy say that takes some work to find out, found out once.
-package struct PolicyFacts {
-    /// The generated type: `PlaybackPolicy`.
-    package var type: String
-    /// `budgetRatio` as a literal every language reads back as the same double.
-    package var budgetRatio: String
-    package var at: SourceLines
-
-    package init(_ policy: Policy) {
-        type = Naming.typeName(policy: policy.name)
-        budgetRatio = SwiftGenerator.doubleLiteral(policy.budgetRatio.ratio)
-        at = SourceLines(lines: policy.keyLines)
-    }
 }
 
 /// Where each documented key of a policy stands (` on line 12`, or nothing when not known), from

@@ -6,14 +6,15 @@ import PolicyCheck
 /// strings, `kotlin.random.Random`, whole milliseconds for `delay`. Compiles with Debian's kotlinc
 /// 1.3 on JDK 17 with `-Werror`, so it avoids JDK members that pairing warns about
 /// (`CharSequence.isEmpty()` and the like) and `kotlin.time`. Free text reaches the output only
-/// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom.
+/// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom,
+/// the profiles and constants, and their doc strings, from `PolicyModule`.
 package enum KotlinGenerator {
     package static func source(for policy: Policy, package: String) -> String {
-        String(decoding: bytes(for: policy, PolicyFacts(policy), package: package), as: UTF8.self)
+        String(decoding: bytes(for: policy, PolicyModule(policy), package: package), as: UTF8.self)
     }
 
-    package static func bytes(for policy: Policy, _ facts: PolicyFacts, package: String) -> [UInt8] {
-        let at = facts.at
+    package static func bytes(for policy: Policy, _ module: PolicyModule, package: String) -> [UInt8] {
+        let at = module.at
         let w = CodeWriter(.kotlin)
         Generator.writeHeader(for: policy, to: w)
         w.line()
@@ -30,12 +31,12 @@ package enum KotlinGenerator {
                 w.docText(description)
             }
         }
-        w.line("object ", facts.type, " {")
+        w.line("object ", module.type, " {")
         w.indent {
             w.emit(Self.types)
-            for p in policy.profiles {
+            for p in module.profiles {
                 w.line()
-                w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
+                PolicyModule.writeProfileDoc(p, to: w)
                 w.begin()
                 w.put("@JvmField val ", Naming.kotlinProfile(p.name), ": RetryProfile = RetryProfile(maxRetries = ", p.maxRetries, ", baseMs = ")
                 w.put("", p.baseMs, "L, capMs = ", p.capMs, "L, timeoutMs = ")
@@ -47,72 +48,11 @@ package enum KotlinGenerator {
             w.doc("Every profile, by its name in the policy, in the policy's order (`retry.profiles`).")
             w.begin()
             w.put("@JvmField val ALL_PROFILES: Map<String, RetryProfile> = mapOf(")
-            w.list(policy.profiles) { w.put("", quoted($0.name), " to ", Naming.kotlinProfile($0.name)) }
+            w.list(module.profiles) { w.put("", quoted($0.name), " to ", Naming.kotlinProfile($0.name)) }
             w.put(")")
             w.end()
             w.line()
-            w.doc("The policy's name (`policy`", at.policy, ").")
-            w.line("const val POLICY_NAME: String = ", quoted(policy.name))
-            w.doc("The policy's description, exactly as written (`description`", at.description, ").")
-            if let description = policy.description {
-                w.line("@JvmField val POLICY_DESCRIPTION: String? = ", quoted(description))
-            } else {
-                w.line("@JvmField val POLICY_DESCRIPTION: String? = null")
-            }
-            w.doc("Whether network errors (no status at all) are retried (`retryOn`", at.retryOn, ").")
-            w.line("const val RETRY_ON_NETWORK_ERROR: Boolean = ", policy.retryOnNetwork)
-            w.doc("The HTTP statuses that are retried (`retryOn`", at.retryOn, ").")
-            w.begin()
-            w.put("@JvmField val RETRYABLE_STATUSES: Set<Int> = setOf<Int>(")
-            w.list(policy.retryStatuses) { w.write($0) }
-            w.put(")")
-            w.end()
-            w.doc("Status and error code pairs that are never retried (`neverRetry`", at.neverRetry, ").")
-            w.begin()
-            w.put("@JvmField val NEVER_RETRY: List<NeverRetry> = listOf<NeverRetry>(")
-            w.list(policy.neverRetry) { w.put("NeverRetry(", $0.status, ", ", quoted($0.code), ")") }
-            w.put(")")
-            w.end()
-            w.doc("Whether a Retry-After header sets the wait (`retryAfter.honor`", at.retryAfterHonor, ").")
-            w.line("const val RETRY_AFTER_HONORED: Boolean = ", policy.retryAfterHonor)
-            w.doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`", at.retryAfterMaxJitter, ").")
-            w.line("const val RETRY_AFTER_MAX_JITTER_MS: Long = ", policy.retryAfterMaxJitterMs, "L")
-            w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
-            w.line("const val BACKOFF_STRATEGY: String = ", quoted(policy.backoff))
-            w.doc("`BACKOFF_STRATEGY` as an enum (`backoff`", at.backoff, ").")
-            w.line("@JvmField val BACKOFF_STRATEGY_KIND: BackoffStrategy = BackoffStrategy.", Naming.enumCase(policy.backoff))
-            w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
-                  ": ", policy.budgetRatio.canonical, "%).")
-            w.line("const val BUDGET_RATIO: Double = ", facts.budgetRatio)
-            w.doc("Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`", at.budgetMinPerMinute, ").")
-            w.line("const val BUDGET_MIN_PER_MINUTE: Int = ", policy.budgetMinPerMinute)
-            w.doc("Next episodes asked for in the same request (`prefetch.ahead`", at.prefetchAhead, ").")
-            w.line("const val PREFETCH_AHEAD: Int = ", policy.prefetchAhead)
-            w.doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`", at.prefetchOnlyUnlocked, ").")
-            w.line("const val PREFETCH_ONLY_UNLOCKED: Boolean = ", policy.prefetchOnlyUnlocked)
-            w.doc("Whether a refused prefetch is retried (`prefetch.retryRefused`", at.prefetchRetryRefused, ").")
-            w.line("const val PREFETCH_RETRY_REFUSED: Boolean = ", policy.prefetchRetryRefused)
-            w.doc("The name `PREFETCH_RETRY_REFUSED` had before the prefetch values were named alike.")
-            w.line("@Deprecated(\"Named like the other prefetch values now\", ReplaceWith(\"PREFETCH_RETRY_REFUSED\"))")
-            w.line("const val RETRY_REFUSED_PREFETCH: Boolean = PREFETCH_RETRY_REFUSED")
-            w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
-            w.begin()
-            w.put("@JvmField val TICKET_REUSE_KEY: List<String> = listOf<String>(")
-            w.list(policy.reuseKey) { w.write(quoted($0)) }
-            w.put(")")
-            w.end()
-            w.doc("`TICKET_REUSE_KEY` as enums (`tickets.reuseKey`", at.reuseKey, ").")
-            w.begin()
-            w.put("@JvmField val TICKET_REUSE_KEY_ITEMS: List<ReuseKeyItem> = listOf<ReuseKeyItem>(")
-            w.list(policy.reuseKey) { w.put("ReuseKeyItem.", Naming.enumCase($0)) }
-            w.put(")")
-            w.end()
-            w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
-            w.line("const val TICKET_STOP_REUSE_BEFORE_MS: Long = ", policy.stopReuseBeforeMs, "L")
-            w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
-            w.line("const val VIEWER_REF: String = ", quoted(policy.viewerRef))
-            w.doc("`VIEWER_REF` as an enum (`tickets.viewerRef`", at.viewerRef, ").")
-            w.line("@JvmField val VIEWER_REF_KIND: ViewerRefKind = ViewerRefKind.", Naming.enumCase(policy.viewerRef))
+            for constant in module.constants { write(constant, to: w) }
             w.line()
             w.doc("""
                 Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
@@ -140,6 +80,68 @@ package enum KotlinGenerator {
         w.line("}")
         return w.bytes
     }
+
+    /// One constant of the module: its doc, then `const val NAME: Type = value` (`@JvmField val`
+    /// where Kotlin has no constant of the type), and after it what Android code reaches for: an
+    /// enum beside a string of the language's choices, and a constant's former name.
+    private static func write(_ c: PolicyModule.Constant, to w: CodeWriter) {
+        w.doc(c.doc)
+        w.begin()
+        switch c.value {
+        case .text(let text), .backoff(let text), .viewerRef(let text):
+            w.put("const val ", c.name, ": String = ", quoted(text))
+        case .optionalText(let text):
+            w.put("@JvmField val ", c.name, ": String? = ")
+            if let text { w.write(quoted(text)) } else { w.put("null") }
+        case .bool(let b):
+            w.put("const val ", c.name, ": Boolean = ", b)
+        case .int(let n):
+            w.put("const val ", c.name, ": Int = ", n)
+        case .milliseconds(let n):
+            w.put("const val ", c.name, ": Long = ", n, "L")
+        case .ratio(let literal):
+            w.put("const val ", c.name, ": Double = ", literal)
+        case .statuses(let statuses):
+            w.put("@JvmField val ", c.name, ": Set<Int> = setOf<Int>(")
+            w.list(statuses) { w.write($0) }
+            w.put(")")
+        case .neverRetry(let pairs):
+            w.put("@JvmField val ", c.name, ": List<NeverRetry> = listOf<NeverRetry>(")
+            w.list(pairs) { w.put("NeverRetry(", $0.status, ", ", quoted($0.code), ")") }
+            w.put(")")
+        case .reuseKey(let items):
+            w.put("@JvmField val ", c.name, ": List<String> = listOf<String>(")
+            w.list(items) { w.write(quoted($0)) }
+            w.put(")")
+        }
+        w.end()
+        let d = c.doc
+        switch c.value {
+        case .backoff(let value):
+            w.doc("`", c.name, "` as an enum (`", d.key, "`", d.line, ").")
+            w.line("@JvmField val ", c.name, "_KIND: BackoffStrategy = BackoffStrategy.", Naming.enumCase(value))
+        case .viewerRef(let value):
+            w.doc("`", c.name, "` as an enum (`", d.key, "`", d.line, ").")
+            w.line("@JvmField val ", c.name, "_KIND: ViewerRefKind = ViewerRefKind.", Naming.enumCase(value))
+        case .reuseKey(let items):
+            w.doc("`", c.name, "` as enums (`", d.key, "`", d.line, ").")
+            w.begin()
+            w.put("@JvmField val ", c.name, "_ITEMS: List<ReuseKeyItem> = listOf<ReuseKeyItem>(")
+            w.list(items) { w.put("ReuseKeyItem.", Naming.enumCase($0)) }
+            w.put(")")
+            w.end()
+        default:
+            break
+        }
+        if case .bool = c.value, let former = formerNames[c.name.description] {
+            w.doc("The name `", c.name, "` had before the prefetch values were named alike.")
+            w.line("@Deprecated(\"Named like the other prefetch values now\", ReplaceWith(\"", c.name, "\"))")
+            w.line("const val ", former, ": Boolean = ", c.name)
+        }
+    }
+
+    /// Constants renamed since they were first generated: the old name stays, deprecated.
+    private static let formerNames: [String: StaticString] = ["PREFETCH_RETRY_REFUSED": "RETRY_REFUSED_PREFETCH"]
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
     package static let types = FixedLines(.kotlin, depth: 1) { w, _ in

@@ -4,14 +4,15 @@ import PolicyCheck
 /// Swift for one policy, the API of SPEC §4. Compiles without warnings in language modes 5 and 6,
 /// and is callable from any isolation, also in a target whose default isolation is the main actor
 /// (which needs Swift 6.1 or later for `nonisolated` on a type). Free text reaches the output only
-/// through `Literal` and `CodeWriter.docText`. The code below writes the file from top to bottom.
+/// through `Literal` and `CodeWriter.docText`. The code below writes the file from top to bottom;
+/// the profiles and constants, and their doc strings, are `PolicyModule`'s, rendered here in Swift.
 package enum SwiftGenerator {
     package static func source(for policy: Policy) -> String {
-        String(decoding: bytes(for: policy, PolicyFacts(policy)), as: UTF8.self)
+        String(decoding: bytes(for: policy, PolicyModule(policy)), as: UTF8.self)
     }
 
-    package static func bytes(for policy: Policy, _ facts: PolicyFacts) -> [UInt8] {
-        let at = facts.at
+    package static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
+        let at = module.at
         let w = CodeWriter(.swift)
         Generator.writeHeader(for: policy, to: w)
         w.line()
@@ -23,12 +24,12 @@ package enum SwiftGenerator {
             w.line("///")
             w.docText(description)
         }
-        w.line("nonisolated public enum ", facts.type, " {")
+        w.line("nonisolated public enum ", module.type, " {")
         w.indent {
             w.emit(Self.types)
-            for p in policy.profiles {
+            for p in module.profiles {
                 w.line()
-                w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
+                PolicyModule.writeProfileDoc(p, to: w)
                 w.begin()
                 w.put("public static let ", Naming.swiftProfile(p.name), ": RetryProfile = RetryProfile(maxRetries: ", p.maxRetries, ", baseMs: ")
                 w.put("", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ")
@@ -40,59 +41,11 @@ package enum SwiftGenerator {
             w.doc("Every profile, by its name in the policy (`retry.profiles`).")
             w.begin()
             w.put("public static let allProfiles: [String: RetryProfile] = [")
-            w.list(policy.profiles) { w.put("", quoted($0.name), ": ", Naming.swiftProfile($0.name)) }
-            w.put(policy.profiles.isEmpty ? ":]" : "]")
+            w.list(module.profiles) { w.put("", quoted($0.name), ": ", Naming.swiftProfile($0.name)) }
+            w.put(module.profiles.isEmpty ? ":]" : "]")
             w.end()
             w.line()
-            w.doc("The policy's name (`policy`", at.policy, ").")
-            w.line("public static let policyName: String = ", quoted(policy.name))
-            w.doc("The policy's description, exactly as written (`description`", at.description, ").")
-            if let description = policy.description {
-                w.line("public static let policyDescription: String? = ", quoted(description))
-            } else {
-                w.line("public static let policyDescription: String? = nil")
-            }
-            w.doc("Whether network errors (no status at all) are retried (`retryOn`", at.retryOn, ").")
-            w.line("public static let retryOnNetworkError: Bool = ", policy.retryOnNetwork)
-            w.doc("The HTTP statuses that are retried (`retryOn`", at.retryOn, ").")
-            w.begin()
-            w.put("public static let retryableStatuses: Set<Int> = [")
-            w.list(policy.retryStatuses) { w.write($0) }
-            w.put("]")
-            w.end()
-            w.doc("Status and error code pairs that are never retried (`neverRetry`", at.neverRetry, ").")
-            w.begin()
-            w.put("public static let neverRetry: [NeverRetry] = [")
-            w.list(policy.neverRetry) { w.put("NeverRetry(status: ", $0.status, ", code: ", quoted($0.code), ")") }
-            w.put("]")
-            w.end()
-            w.doc("Whether a Retry-After header sets the wait (`retryAfter.honor`", at.retryAfterHonor, ").")
-            w.line("public static let retryAfterHonored: Bool = ", policy.retryAfterHonor)
-            w.doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`", at.retryAfterMaxJitter, ").")
-            w.line("public static let retryAfterMaxJitterMs: Int = ", policy.retryAfterMaxJitterMs)
-            w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
-            w.line("public static let backoffStrategy: String = ", quoted(policy.backoff))
-            w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
-                  ": ", policy.budgetRatio.canonical, "%).")
-            w.line("public static let budgetRatio: Double = ", facts.budgetRatio)
-            w.doc("Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`", at.budgetMinPerMinute, ").")
-            w.line("public static let budgetMinPerMinute: Int = ", policy.budgetMinPerMinute)
-            w.doc("Next episodes asked for in the same request (`prefetch.ahead`", at.prefetchAhead, ").")
-            w.line("public static let prefetchAhead: Int = ", policy.prefetchAhead)
-            w.doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`", at.prefetchOnlyUnlocked, ").")
-            w.line("public static let prefetchOnlyUnlocked: Bool = ", policy.prefetchOnlyUnlocked)
-            w.doc("Whether a refused prefetch is retried (`prefetch.retryRefused`", at.prefetchRetryRefused, ").")
-            w.line("public static let retryRefusedPrefetch: Bool = ", policy.prefetchRetryRefused)
-            w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
-            w.begin()
-            w.put("public static let ticketReuseKey: [String] = [")
-            w.list(policy.reuseKey) { w.write(quoted($0)) }
-            w.put("]")
-            w.end()
-            w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
-            w.line("public static let ticketStopReuseBeforeMs: Int = ", policy.stopReuseBeforeMs)
-            w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
-            w.line("public static let viewerRef: String = ", quoted(policy.viewerRef))
+            for constant in module.constants { write(constant, to: w) }
             w.line()
             w.doc("""
                 Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, \
@@ -110,10 +63,43 @@ package enum SwiftGenerator {
                 Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than \
                 `budgetMinPerMinute` a minute (`budget`
                 """, at.budgetRatio, "). Safe to share between threads.")
-            w.emit(Self.retryBudget, facts.type)
+            w.emit(Self.retryBudget, module.type)
         }
         w.line("}")
         return w.bytes
+    }
+
+    /// One constant of the module: its doc, then `public static let name: Type = value`.
+    private static func write(_ c: PolicyModule.Constant, to w: CodeWriter) {
+        w.doc(c.doc)
+        w.begin()
+        w.put("public static let ", c.swiftName)
+        switch c.value {
+        case .text(let text), .backoff(let text), .viewerRef(let text):
+            w.put(": String = ", quoted(text))
+        case .optionalText(let text):
+            w.put(": String? = ")
+            if let text { w.write(quoted(text)) } else { w.put("nil") }
+        case .bool(let b):
+            w.put(": Bool = ", b)
+        case .int(let n), .milliseconds(let n):
+            w.put(": Int = ", n)
+        case .ratio(let literal):
+            w.put(": Double = ", literal)
+        case .statuses(let statuses):
+            w.put(": Set<Int> = [")
+            w.list(statuses) { w.write($0) }
+            w.put("]")
+        case .neverRetry(let pairs):
+            w.put(": [NeverRetry] = [")
+            w.list(pairs) { w.put("NeverRetry(status: ", $0.status, ", code: ", quoted($0.code), ")") }
+            w.put("]")
+        case .reuseKey(let items):
+            w.put(": [String] = [")
+            w.list(items) { w.write(quoted($0)) }
+            w.put("]")
+        }
+        w.end()
     }
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.

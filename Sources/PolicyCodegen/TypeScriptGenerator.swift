@@ -10,14 +10,15 @@ import PolicyCheck
 /// for any target from ES3 and with or without the DOM library: it uses only ES5's library and
 /// declares what it looks up at run time. Only erasable syntax (no enums, namespaces or parameter
 /// properties), so runtimes that strip types run it as it is. Free text reaches the output only
-/// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom.
+/// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom,
+/// the profiles and constants, and their doc strings, from `PolicyModule`.
 package enum TypeScriptGenerator {
     package static func source(for policy: Policy) -> String {
-        String(decoding: bytes(for: policy, PolicyFacts(policy)), as: UTF8.self)
+        String(decoding: bytes(for: policy, PolicyModule(policy)), as: UTF8.self)
     }
 
-    package static func bytes(for policy: Policy, _ facts: PolicyFacts) -> [UInt8] {
-        let at = facts.at
+    package static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
+        let at = module.at
         let w = CodeWriter(.typeScript)
         Generator.writeHeader(for: policy, to: w)
         w.line()
@@ -36,16 +37,16 @@ package enum TypeScriptGenerator {
         w.doc("The names of the profiles in the policy (`retry.profiles`).")
         w.begin()
         w.put("export type ProfileName = ")
-        for (i, p) in policy.profiles.enumerated() {
+        for (i, p) in module.profiles.enumerated() {
             if i > 0 { w.put(" | ") }
             w.write(quoted(p.name))
         }
-        if policy.profiles.isEmpty { w.put("never") }
+        if module.profiles.isEmpty { w.put("never") }
         w.put(";")
         w.end()
-        for p in policy.profiles {
+        for p in module.profiles {
             w.line()
-            w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
+            PolicyModule.writeProfileDoc(p, to: w)
             w.line("export const ", Naming.typeScriptProfile(p.name), ": Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: ", p.maxRetries,
                    ", baseMs: ", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, " });")
         }
@@ -55,67 +56,17 @@ package enum TypeScriptGenerator {
         w.doc("Every profile, by its name in the policy (`retry.profiles`).")
         w.begin()
         w.put("export const ALL_PROFILES: Readonly<Record<ProfileName, Readonly<RetryPolicy>>> = Object.freeze<Record<ProfileName, Readonly<RetryPolicy>>>({ ")
-        w.list(policy.profiles) { w.put("", quoted($0.name), ": ", Naming.typeScriptProfile($0.name)) }
+        w.list(module.profiles) { w.put("", quoted($0.name), ": ", Naming.typeScriptProfile($0.name)) }
         w.put(" });")
         w.end()
         w.doc("The kind of caller of each profile (`kind`).")
         w.begin()
         w.put("export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze<Record<ProfileName, ProfileKind>>({ ")
-        w.list(policy.profiles) { w.put("", quoted($0.name), ": ", quoted($0.kind)) }
+        w.list(module.profiles) { w.put("", quoted($0.name), ": ", quoted($0.kind)) }
         w.put(" });")
         w.end()
         w.line()
-        w.doc("The policy's name (`policy`", at.policy, ").")
-        // String constants keep their literal types (`typeof POLICY_NAME` is "playback"): code that
-        // takes several policies' modules (see `indexBytes`) tells them apart by them.
-        w.line("export const POLICY_NAME = ", quoted(policy.name), " as const;")
-        w.doc("The policy's description, exactly as written, or null (`description`", at.description, ").")
-        if let description = policy.description {
-            w.line("export const POLICY_DESCRIPTION = ", quoted(description), " as const;")
-        } else {
-            w.line("export const POLICY_DESCRIPTION: string | null = null;")
-        }
-        w.doc("Whether network errors (no status at all) are retried (`retryOn`", at.retryOn, ").")
-        w.line("export const RETRY_ON_NETWORK_ERROR: boolean = ", policy.retryOnNetwork, ";")
-        w.doc("The HTTP statuses that are retried (`retryOn`", at.retryOn, ").")
-        w.begin()
-        w.put("export const RETRYABLE_STATUSES: readonly number[] = Object.freeze<number>([")
-        w.list(policy.retryStatuses) { w.write($0) }
-        w.put("]);")
-        w.end()
-        w.doc("Status and error code pairs that are never retried (`neverRetry`", at.neverRetry, ").")
-        w.begin()
-        w.put("export const NEVER_RETRY: readonly NeverRetry[] = Object.freeze<NeverRetry>([")
-        w.list(policy.neverRetry) { w.put("Object.freeze<NeverRetry>({ status: ", $0.status, ", code: ", quoted($0.code), " })") }
-        w.put("]);")
-        w.end()
-        w.doc("Whether a Retry-After header sets the wait (`retryAfter.honor`", at.retryAfterHonor, ").")
-        w.line("export const RETRY_AFTER_HONORED: boolean = ", policy.retryAfterHonor, ";")
-        w.doc("Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`", at.retryAfterMaxJitter, ").")
-        w.line("export const RETRY_AFTER_MAX_JITTER_MS: number = ", policy.retryAfterMaxJitterMs, ";")
-        w.doc("How the wait between retries grows (`backoff`", at.backoff, ").")
-        w.line("export const BACKOFF_STRATEGY = ", quoted(policy.backoff), " as const;")
-        w.doc("Retries may be at most this share of the requests of the last minute (`budget.ratio`", at.budgetRatio,
-              ": ", policy.budgetRatio.canonical, "%).")
-        w.line("export const BUDGET_RATIO: number = ", facts.budgetRatio, ";")
-        w.doc("Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`", at.budgetMinPerMinute, ").")
-        w.line("export const BUDGET_MIN_PER_MINUTE: number = ", policy.budgetMinPerMinute, ";")
-        w.doc("Next episodes asked for in the same request (`prefetch.ahead`", at.prefetchAhead, ").")
-        w.line("export const PREFETCH_AHEAD: number = ", policy.prefetchAhead, ";")
-        w.doc("Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`", at.prefetchOnlyUnlocked, ").")
-        w.line("export const PREFETCH_ONLY_UNLOCKED: boolean = ", policy.prefetchOnlyUnlocked, ";")
-        w.doc("Whether a refused prefetch is retried (`prefetch.retryRefused`", at.prefetchRetryRefused, ").")
-        w.line("export const PREFETCH_RETRY_REFUSED: boolean = ", policy.prefetchRetryRefused, ";")
-        w.doc("What a ticket is reused for: the same of each of these (`tickets.reuseKey`", at.reuseKey, ").")
-        w.begin()
-        w.put("export const TICKET_REUSE_KEY: readonly ReuseKeyItem[] = Object.freeze<ReuseKeyItem>([")
-        w.list(policy.reuseKey) { w.write(quoted($0)) }
-        w.put("]);")
-        w.end()
-        w.doc("Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`", at.stopReuseBefore, ").")
-        w.line("export const TICKET_STOP_REUSE_BEFORE_MS: number = ", policy.stopReuseBeforeMs, ";")
-        w.doc("How viewer_ref is made (`tickets.viewerRef`", at.viewerRef, ").")
-        w.line("export const VIEWER_REF = ", quoted(policy.viewerRef), " as const;")
+        for constant in module.constants { write(constant, to: w) }
         w.line()
         w.doc("""
             Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
@@ -138,6 +89,40 @@ package enum TypeScriptGenerator {
             """, at.budgetRatio, ").")
         w.emit(Self.retryBudget)
         return w.bytes
+    }
+
+    /// One constant of the module: its doc, then `export const NAME: type = value;`. String
+    /// constants keep their literal types (`typeof POLICY_NAME` is "playback"): code that takes
+    /// several policies' modules (see `indexBytes`) tells them apart by them.
+    private static func write(_ c: PolicyModule.Constant, to w: CodeWriter) {
+        if case .optionalText = c.value { w.doc(c.doc, orNull: true) } else { w.doc(c.doc) }
+        w.begin()
+        w.put("export const ", c.name)
+        switch c.value {
+        case .text(let text), .backoff(let text), .viewerRef(let text):
+            w.put(" = ", quoted(text), " as const;")
+        case .optionalText(let text):
+            if let text { w.put(" = ", quoted(text), " as const;") } else { w.put(": string | null = null;") }
+        case .bool(let b):
+            w.put(": boolean = ", b, ";")
+        case .int(let n), .milliseconds(let n):
+            w.put(": number = ", n, ";")
+        case .ratio(let literal):
+            w.put(": number = ", literal, ";")
+        case .statuses(let statuses):
+            w.put(": readonly number[] = Object.freeze<number>([")
+            w.list(statuses) { w.write($0) }
+            w.put("]);")
+        case .neverRetry(let pairs):
+            w.put(": readonly NeverRetry[] = Object.freeze<NeverRetry>([")
+            w.list(pairs) { w.put("Object.freeze<NeverRetry>({ status: ", $0.status, ", code: ", quoted($0.code), " })") }
+            w.put("]);")
+        case .reuseKey(let items):
+            w.put(": readonly ReuseKeyItem[] = Object.freeze<ReuseKeyItem>([")
+            w.list(items) { w.write(quoted($0)) }
+            w.put("]);")
+        }
+        w.end()
     }
 
     /// The path of `indexBytes`' file.

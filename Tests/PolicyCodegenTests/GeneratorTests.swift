@@ -105,6 +105,33 @@ import TestSupport
         #expect(Naming.typeScriptMembers.isDisjoint(with: typeScriptProfiles))
     }
 
+    /// One description of the module's constants, rendered by each language: every constant is
+    /// declared exactly once in each, right under its doc string, and the names are the reserved
+    /// lists' (so a constant added to the description reaches every language, or none).
+    @Test func everyLanguageRendersTheModulesConstants() throws {
+        let policy = try GenSupport.canonical
+        let module = PolicyModule(policy)
+        let swift = SwiftGenerator.source(for: policy), kotlin = KotlinGenerator.source(for: policy, package: "a.b")
+        let ts = TypeScriptGenerator.source(for: policy)
+        #expect(module.type == "PlaybackPolicy" && module.profiles == policy.profiles && module.constants.count == 16)
+        #expect(Set(module.constants.map { $0.name.description }).count == module.constants.count)
+        for c in module.constants {
+            let w = CodeWriter(.swift)
+            w.doc(c.doc)
+            let doc = w.text.dropFirst(4).dropLast()  // "/// " and the line break
+            let swiftName = c.swiftName.description, name = c.name.description
+            #expect(Naming.swiftMembers.contains(swiftName) && Naming.kotlinMembers.contains(name) && Naming.typeScriptMembers.contains(name))
+            #expect(swift.components(separatedBy: "    public static let \(swiftName): ").count == 2, "\(swiftName)")
+            #expect(swift.contains("    /// \(doc)\n    public static let \(swiftName): "), "\(swiftName)")
+            #expect(kotlin.components(separatedBy: "val \(name): ").count == 2, "\(name)")
+            #expect(kotlin.contains("     * \(doc)\n     */\n    const val \(name): ")
+                    || kotlin.contains("     * \(doc)\n     */\n    @JvmField val \(name): "), "\(name)")
+            #expect(ts.components(separatedBy: "export const \(name)").count == 2, "\(name)")
+            #expect(ts.contains(" * \(doc)\n */\nexport const \(name)")
+                    || ts.contains(" * \(doc.replacingOccurrences(of: " (`", with: ", or null (`"))\n */\nexport const \(name)"), "\(name)")
+        }
+    }
+
     /// A profile's TypeScript constant is SCREAMING_SNAKE: never a reserved word (each has a
     /// lowercase letter), and the same as Kotlin's, which name-collision relies on.
     @Test func typeScriptConstantsAreNeverReservedAndAreKotlins() {
