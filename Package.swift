@@ -30,9 +30,9 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        // A cache prefetch for the simulation's hot loop (header only).
+        // A cache prefetch for the simulation's event heap (header only).
         .systemLibrary(name: "CPrefetch"),
-        .target(name: "PolicySource", dependencies: ["CYaml", "CPrefetch"]),
+        .target(name: "PolicySource", dependencies: ["CYaml"]),
         .target(name: "PolicyCheck", dependencies: ["PolicySource"]),
         .target(name: "PolicyReport", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),

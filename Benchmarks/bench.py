@@ -21,6 +21,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WORK = os.path.join(HERE, ".work")
+# lint of any hostile 1 MiB shape: at most this many times libyaml's parse of it (wall time).
+HOSTILE_RATIO = 5.0
 
 
 class Sample:
@@ -476,40 +478,40 @@ def main():
         results["lsp"] = lsp
 
     missed += simulate_section(policyc, a.simulate_runs, results, problems)
-    # Every 1 MiB shape: within 3x of libyaml's parse of it, in at most 32 MiB.
+    # Every 1 MiB shape: within HOSTILE_RATIO of libyaml's parse of it, in at most 32 MiB.
     if shape_names:
         # Both binaries against the floor: the normal build (`swift build -c release`) and, when
         # built, the release binary of dist/, which is what users run; each has its verdict, and
         # a target missed by either counts.
         print()
-        # cpu: lint's CPU time over the floor's, for information: a file of 64 KiB or more is
-        # parsed on a second thread, so lint's CPU time may exceed its wall time.
-        print(f"{'1 MiB shape':<24} {'lint':>10} {'floor':>10} {'medians':>8} {'minimums':>9} {'<= 3':>6} "
-              f"{'release':>8} {'<= 3':>6} {'cpu':>6} {'peak RSS':>10} {'<= 32 MiB':>10}")
+        # cpu: lint's CPU time over the floor's, for information (less disturbed by other load).
+        limit = f"<= {HOSTILE_RATIO:g}"
+        print(f"{'1 MiB shape':<24} {'lint':>10} {'floor':>10} {'medians':>8} {'minimums':>9} {limit:>6} "
+              f"{'release':>8} {limit:>6} {'cpu':>6} {'peak RSS':>10} {'<= 32 MiB':>10}")
         worst = worst_release = None
         for name in shape_names:
             value, of_min = pair(f"lint-shape-{name}", f"floor-shape-{name}")
             lint_b = benches[f"lint-shape-{name}"]
             shape_rss = lint_b.rss_mib
-            ratio_met, rss_met = value <= 3.0, shape_rss <= 32.0
+            ratio_met, rss_met = value <= HOSTILE_RATIO, shape_rss <= 32.0
             missed += (not ratio_met) + (not rss_met)
             worst = value if worst is None or value > worst else worst
             release_text = f"{'-':>8} {'':>6}"
             if a.release:
                 release_value, release_of_min = pair(f"release-shape-{name}", f"floor-shape-{name}")
-                release_met = release_value <= 3.0
+                release_met = release_value <= HOSTILE_RATIO
                 missed += not release_met
                 worst_release = release_value if worst_release is None or release_value > worst_release else worst_release
                 release_text = f"{release_value:>8.2f} {'met' if release_met else 'MISSED':>6}"
                 results["ratios"][f"release lint / floor, 1 MiB shape {name}"] = {
-                    "value": round(release_value, 3), "of_minimums": round(release_of_min, 3), "target": "<= 3", "met": release_met}
+                    "value": round(release_value, 3), "of_minimums": round(release_of_min, 3), "target": limit, "met": release_met}
             floor_cpu = benches[f"floor-shape-{name}"].cpu
             cpu_ratio = lint_b.cpu / floor_cpu if floor_cpu else float("nan")
             print(f"{name:<24} {fmt_time(lint_b.median):>10} {fmt_time(benches[f'floor-shape-{name}'].median):>10} "
                   f"{value:>8.2f} {of_min:>9.2f} {'met' if ratio_met else 'MISSED':>6} {release_text} "
                   f"{cpu_ratio:>6.2f} {shape_rss:>6.1f} MiB {'met' if rss_met else 'MISSED':>10}")
             results["ratios"][f"lint / floor, 1 MiB shape {name}"] = {"value": round(value, 3), "of_minimums": round(of_min, 3),
-                                                                    "cpu": round(cpu_ratio, 3), "target": "<= 3", "met": ratio_met}
+                                                                    "cpu": round(cpu_ratio, 3), "target": limit, "met": ratio_met}
             results["ratios"][f"peak RSS, 1 MiB shape {name} (MiB)"] = {"value": round(shape_rss, 1), "target": "<= 32", "met": rss_met}
         print(f"{'worst shape ratio':<24} {worst:>30.2f}" + (f"   release binary {worst_release:.2f}" if worst_release is not None else ""))
 

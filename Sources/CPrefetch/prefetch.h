@@ -1,4 +1,4 @@
-/* A cache prefetch for the simulation (Sources/PolicyKit/Simulation): Swift has no spelling of
+/* A cache prefetch for the simulation's event heap (Sources/PolicySimulation): Swift has no spelling of
  * one, and clang's _mm_prefetch is a macro that Swift cannot import. Header only, nothing to link. */
 #ifndef POLICYC_PREFETCH_H
 #define POLICYC_PREFETCH_H

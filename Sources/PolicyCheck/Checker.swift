@@ -58,8 +58,8 @@ public struct CheckedFile: Sendable {
 
 /// The pipeline's first two stages for one file, and the checks that span files.
 public enum Checker {
-    /// `threads` as for `Loader.load`: more than one (nil: every core) lets a large file be parsed
-    /// on a second thread.
+    /// `threads` is not used: a file is checked on one thread (a command checks many files at
+    /// once, see `POLICYC_THREADS`).
     public static func check(_ bytes: [UInt8], path: String, threads: Int? = 1) -> CheckedFile {
         // What the decoder never looks into is kept with its kind and span only (see `Loader.load`).
         check(bytes, path: path, threads: threads, reading: .object(Language.root))
@@ -67,7 +67,7 @@ public enum Checker {
 
     /// `check` with the loader's `reading` given (tests compare it with everything kept).
     package static func check(_ bytes: [UInt8], path: String, threads: Int?, reading: Shape?) -> CheckedFile {
-        var loaded = Loader.load(bytes, threads: threads, reading: reading)
+        var loaded = Loader.load(bytes, reading: reading)
         var diagnostics = loaded.diagnostics
         var suppressed = loaded.suppressed
         var doc: PolicyDoc?
@@ -76,11 +76,7 @@ public enum Checker {
             var decoder = Decoder()
             decoder.policyName = CanonicalEntry.policyName(forFile: path)
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
-            decoder.source = loaded.sourceMap.take() ?? SourceMap.Builder(bytes)
-            // A file large enough to be parsed on a second thread may use it again from here on:
-            // that core is idle once the parse is done.
-            let apart = Loader.pipelines(bytes, threads: threads)
-            decoder.splits = apart
+            decoder.source = SourceMap.Builder(bytes)
             // The decoder holds the only tree while it decodes, so that it can let a long list's
             // items and a long mapping's profiles go once the report is full (see
             // `Decoder.decodeOwned`), and hands it back; the document is read the same way.
@@ -89,13 +85,11 @@ public enum Checker {
             // Each tree is let go as soon as it is no longer needed, so a large file never holds
             // all three: the decoded one once the document is read from it, the node tree before
             // that when the findings already fill the file's report (the rules' fixes are written
-            // from it, and past the cap no fix is made). `apart`, they go on another thread: each
-            // entry's text and value are released in turn (on 70,000 `{}` profiles, 3 % of this
-            // thread's instructions, and the memory handed back besides: lint took 4 % less time).
+            // from it, and past the cap no fix is made).
             if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings {
-                Worker.release(root.take(), apart: apart)
+                root = nil
             }
-            let decoded = PolicyDoc(owning: tree.take(), apart: apart)
+            let decoded = PolicyDoc(owning: tree.take())
             doc = decoded
             if let version = decoded.version, version.value != Language.version {
                 // Another version may mean other keys: saying more would only be noise.
@@ -108,9 +102,8 @@ public enum Checker {
                 var findings = Findings()
                 findings.source = decoder.source.take()
                 findings.root = root
-                findings.apart = apart
                 for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
-                // The rule aside collects apart, from the same start, on whichever thread.
+                // The rule aside collects apart, from the same start.
                 var aside = findings
                 func checkTheOthers() {
                     for i in Catalog.rules.indices where Catalog.rules[i].id != asideRule {
@@ -119,20 +112,8 @@ public enum Checker {
                         check(decoded, &findings)
                     }
                 }
-                let rule = Catalog.rule(asideRule)
-                let result = Handover<Findings>()
-                if threads != 1, decoded.profiles.count >= asideMinimum, let worker = Worker({ [aside] in
-                    var collected = aside
-                    rule.map { Self.check($0, decoded, &collected) }
-                    result.value = collected
-                }) {
-                    checkTheOthers()
-                    worker.join()
-                    aside = result.value ?? aside
-                } else {
-                    checkTheOthers()
-                    rule.map { Self.check($0, decoded, &aside) }
-                }
+                checkTheOthers()
+                Catalog.rule(asideRule).map { Self.check($0, decoded, &aside) }
                 diagnostics += findings.diagnostics + aside.diagnostics
                 suppressed += findings.skipped + aside.skipped
                 // A map the fixes made whole goes to the report, when there is one; a part of one,
@@ -142,7 +123,7 @@ public enum Checker {
                 }
                 findings.root = nil
                 aside.root = nil
-                Worker.release(root.take(), apart: apart)
+                root = nil
             }
         }
         diagnostics.sortForReport()
@@ -174,14 +155,11 @@ public enum Checker {
         return file
     }
 
-    /// The rule checked beside the others, on a second thread when `threads` allows and the
-    /// policy has at least `asideMinimum` profiles: on a file of 60,000 profiles the rules were a
-    /// quarter of lint's time, name-collision (every name folded and sorted) the most of them.
-    /// Its findings are the same on any thread: it makes no fix (whether a fix is made depends on
-    /// how many findings came before), it collects apart from the same start, and the report
-    /// keeps the earliest findings by their place in the file, whichever collector made them.
+    /// The rule checked apart from the others, after them, from the same start: its findings do
+    /// not count toward the room the others' fixes are made in (a fix is made only while the
+    /// report has room), and the report keeps the earliest findings by their place in the file,
+    /// whichever collector made them.
     package static let asideRule = RuleID.nameCollision
-    package static let asideMinimum = 2048
 
     package static func check(_ rule: Rule, _ doc: PolicyDoc, _ findings: inout Findings) {
         guard let check = rule.check else { return }

@@ -77,18 +77,11 @@ import TestSupport
             #expect(limit.message == "the file has \(total) findings; only the first \(Loader.maxFindings) are reported")
             // The notice stands where the report's order puts it: the whole report is in order.
             #expect(zip(file.diagnostics, file.diagnostics.dropFirst()).allSatisfy { !Diagnostic.inReportOrder($1, $0) })
-            // On two threads (the parse, then name-collision beside the other rules: the file has
-            // more than `asideMinimum` profiles), the same report, fixes and all.
-            #expect(file.doc.map { $0.profiles.count >= Checker.asideMinimum } == true)
-            #expect(bytes.count >= Loader.pipelineMinimum)
-            let threaded = Checker.check(bytes, path: "many.yaml", threads: 2)
-            #expect(threaded.diagnostics == file.diagnostics)
         }
     }
 
     /// Handed the only tree (`owned`), the decoder lets a long list's items and a long mapping's
-    /// profiles go once the report is full (`Decoder.decodeOwned`), the profiles on two threads:
-    /// its findings, its count past the report's end and what it decodes are those of a decoder
+    /// profiles go once the report is full (`Decoder.decodeOwned`): its findings, its count past the report's end and what it decodes are those of a decoder
     /// that keeps the tree, whether the report fills before the list, inside it, or never; and it
     /// hands the tree back only when it kept it.
     @Test(arguments: [(0, true), (400, true), (1500, true), (0, false)])
@@ -111,7 +104,6 @@ import TestSupport
             var decoder = Decoder()
             decoder.room = Loader.maxFindings
             decoder.source = SourceMap.Builder(bytes)
-            decoder.splits = true
             return decoder
         }
         var kept = decoder()
@@ -123,11 +115,11 @@ import TestSupport
         #expect(owned.diagnostics == kept.diagnostics)
         #expect(owned.suppressed == kept.suppressed)
         #expect(ownedTree == keptTree)
-        // The document read from the tree handed over, its profiles let go as each is read (on
-        // two threads: `apart`), is the one read from a tree kept.
-        let keptDoc = PolicyDoc(keptTree, apart: true)
+        // The document read from the tree handed over, its profiles let go as each is read, is the
+        // one read from a tree kept.
+        let keptDoc = PolicyDoc(keptTree)
         #expect(keptDoc.profiles.count == 5000)
-        #expect(PolicyDoc(owning: ownedTree, apart: true) == keptDoc)
+        #expect(PolicyDoc(owning: ownedTree) == keptDoc)
         #expect((kept.diagnostics.count >= Loader.maxFindings) == findings)
         #expect((handedBack == nil) == findings, "the tree is let go once the report is full")
         if !findings { #expect(handedBack.map { Decoder.mapping(of: $0)?.count } == 4) }
@@ -172,46 +164,13 @@ import TestSupport
         #expect(counted.suppressed == everything.diagnostics.count)
     }
 
-    /// A file whose findings fill the report within its first profiles, and whose later profiles
-    /// have findings of every kind the decoder makes (nulls, unknown and misplaced keys, bad and
-    /// repeated values) among thousands of `{}`: on two threads the rest of the profiles is
-    /// decoded and read in pieces (`Decoder.decodeSplit`, `Worker.map`), and the report, the
-    /// count past its end and the document are those of one thread.
-    @Test func profilesDecodedInPiecesGiveWhatOneThreadGives() throws {
-        var rng = Rng(state: 61)
-        var text = "version: 1\npolicy: halves\nretry:\n  profiles:\n"
-        for i in 0..<12_000 {
-            switch rng.below(12) {
-            case 0: text += "    n\(i):\n"
-            case 1: text += "    t\(i): ~\n"
-            case 2: text += "    u\(i): {kind: interactive, x: 1, maxRetrie: 3}\n"
-            case 3: text += "    m\(i): {budget: {ratio: 10%, minPerMinute: 10}, kind: background}\n"
-            case 4: text += "    v\(i): {kind: sometimes, maxRetries: many, base: 5 sec, timeout: -1s}\n"
-            case 5: text += "    w\(i): {kind: interactive, maxRetries: 3, base: 500ms, cap: 8s, timeout: 8s, deadline: 15s}\n"
-            case 6: text += "    l\(i): [1, 2]\n"
-            default: text += "    p\(i): {}\n"
-            }
-        }
-        let bytes = Array(text.utf8)
-        #expect(bytes.count >= Loader.pipelineMinimum)
-        let one = Checker.check(bytes, path: "halves.yaml", threads: 1)
-        let profiles = try #require(one.doc?.profiles.count)
-        #expect(profiles >= 2 * Decoder.splitMinimum)
-        let limit = try #require(one.diagnostics.first { $0.rule == "input-limit" })
-        #expect(limit.message.hasPrefix("the file has "))
-        let two = Checker.check(bytes, path: "halves.yaml", threads: 2)
-        #expect(two.diagnostics == one.diagnostics)
-        #expect(two.doc == one.doc)
-    }
-
-    /// Thousands of valid profiles, decoded ahead on two threads (`Decoder.decodeAhead`), with the
-    /// first findings placed before, at and after the pieces' bounds, in the last piece, enough
-    /// of them late to fill the report, a key misplaced late whose home then is not also missing
-    /// it, and aliases, which leave a profile out without a finding of the decoder's (the pieces
-    /// after move down): the report and the document are those of one thread.
+    /// Thousands of valid profiles, with findings placed early and late, in the last profile,
+    /// enough of them late to fill the report, a key misplaced late whose home then is not also
+    /// missing it, and aliases, which leave a profile out without a finding of the decoder's:
+    /// every profile's finding is reported (the report's first thousand when there are more).
     @Test(arguments: [[], [0], [511], [512, 513], [1_100], [2_600], [4_999], [3_000, 4_000, 4_500],
                       Array(2_000..<3_200), [4_990, -1], [-2], [-2, 4_321]])
-    func profilesDecodedAheadGiveWhatOneThreadGives(findingsAt places: [Int]) throws {
+    func profilesWithFindingsEarlyAndLateReportEach(findingsAt places: [Int]) throws {
         let count = 5_000
         var text = "version: 1\npolicy: ahead\nretry:\n  profiles:\n"
         for i in 0..<count {
@@ -230,12 +189,7 @@ import TestSupport
             }
         }
         let bytes = Array(text.utf8)
-        #expect(bytes.count >= Loader.pipelineMinimum)
-        let one = Checker.check(bytes, path: "ahead.yaml", threads: 1)
-        #expect(one.doc?.profiles.count ?? 0 >= Decoder.splitMinimum)
-        let two = Checker.check(bytes, path: "ahead.yaml", threads: 2)
-        #expect(two.diagnostics == one.diagnostics)
-        #expect(two.doc == one.doc)
+        let one = Checker.check(bytes, path: "ahead.yaml")
         // The profiles' own findings are all there (the report's first thousand when there are
         // more): -1 and -2 make one each, the misplaced key and the aliases (one for all).
         let profileFindings = one.diagnostics.filter { $0.span.start.line > 4 && $0.rule != "input-limit" }

@@ -445,39 +445,21 @@ import TestSupport
         return inputs
     }
 
-    /// The second thread changes nothing: the same tree and findings as one thread, for chunks
-    /// of one event (a hand-over per event), a few, and the size `Loader.load` uses, with a
-    /// queue of one chunk and of several.
-    @Test func parsingOnASecondThreadBuildsTheSameTree() {
+    /// The size of the chunks of events changes nothing: the same tree and findings for chunks of
+    /// one event, a few, the size `Loader.load` uses and one chunk for the whole file.
+    @Test func chunksOfAnySizeBuildTheSameTree() {
         let inputs = Self.pipeInputs()
         #expect(inputs.count > 400)
         for (name, bytes) in inputs {
-            let loadedAlone = Loader.load(bytes, pipe: nil)
-            let alone = Self.describe(loadedAlone)
-            #expect(loadedAlone.sourceMap == nil)
-            let whole = SourceMap(bytes)
-            for pipe in [(chunk: 1, depth: 1), (chunk: 3, depth: 2), Loader.pipe] {
-                let loaded = Loader.load(bytes, pipe: pipe)
-                let piped = Self.describe(loaded)
-                #expect(piped == alone, "\(name), chunks of \(pipe.chunk), \(pipe.depth) deep")
-                // The map of lines made while waiting for the parser: the map of the whole file.
-                #expect((loaded.sourceMap != nil) == loaded.decodable, "\(name)")
-                if var builder = loaded.sourceMap {
-                    let map = builder.finish()
-                    #expect(map.lineCount == whole.lineCount && map.lineBreak == whole.lineBreak, "\(name)")
-                    for offset in stride(from: 0, through: bytes.count, by: max(1, bytes.count / 64)) {
-                        #expect(map.mark(at: offset) == whole.mark(at: offset), "\(name) @\(offset)")
-                    }
-                }
+            let usual = Self.describe(Loader.load(bytes))
+            for chunk in [1, 3, 1 << 20] {
+                #expect(Self.describe(Loader.load(bytes, chunk: chunk)) == usual, "\(name), chunks of \(chunk)")
             }
         }
     }
 
-    /// The parser delivers its first few events at once, not when a chunk is full: after them a
-    /// value may run to the end of the file (a plain scalar followed by blank lines ends where
-    /// they do), and the reader maps lines while it waits only once something has arrived. The
-    /// other chunks are full, and together they are the events of one chunk of any size.
-    @Test func theFirstEventsAreDeliveredAtOnce() {
+    /// Every chunk but the last is full, and together they are the events of one chunk of any size.
+    @Test func chunksAreFullButTheLast() {
         let yaml = "version: 1\npolicy: blank\n" + String(repeating: "\n", count: 100_000) + "retry:\n" + String(repeating: "  - 1\n", count: 3_000)
         func counts(chunkSize: Int) -> [Int] {
             var counts: [Int] = []
@@ -488,9 +470,8 @@ import TestSupport
             return counts
         }
         let chunked = counts(chunkSize: 2048), whole = counts(chunkSize: 1 << 20)
-        #expect(chunked.first == 4)
-        #expect(chunked.dropFirst().dropLast().allSatisfy { $0 == 2048 })
-        #expect(whole.first == 4 && whole.count == 2)
+        #expect(chunked.dropLast().allSatisfy { $0 == 2048 })
+        #expect(whole.count == 1)
         #expect(chunked.reduce(0, +) == whole.reduce(0, +))
         #expect(whole.reduce(0, +) > 3_000)
     }
@@ -519,8 +500,8 @@ import TestSupport
             """
         let bytes = Array(yaml.utf8)
         for reading in [nil, Shape.object(Language.root)] {
-            let framed = Self.describe(Loader.load(bytes, pipe: (chunk: 1, depth: 1), reading: reading))
-            let direct = Self.describe(Loader.load(bytes, pipe: nil, reading: reading))
+            let framed = Self.describe(Loader.load(bytes, chunk: 1, reading: reading))
+            let direct = Self.describe(Loader.load(bytes, reading: reading))
             #expect(direct == framed)
             #expect(framed.contains("{0}") && framed.contains("[0]") && framed.contains("not a mapping") && framed.contains("anchors"))
         }
@@ -622,16 +603,14 @@ import TestSupport
     /// The inputs above do reach what they are for: each stops, fails or is refused where it says.
     @Test func thePipeInputsStopWhereTheySay() throws {
         let inputs = Dictionary(Self.madePipeInputs().map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
-        func rules(_ name: String) throws -> [String] { Loader.load(try #require(inputs[name]), pipe: (1, 1)).diagnostics.map(\.rule) }
+        func rules(_ name: String) throws -> [String] { Loader.load(try #require(inputs[name]), chunk: 1).diagnostics.map(\.rule) }
         #expect(try rules("second document early") == ["yaml-unsupported"])
         #expect(try rules("too deep early") == ["input-limit"])
         #expect(try rules("syntax error late").last == "yaml-syntax")
         #expect(try rules("encoding error late") == ["input-limit"])
-        let profiles = Loader.load(try #require(inputs["profiles"]), pipe: Loader.pipe)
+        let profiles = Loader.load(try #require(inputs["profiles"]))
         #expect(profiles.decodable)
         #expect(Set(profiles.diagnostics.map(\.rule)) == ["yaml-unsupported", "yaml-duplicate-key"])
         #expect(profiles.diagnostics.contains { $0.message.hasPrefix("tags such as '!!str'") })
-        // Large enough that `lint` takes the second thread for it.
-        #expect(try #require(inputs["profiles"]).count >= Loader.pipelineMinimum)
     }
 }

@@ -95,13 +95,8 @@ package struct Decoder {
     /// Room left for findings: the loader's findings count against the same limit.
     package var room = Loader.maxFindings
     /// The file's bytes as the map of their lines, from which fixes are made (none without it):
-    /// the loader's, begun while libyaml parsed (`LoadResult.sourceMap`), finished by the first
-    /// fix and kept so, for the rules' fixes after.
+    /// made by the first fix and kept so, for the rules' fixes after.
     package var source: SourceMap.Builder?
-    /// Whether the rest of a mapping of profiles may be decoded on two threads once the findings
-    /// fill the room (see `decodeSplit`), and how many entries must be left for it.
-    package var splits = false
-    package static let splitMinimum = 4096
     /// The policy name a fix writes where the file has none (`CanonicalEntry.policyName(forFile:)`);
     /// nil for the canonical `playback`.
     package var policyName: String?
@@ -236,198 +231,6 @@ package struct Decoder {
         return DecodedEntry(key: e.key, keySpan: e.keySpan, value: v)
     }
 
-    /// The entries of a `namedMap` from `start` on, once the findings fill the room: from then on
-    /// a decoder only counts what it finds (every change but the count is made within the room),
-    /// so they are decoded in pieces on this thread and one of its own, by a copy of this decoder,
-    /// and the pieces give what one decoder would.
-    private mutating func decodeSplit(_ entries: inout [Entry], from start: Int, as shape: Shape, in node: Node,
-                                      into out: inout [DecodedEntry], lettingGo: Bool = false) {
-        // Read through the array's buffer, not a copy of the array: with `lettingGo` each thread
-        // lets go of the profiles it decoded (distinct ones), which a copy would keep.
-        if lettingGo {
-            entries.withUnsafeMutableBufferPointer { (buffer: inout UnsafeMutableBufferPointer<Entry>) in
-                decodeSplit(Worker.Place(buffer.baseAddress!), count: buffer.count, from: start, as: shape, in: node, into: &out,
-                            lettingGo: true)
-            }
-        } else {
-            entries.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<Entry>) in
-                decodeSplit(Worker.Place(UnsafeMutablePointer(mutating: buffer.baseAddress!)), count: buffer.count, from: start,
-                            as: shape, in: node, into: &out, lettingGo: false)
-            }
-        }
-    }
-
-    private mutating func decodeSplit(_ source: Worker.Place<Entry>, count: Int, from start: Int, as shape: Shape, in node: Node,
-                                      into out: inout [DecodedEntry], lettingGo: Bool) {
-        let earlier = out
-        out = []
-        let pieces = Pieces(count - start)
-        // Every piece is written in place, in one buffer: a thread's own array, copied in after
-        // the join, cost the first thread that copy and lint a tenth of its page faults on 70,000
-        // `{}` profiles (6,160, now 5,510). A piece starts where it would if every entry before it
-        // decoded; when some did not, the pieces move down (a move, not a copy).
-        out = [DecodedEntry](unsafeUninitializedCapacity: earlier.count + pieces.count) { buffer, initialized in
-            _ = buffer.initialize(fromContentsOf: earlier)
-            let place = Worker.Place(buffer.baseAddress! + earlier.count)
-            let made = UnsafeMutableBufferPointer<Int>.allocate(capacity: pieces.pieceCount)
-            defer { made.deallocate() }
-            let counts = Worker.Place(made.baseAddress!)
-            @Sendable func decodePieces(_ decoder: inout Decoder) {
-                while let piece = pieces.take() {
-                    var n = 0
-                    for k in piece {
-                        let entry = source.base + start + k
-                        if let e = decoder.decodeNamed(entry.pointee, as: shape, in: node) {
-                            (place.base + piece.lowerBound + n).initialize(to: e)
-                            n += 1
-                        }
-                        if lettingGo { entry.pointee.value = Node(.reported, span: entry.pointee.value.span) }
-                    }
-                    (counts.base + piece.lowerBound / pieces.size).initialize(to: n)
-                }
-            }
-            let copy = self
-            let suppressedApart = Handover<Int>()
-            let worker = Worker { [copy] in
-                var decoder = copy
-                decodePieces(&decoder)
-                suppressedApart.value = decoder.suppressed - copy.suppressed
-            }
-            decodePieces(&self)
-            worker?.join()
-            suppressed += suppressedApart.value ?? 0
-            var end = 0
-            for p in 0..<pieces.pieceCount {
-                let from = p * pieces.size, n = made[p]
-                if end < from { (place.base + end).moveInitialize(from: place.base + from, count: n) }
-                end += n
-            }
-            initialized = earlier.count + end
-        }
-    }
-
-    /// The entries of a `namedMap` while the findings leave room, in pieces that this thread and
-    /// one of its own take in turn, each decoded by a copy of this decoder as it is at the start.
-    /// A piece so decoded is what this decoder would make of it when no entry before it changed
-    /// the decoder (no finding, none counted past the room): so the pieces up to the first that
-    /// changes it are kept, and that one's decoder with them. The usual long mapping of profiles
-    /// is clean, or has its findings late (thousands of valid profiles were a quarter of lint's
-    /// time, decoded on one thread). Gives where the entries still to decode in turn begin.
-    private mutating func decodeAhead(_ entries: [Entry], as shape: Shape, in node: Node,
-                                      into out: inout [DecodedEntry]) -> Int {
-        // The first piece in turn, alone: when it has findings (a file of mistakes, not of late
-        // ones), a second thread would make its own editor for its own findings (the map of the
-        // whole file's lines), only to be waited for and thrown away.
-        let first = min(Self.aheadPiece, entries.count)
-        let before = madeSoFar
-        for k in 0..<first {
-            if let e = decodeNamed(entries[k], as: shape, in: node) { out.append(e) }
-            if madeSoFar != before { return k + 1 }
-        }
-        let pieces = Pieces(entries.count - first, size: Self.aheadPiece)
-        var start = self
-        start.splits = false
-        var resume = entries.count
-        var adopted: Decoder?
-        // Every piece written in place, in one buffer, as `decodeSplit` does: pieces in arrays
-        // of their own, copied in after, held every decoded profile twice at the peak.
-        let earlier = out
-        out = [DecodedEntry](unsafeUninitializedCapacity: entries.count) { buffer, initialized in
-            _ = buffer.initialize(fromContentsOf: earlier)
-            let place = Worker.Place(buffer.baseAddress! + earlier.count)
-            let apart = Handover<[AheadPiece]>()
-            let worker = Worker { [start] in
-                apart.value = Self.decodePieces(start, entries, from: first, as: shape, in: node, taking: pieces, at: place)
-            }
-            var made = Self.decodePieces(start, entries, from: first, as: shape, in: node, taking: pieces, at: place)
-            worker?.join()
-            made += apart.value ?? []
-            made.sort { $0.piece < $1.piece }
-            // The pieces kept, in turn up to the first that changed the decoder, move down over
-            // what the entries that did not decode left empty; the others are let go.
-            var end = 0, next = 0, keeping = true
-            for piece in made {
-                let at = piece.piece * pieces.size
-                guard keeping, piece.kept, piece.piece == next else {
-                    (place.base + at).deinitialize(count: piece.written)
-                    keeping = false
-                    continue
-                }
-                if end < at { (place.base + end).moveInitialize(from: place.base + at, count: piece.written) }
-                end += piece.written
-                next += 1
-                if let changed = piece.changed {
-                    adopted = changed
-                    resume = piece.end
-                    keeping = false
-                }
-            }
-            if adopted == nil { resume = min(entries.count, first + next * pieces.size) }
-            initialized = earlier.count + end
-        }
-        if var adopted {
-            adopted.splits = splits
-            self = adopted
-        }
-        return resume
-    }
-
-    /// What every change a decoder makes shows in (`decodeAhead`): its findings, kept or counted
-    /// past the room. Both only grow.
-    private var madeSoFar: Int { diagnostics.count + suppressed }
-
-    /// A piece of `decodeAhead` as decoded.
-    private struct AheadPiece {
-        package var piece: Int
-        /// How many of its entries were written (at its place if every entry before it decoded).
-        package var written: Int
-        /// When it changed the decoder: where the entries to decode in turn begin, and the
-        /// decoder after the entry that changed it.
-        package var end = 0
-        package var changed: Decoder?
-        /// False for a piece given up: an earlier one changed the decoder.
-        package var kept = true
-    }
-
-    /// `decodeAhead`'s pieces as this thread takes them, each by a copy of `start`, written at
-    /// `place`: until none is left, or one after a piece that changed the decoder.
-    private static func decodePieces(_ start: Decoder, _ entries: [Entry], from first: Int, as shape: Shape, in node: Node,
-                                     taking pieces: Pieces, at place: Worker.Place<DecodedEntry>) -> [AheadPiece] {
-        var made: [AheadPiece] = []
-        // What a copy finished or made for a fix is the same for every copy: kept for the next.
-        var template = start
-        while let range = pieces.take() {
-            let p = range.lowerBound / pieces.size
-            var decoder = template
-            var piece = AheadPiece(piece: p, written: 0)
-            for k in range {
-                // Once an earlier piece changed the decoder, this one is decoded in turn.
-                if k & 31 == 0, pieces.isStopped(p) {
-                    piece.kept = false
-                    break
-                }
-                if let e = decoder.decodeNamed(entries[first + k], as: shape, in: node) {
-                    (place.base + range.lowerBound + piece.written).initialize(to: e)
-                    piece.written += 1
-                }
-                if decoder.madeSoFar != start.madeSoFar {
-                    pieces.stop(after: p)
-                    piece.end = first + k + 1
-                    piece.changed = decoder
-                    break
-                }
-            }
-            made.append(piece)
-            if !piece.kept || piece.changed != nil { break }
-            template.madeEditor = decoder.madeEditor
-            template.source = decoder.source
-        }
-        return made
-    }
-
-    /// The entries in a piece of `decodeAhead`.
-    package static let aheadPiece = 512
-
     /// - Parameters:
     ///   - key: how the value is named in messages ("'timeout'", "an item of 'retryOn'").
     ///   - owner: for mappings, how the mapping is named when a key is missing or unknown.
@@ -455,7 +258,7 @@ package struct Decoder {
     }
 
     /// A mapping of profiles by name; with an owned tree and a full report, each profile is let go
-    /// once decoded (see `decodeOwned`), on whichever thread decodes it.
+    /// once decoded (see `decodeOwned`).
     package mutating func decodeNamedMap(_ entries: inout [Entry], _ valueShape: Shape, owned: Bool = false, span: Span,
                                  key: Label) -> Decoded? {
         if entries.isEmpty {
@@ -466,9 +269,6 @@ package struct Decoder {
         out.reserveCapacity(entries.count)
         var mapping = Node(.mapping(entries), span: span)
         var j = 0
-        if splits, diagnostics.count < room, entries.count >= Self.splitMinimum {
-            j = decodeAhead(entries, as: valueShape, in: mapping, into: &out)
-        }
         // Whether each profile is let go once decoded: not yet, from now on, or never (see
         // `startLettingGo`).
         var lettingGo: Bool? = false
@@ -479,10 +279,6 @@ package struct Decoder {
                 // for it, so that it holds none of the profiles.
                 mapping = Node(.mapping([]), span: span)
                 lettingGo = startLettingGo(&entries, decoded: j) { $0.value = Node(.reported, span: $0.value.span) }
-            }
-            if splits, diagnostics.count >= room, entries.count - j >= Self.splitMinimum {
-                decodeSplit(&entries, from: j, as: valueShape, in: mapping, into: &out, lettingGo: lettingGo == true)
-                break
             }
             if let e = decodeNamed(entries[j], as: valueShape, in: mapping) { out.append(e) }
             if lettingGo == true { entries[j].value = Node(.reported, span: entries[j].value.span) }
@@ -1132,8 +928,6 @@ package struct FirstSeen {
     package static let scanned = 16
 
     package init() {}
-    /// A key drawn per process, so that no file can be written to make its numbers collide.
-    package static let integerKey = UInt64.random(in: .min ... .max)
 
     /// Where an item of `earlier` had the identity of `value`, if one did. `earlier` is the list's
     /// items kept so far, in order, and only grows: each is the first of its identity (a repeat is
@@ -1154,10 +948,6 @@ package struct FirstSeen {
     }
 
     package static func hash(_ value: Decoded.Value) -> UInt64 {
-        // An integer (a status code: most items of any long list) by two multiplies of splitmix64,
-        // keyed as Hasher is, per process: hashing each with Hasher was a third of finding the
-        // repeats in a list of 200,000 numbers.
-        if case .integer(let v) = value { return mix64(UInt64(bitPattern: Int64(v)) ^ integerKey) }
         var hasher = Hasher()
         hashIdentity(value, into: &hasher)
         return hasher.finalize64()

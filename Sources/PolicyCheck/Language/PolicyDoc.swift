@@ -22,9 +22,9 @@ public struct PolicyDoc: Sendable, Hashable {
     public struct Profile: Sendable, Hashable {
         /// The profile's key: its name and where it was written.
         public var name: Located<String>
-        /// The fields, boxed and nil while there are none. Inline, six optional located values
-        /// made a profile 224 bytes; a 1 MiB file of 65 000 empty profiles then held 14.5 MB in
-        /// profiles alone, the most of its peak memory. Now an empty profile is 40 bytes.
+        /// The fields, boxed and nil while there are none: inline, six optional located values
+        /// make every profile large, and a 1 MiB file of empty profiles would hold most of its
+        /// peak memory in them.
         private var box: Box?
 
         public init(name: Located<String>, kind: Located<String>? = nil, maxRetries: Located<Int>? = nil,
@@ -138,16 +138,15 @@ public struct PolicyDoc: Sendable, Hashable {
     /// One pass over each decoded mapping, by key: looking every key up by name copied the
     /// decoded values over and over. Keys of a decoded mapping are unique (the loader drops
     /// repeated keys), so each case is met at most once. Entries are read by index, here and
-    /// below: iterating copies each entry, its decoded value with it. `apart`: a large policy's
-    /// profiles are read on two threads (see `Worker.map`).
-    package init(_ root: Decoded?, apart: Bool = false) {
+    /// below: iterating copies each entry, its decoded value with it.
+    package init(_ root: Decoded?) {
         guard let root, case .object(let top) = root.value else { return }
         for i in top.indices {
             switch top[i].key {
             case "version": version = top[i].value.int
             case "policy": policy = top[i].value.string
             case "description": description = top[i].value.string
-            case "retry": readRetry(top[i].value, apart: apart)
+            case "retry": readRetry(top[i].value)
             case "prefetch":
                 guard case .object(let entries) = top[i].value.value else { break }
                 for j in entries.indices {
@@ -177,19 +176,16 @@ public struct PolicyDoc: Sendable, Hashable {
         }
     }
 
-    /// `init(_:apart:)` of the only decoded tree, handed over: the profiles are taken out of it
-    /// and each profile's decoded values are let go as soon as it is read, on whichever thread
-    /// reads it, so that a file of 50,000 profiles does not hold its decoded values and its
-    /// document at once. The rest of the tree is let go (apart) once read.
-    package init(owning given: consuming Decoded?, apart: Bool = false) {
+    /// `init(_:)` of the only decoded tree, handed over: the profiles are taken out of it and each
+    /// profile's decoded values are let go as soon as it is read, so that a file of 50,000
+    /// profiles does not hold its decoded values and its document at once.
+    package init(owning given: consuming Decoded?) {
         var root = consume given
         var taken = Self.takeProfiles(from: &root)
-        self.init(root, apart: apart)
+        self.init(root)
         if var profiles = taken.take() {
-            self.profiles = Self.readProfiles(&profiles, apart: apart)
-            Worker.release(profiles, apart: apart)
+            self.profiles = Self.readProfiles(&profiles)
         }
-        Worker.release(root.take(), apart: apart)
     }
 
     private static func entries(of decoded: Decoded) -> DecodedObject? {
@@ -212,27 +208,24 @@ public struct PolicyDoc: Sendable, Hashable {
     }
 
     /// Each profile read (see `profile`), then its decoded values let go.
-    private static func readProfiles(_ profiles: inout [DecodedEntry], apart: Bool) -> [Profile] {
-        guard !profiles.isEmpty else { return [] }
-        return profiles.withUnsafeMutableBufferPointer { (buffer: inout UnsafeMutableBufferPointer<DecodedEntry>) -> [Profile] in
-            let place = Worker.Place(buffer.baseAddress!)
-            return Worker.map(buffer.count, apart: apart) { (i: Int) -> Profile in
-                let entry = place.base + i
-                let read = Self.profile(entry.pointee)
-                entry.pointee.value = Decoded(value: .boolean(false), span: entry.pointee.value.span)
-                return read
-            }
+    private static func readProfiles(_ profiles: inout [DecodedEntry]) -> [Profile] {
+        var read: [Profile] = []
+        read.reserveCapacity(profiles.count)
+        for i in profiles.indices {
+            read.append(Self.profile(profiles[i]))
+            profiles[i].value = Decoded(value: .boolean(false), span: profiles[i].value.span)
         }
+        return read
     }
 
-    private mutating func readRetry(_ retry: Decoded, apart: Bool) {
+    private mutating func readRetry(_ retry: Decoded) {
         guard case .object(let entries) = retry.value else { return }
         for i in entries.indices {
             switch entries[i].key {
             case "profiles":
                 guard case .object(let profiles) = entries[i].value.value else { break }
                 profilesSpan = entries[i].value.span
-                self.profiles = Worker.map(profiles.count, apart: apart) { Self.profile(profiles[$0]) }
+                self.profiles = profiles.indices.map { Self.profile(profiles[$0]) }
             case "retryOn":
                 guard case .list(let items) = entries[i].value.value else { break }
                 // Sized once: compactMap grows its result an item at a time.

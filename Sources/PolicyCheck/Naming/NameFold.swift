@@ -7,11 +7,11 @@ import PolicySource
 /// and make identifiers only for the names that share one (PerfFastPathTests checks the property).
 ///
 /// The folded bytes are hashed eight at a time (`Folder`), and read eight at a time where no
-/// byte needs a look of its own: byte by byte, through FNV-1a, `bad-name` and `name-collision`
-/// spent some 1,100 instructions on each name of 62 characters (8 % of linting 15,000 of them).
+/// byte needs a look of its own: byte by byte, `bad-name` and `name-collision` spent a large part
+/// of linting many long names on folding them.
 package enum NameFold {
     /// `Values.isName(text) ? of(text) : nil`, in one pass over the bytes: `name-collision` asks
-    /// both of every profile, and two passes were a quarter of its cost on 65,000 names.
+    /// both of every profile.
     package static func ofName(_ text: String) -> UInt64? {
         var text = text
         return text.withUTF8 { u -> UInt64? in
@@ -71,9 +71,8 @@ package enum NameFold {
 
     /// The hash of a sequence of folded bytes, however they are given: eight at a time through
     /// splitmix64's mixer (`mix64`), the count last, so that a fold is one value whether its bytes
-    /// came one by one or eight at once, across dashes or not. Not `keyedHash`, which takes its
-    /// bytes whole and puts the length into its keyed start: a fold's length is known only at the
-    /// end, and folds need no key (names that share one are then compared by their bytes).
+    /// came one by one or eight at once, across dashes or not. Folds need no seed: names that
+    /// share one are then compared by their bytes.
     package struct Folder {
         private var hash: UInt64 = 0x243F_6A88_85A3_08D3
         /// The bytes not yet mixed in, the first in the low byte, and how many.
@@ -129,4 +128,13 @@ package enum NameFold {
         private static func mix(_ h: UInt64) -> UInt64 { h ^ (h >> 29) }
         private static func bit(_ h: UInt64) -> Int { Int(truncatingIfNeeded: h & 4095) }
     }
+}
+
+/// splitmix64's finalizer: a bijection of 64 bits whose every output bit depends on every input bit.
+@inline(__always)
+private func mix64(_ x: UInt64) -> UInt64 {
+    var z = x
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
 }

@@ -145,9 +145,6 @@ public struct Findings: Sendable {
     package var source: SourceMap.Builder?
     package var root: Node?
     private var madeEditor: Editor?
-    /// Whether a rule may take a second thread for a large part of its work: a large file
-    /// checked where `POLICYC_THREADS` allows more than one (the Checker's `apart`).
-    package var apart = false
 
     public init() {}
 

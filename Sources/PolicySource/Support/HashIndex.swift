@@ -1,11 +1,8 @@
-internal import CPrefetch
-
 /// Items of a growing list by hash, to find an earlier item equal to a new one in O(1): an
-/// open-addressing table of item indices with their hashes. Dictionaries keyed by the items
-/// themselves (a key's text, a decoded value) hashed every item again on each growth and retained
-/// and released what they held at every step: a sixth of linting a mapping of 50 000 keys, a third
-/// of a list of 30 000 exceptions. The hashes are the standard library's (seeded per process, so
-/// no file can be written to make its items collide); equality is the caller's.
+/// open-addressing table of item indices with their hashes. A dictionary keyed by the items
+/// themselves (a key's text, a decoded value) would hash every item again on each growth and
+/// retain and release what it holds at every step. The hashes are the standard library's (seeded
+/// per process, so no file can be written to make its items collide); equality is the caller's.
 package struct HashIndex {
     /// Each slot: the high 32 bits of an item's hash, then its index; `empty` for none. One word a
     /// slot: half the table a separate array of whole hashes needs.
@@ -31,15 +28,6 @@ package struct HashIndex {
             i = (i + 1) & mask
         }
         return nil
-    }
-
-    /// Asks for the cache line where the probe for `hash` starts, without waiting for it: the
-    /// table of a large mapping is a megabyte, and each look-up in it a cache miss.
-    @inline(__always)
-    package func prefetch(hash: UInt64) {
-        guard !slots.isEmpty else { return }
-        let i = Self.position(hash & 0xFFFF_FFFF_0000_0000) & (slots.count - 1)
-        slots.withUnsafeBufferPointer { policyc_prefetch($0.baseAddress! + i) }
     }
 
     /// Adds item `index` (below 2³² − 1) with `hash`.

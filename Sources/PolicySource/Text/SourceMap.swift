@@ -6,9 +6,8 @@ public struct SourceMap: Sendable {
     public let bytes: [UInt8]
     /// Each line: where it starts (`lines[0]` is line 1, from byte 3 after a BOM), where it ends
     /// (its line break, or the end of the file for the last line), and whether it is all ASCII
-    /// (its columns are then its bytes). One array of one element a line: three of them cost three
-    /// appends and three growths a line (with the growths' page faults, the map was 5 % of the
-    /// instructions of linting a 1 MiB list of short lines).
+    /// (its columns are then its bytes). One array of one element a line: three of them would cost
+    /// three appends and three growths a line.
     private var lines: [Line] = []
     /// The line break the file uses first (LF when it has none): what inserted lines end with.
     public private(set) var lineBreak = "\n"
@@ -36,8 +35,8 @@ public struct SourceMap: Sendable {
         self = builder.finish()
     }
 
-    /// The map made a piece at a time: `Loader` makes it while another thread parses (this one
-    /// would wait for the parser otherwise), and the first fix finds it made.
+    /// The map made a piece at a time: a syntax error's position needs only the lines up to it
+    /// (`finish(through:)`), a fix the whole map (`finish()`).
     public struct Builder: Sendable {
         package let bytes: [UInt8]
         private var lines: [Line] = []
@@ -67,9 +66,9 @@ public struct SourceMap: Sendable {
 
         /// A map of the lines up to `line` at least (all of them in a shorter file), to place
         /// positions on those lines only: a syntax error near the start of 1 MiB of short lines
-        /// needs no map of the rest (24 million instructions).
+        /// needs no map of the rest.
         public mutating func finish(through line: Int) -> SourceMap {
-            // No room made for every line of the file: counting them was half of the cost.
+            // No room made for every line of the file: counting them would cost as much as the map.
             reserved = true
             while lines.count < line, advance(by: 1 << 12) {}
             return SourceMap(bytes: bytes, lines: lines, checkpoints: checkpoints, lineBreak: lineBreak ?? "\n")
@@ -100,8 +99,7 @@ public struct SourceMap: Sendable {
                     if i >= limit && i < n { return }
                     // Most bytes: printable ASCII, one scalar each and no line break. A run of them
                     // is skipped eight at a time, and its checkpoints placed by arithmetic: byte by
-                    // byte, the map of a 1 MiB file cost 25 instructions a byte, as much as libyaml's
-                    // parse of a file of comments.
+                    // byte, the map would cost as much as libyaml's parse of a file of comments.
                     let run = i < n ? SourceMap.asciiRun(b, from: i) : 0
                     if run > 0 {
                         while nextMark < scalars + run {
@@ -137,13 +135,11 @@ public struct SourceMap: Sendable {
                             if c >= 0x80 {
                                 ascii = false
                                 // The rest of the character at once: no continuation byte starts a
-                                // scalar or a line break (53,000 lines of non-ASCII names took 24.6
-                                // million instructions byte by byte, 18.1 million so).
+                                // scalar or a line break.
                                 if c >= 0xC0 { while i < n, b[i] & 0xC0 == 0x80 { i += 1 } }
                                 // And the characters after it that are not ASCII either, up to a
-                                // line break (NEL is C2 85, LS and PS E2 80 A8 and A9): 400 accented
-                                // letters a line, each once round the loop above, made the map of
-                                // a 1 MiB file 41 million instructions.
+                                // line break (NEL is C2 85, LS and PS E2 80 A8 and A9), without going
+                                // round the loop above for each of a line of accented letters.
                                 while i < n {
                                     let d = b[i]
                                     guard d >= 0xC2 else { break }
@@ -179,8 +175,7 @@ public struct SourceMap: Sendable {
                     nextMark = SourceMap.stride
                     i += width
                     start = i
-                    // Empty lines in a row, each a line and nothing more: through the loop above, a
-                    // file of 1 MiB of line feeds cost 130 instructions a line.
+                    // Empty lines in a row, each a line and nothing more, without the loop above.
                     while i < n && i < limit {
                         let c = b[i]
                         guard c == 0x0A || c == 0x0D else { break }

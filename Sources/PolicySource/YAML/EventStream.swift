@@ -1,15 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 internal import CYaml
 
 /// One libyaml event as the loader reads it: plain values, its texts pointing into libyaml's
-/// event, which its chunk keeps until `EventChunk.empty()`. Read on the thread that builds the
-/// tree: the thread that parses only parses, and frees what it parsed (see `EventChunk`).
+/// event, which its chunk keeps until `EventChunk.empty()`.
 package struct RawEvent {
     package enum Kind: UInt8 {
         case streamStart, streamEnd, documentStart, documentEnd, alias, scalar
@@ -31,9 +23,8 @@ package struct RawEvent {
 
 /// A run of events, and how the stream ended if it ended after them.
 ///
-/// The events are libyaml's own, parsed into place: the thread that parses does not copy them
-/// (a ninth of its work, and on most large files it is the slower of the two). The reader reads
-/// them where they are; `empty()` deletes them, on the parser's thread (see `EventPipe`).
+/// The events are libyaml's own, parsed into place and read where they are, not copied;
+/// `empty()` deletes them.
 package struct EventChunk {
     package enum End {
         /// libyaml's stream ended.
@@ -42,8 +33,8 @@ package struct EventChunk {
         case failed(Diagnostic)
     }
 
-    /// Holds the events, and deletes those still there when the last chunk that shares it goes
-    /// (a reader that stopped early, a pipe stopped with chunks queued).
+    /// Holds the events, and deletes those still there when the chunk goes (a reader that
+    /// stopped early).
     private final class Store {
         package let capacity: Int
         package let events: UnsafeMutablePointer<yaml_event_t>
@@ -130,22 +121,10 @@ package struct EventChunk {
                         tag: tag.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
     }
 
-    /// What a look-ahead reads of event `i` (see `EventReader.prefetchNextKey`): whether it
-    /// opens or closes a collection, or is a scalar and its bytes, and nothing else.
-    package enum Peek {
-        case open, close, other
-        case scalar(UnsafeBufferPointer<UInt8>)
-    }
-
-    package func peek(_ i: Int) -> Peek {
-        let e = store.events + i
-        switch e.pointee.type {
-        case YAML_SCALAR_EVENT:
-            return .scalar(UnsafeBufferPointer(start: UnsafePointer(e.pointee.data.scalar.value), count: e.pointee.data.scalar.length))
-        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT: return .open
-        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT: return .close
-        default: return .other
-        }
+    /// Whether event `i` ends a collection (an empty one is made at once, see `EventReader.handle`).
+    package func closes(_ i: Int) -> Bool {
+        let type = store.events[i].type
+        return type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT
     }
 
     /// A scalar's value.
@@ -163,13 +142,8 @@ package struct EventChunk {
 /// Bytes → libyaml events, in chunks. The only code that sees libyaml's parser.
 package enum EventSource {
     /// Parses `bytes` and hands the events to `deliver` in chunks of at most `chunkSize` (the
-    /// last one with `end` set), the first once it holds `firstChunk` events: the reader maps
-    /// the file's lines while it waits only once the parser has delivered something (see
-    /// `EventReader.read`), and a file's first events come at once where a later one may take
-    /// the whole file (the value of `policy: blank` followed by 1 MiB of blank lines ends only
-    /// where they do). `deliver` returns false to stop parsing; it may keep the chunk's storage
-    /// and give back another (see `EventPipe`).
-    package static func parse(_ bytes: [UInt8], chunkSize: Int, firstChunk: Int = 4, deliver: (inout EventChunk) -> Bool) {
+    /// last one with `end` set). `deliver` returns false to stop parsing.
+    package static func parse(_ bytes: [UInt8], chunkSize: Int, deliver: (inout EventChunk) -> Bool) {
         // On the heap: libyaml's string reader points back into the parser, so it must not move.
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
@@ -187,7 +161,6 @@ package enum EventSource {
         input.withUnsafeBufferPointer { buffer in
             yaml_parser_set_input_string(parser, buffer.baseAddress, bytes.count)
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-            var size = min(firstChunk, chunkSize)
             while true {
                 guard let type = chunk.parse(parser) else {
                     chunk.end = .failed(syntaxError(parser.pointee, in: bytes))
@@ -199,13 +172,9 @@ package enum EventSource {
                     _ = deliver(&chunk)
                     return
                 }
-                if chunk.count >= size {
-                    size = chunkSize
+                if chunk.count >= chunkSize {
                     guard deliver(&chunk) else { return }
-                    // What came back: this chunk, read (one thread), or one the reader is done
-                    // with (`EventPipe`), or a new one without room yet.
                     chunk.empty()
-                    if chunk.capacity < chunkSize { chunk = EventChunk(capacity: chunkSize) }
                 }
             }
         }
@@ -287,88 +256,5 @@ package enum EventSource {
         case YAML_FOLDED_SCALAR_STYLE: return .folded
         default: return .plain
         }
-    }
-}
-
-/// Hands chunks of events from the thread that parses to the thread that builds the tree: a
-/// queue of at most `depth` full chunks, so a fast parser never holds more than that many ahead,
-/// and the emptied chunks come back for their storage to be reused.
-package final class EventPipe: @unchecked Sendable {
-    // Every field below is read and written only with `lock` held.
-    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    private var ready: [EventChunk] = []
-    private var head = 0
-    private var spare: [EventChunk] = []
-    private var stopped = false
-    private let depth: Int
-
-    package init(depth: Int) {
-        self.depth = depth
-        pthread_mutex_init(lock, nil)
-        pthread_cond_init(changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(lock)
-        changed.deallocate()
-        lock.deallocate()
-    }
-
-    /// The parser's side: queues `chunk` and gives it an emptied one in its place. False once
-    /// the reader has stopped (nothing more is wanted).
-    package func send(_ chunk: inout EventChunk) -> Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        while ready.count - head >= depth && !stopped { pthread_cond_wait(changed, lock) }
-        guard !stopped else { return false }
-        var next = spare.popLast() ?? EventChunk()
-        swap(&next, &chunk)
-        ready.append(next)
-        pthread_cond_broadcast(changed)
-        return true
-    }
-
-    /// The reader's side: the next chunk, waiting for it; `done` is the chunk it has finished
-    /// with, given back for its storage. While none is ready, `idle` runs (without the lock)
-    /// for as long as it answers true, then the reader sleeps until one is.
-    package func receive(returning done: consuming EventChunk?, whileWaiting idle: () -> Bool = { false }) -> EventChunk {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        // Its events are deleted by the parser's thread when it takes the chunk (see
-        // `EventSource.parse`): libyaml's texts freed by the thread that allocated them. Freed on
-        // this thread, each free went to the other thread's heap, under its lock: on a list of
-        // 200 000 numbers this thread ran 55 million more instructions than when events were copied.
-        if let done = done.take() { spare.append(done) }
-        var idling = true
-        while ready.count == head {
-            if idling {
-                pthread_mutex_unlock(lock)
-                idling = idle()
-                pthread_mutex_lock(lock)
-            } else {
-                pthread_cond_wait(changed, lock)
-            }
-        }
-        let chunk = ready[head]
-        ready[head] = EventChunk()
-        head += 1
-        if head == ready.count {
-            ready.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        pthread_cond_broadcast(changed)
-        return chunk
-    }
-
-    /// The reader wants no more: a waiting or later `send` returns false.
-    package func stop() {
-        pthread_mutex_lock(lock)
-        stopped = true
-        ready.removeAll()
-        head = 0
-        pthread_cond_broadcast(changed)
-        pthread_mutex_unlock(lock)
     }
 }

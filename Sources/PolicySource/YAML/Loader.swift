@@ -7,9 +7,6 @@ public struct LoadResult: Sendable {
     public var diagnostics: [Diagnostic]
     /// Findings not kept because the file already had `Loader.maxFindings` (see `Checker`).
     public var suppressed = 0
-    /// The map of the file's lines, as far as it was made while another thread parsed (nil when
-    /// the file was parsed on this thread): what a fix is written through.
-    public var sourceMap: SourceMap.Builder?
 }
 
 /// Bytes → YAML tree with positions, from libyaml's events (`EventSource`).
@@ -24,40 +21,23 @@ public enum Loader {
     public static let maxFindings = 1000
     /// Collections nested deeper than this are kept without their contents (their kind and span
     /// only). The language reads nothing below depth 5 (root, `retry`, `profiles`, a profile, a
-    /// value), and a nest of tens of thousands of `[[[…]]]` to depth 32 held an array per level:
-    /// 50 MB for a 1 MiB file. Duplicate keys are still found at every depth: a mapping's keys are
+    /// value), and a nest of tens of thousands of `[[[…]]]` to depth 32 would hold an array per
+    /// level. Duplicate keys are still found at every depth: a mapping's keys are
     /// compared while it is open, and only its finished contents are let go.
     public static let keptDepth = 8
 
-    /// A file this large is parsed on a second thread while the tree is built, when `threads`
-    /// allows more than one (nil: every core): below it, starting a thread costs more than it saves.
-    package static let pipelineMinimum = 64 << 10
-
-    /// A pipelined load hands events over in chunks of this many, at most `depth` of them queued:
-    /// a hand-over costs a lock and perhaps a wake-up, far less than parsing two thousand events,
-    /// and four chunks of libyaml's events (104 bytes each, and their texts) are about a megabyte.
-    package static let pipe = (chunk: 2048, depth: 4)
-
-    /// `threads`: 1 (the default) parses on this thread; more, or nil for every core, parses a
-    /// file of at least `pipelineMinimum` bytes on a second thread while this one builds the tree.
-    ///
     /// `reading`: the shape its reader reads the document as (`Language.root` for a policy), or
     /// nil to keep everything. A collection that reader never looks into (the value of a key the
     /// shape does not have, a list where a number belongs) is kept with its kind and span only:
     /// a flow one (`{…}`, `[…]`) without contents, a block one with its last entry or item, from
     /// which an editor finds its last line. A repeated key in it is still found. So a file of
     /// tiny lists under an unknown key, or of profiles whose values nest, holds no tree of them.
-    public static func load(_ bytes: [UInt8], threads: Int? = 1, reading: Shape? = nil) -> LoadResult {
-        load(bytes, pipe: pipelines(bytes, threads: threads) ? pipe : nil, reading: reading)
+    public static func load(_ bytes: [UInt8], reading: Shape? = nil) -> LoadResult {
+        load(bytes, chunk: 256, reading: reading)
     }
 
-    /// Whether `load` parses `bytes` on a second thread.
-    package static func pipelines(_ bytes: [UInt8], threads: Int?) -> Bool {
-        threads != 1 && bytes.count >= pipelineMinimum
-    }
-
-    /// `pipe`: chunk size and queue depth of the second thread's hand-over; nil for one thread.
-    package static func load(_ bytes: [UInt8], pipe: (chunk: Int, depth: Int)?, reading: Shape? = nil) -> LoadResult {
+    /// `chunk`: how many events libyaml parses before the tree takes them (tests vary it).
+    package static func load(_ bytes: [UInt8], chunk: Int, reading: Shape? = nil) -> LoadResult {
         if bytes.count > maxBytes {
             // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
             // that many bytes is a lower bound, not the size.
@@ -69,23 +49,8 @@ public enum Loader {
         // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var run = EventReader(bytes: content, reading: reading)
-        // On a second thread libyaml parses while this one checks the encoding (9 million
-        // instructions for a file of non-ASCII names): a file refused is refused all the same.
-        // Then, whenever this thread waits for the parser, it maps the file's lines a piece at a
-        // time, for the fixes: made after the parse, the map was 7 million instructions of the
-        // thread that decodes, checks and reports, alone.
-        var map = SourceMap.Builder(bytes)
-        var result = run.read(pipe: pipe, refusing: { Encoding.problem(in: bytes) },
-                              whileWaiting: { map.advance(by: mapPiece) })
-        if pipe != nil, result.decodable { result.sourceMap = map }
-        return result
+        return run.read(chunk: chunk, refusing: { Encoding.problem(in: bytes) })
     }
-
-    /// The bytes mapped at a time while waiting for the parser: about 230,000 instructions on a
-    /// 1 MiB file of short lines, so a chunk that arrives meanwhile waits little.
-    package static let mapPiece = 32 << 10
-    /// The pieces mapped, at most, before the parser's first chunk arrives.
-    package static let earlyPieces = 2
 
     package static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
         LoadResult(root: nil, decodable: false, diagnostics: [
@@ -120,8 +85,7 @@ private struct Frame {
     /// every key comparison (see `sameText`).
     package var seen = HashIndex()
     /// The hash of the last key `firstSpan` looked up and did not find, with where that key
-    /// stands: it becomes the next entry, and is indexed with this hash instead of a second one
-    /// (a mapping of long keys was hashed twice over).
+    /// stands: it becomes the next entry, and is indexed with this hash instead of a second one.
     package var lastKeyHash: (span: Span, hash: UInt64)?
     package var pendingKey: String?
     package var pendingKeySpan = Span(.start)
@@ -149,7 +113,7 @@ private struct EventReader {
     package var spareEntries: [[Entry]] = []
     package var spareItems: [[Node]] = []
 
-    /// See `Loader.load(_:threads:reading:)`.
+    /// See `Loader.load(_:reading:)`.
     package let reading: Shape?
     /// Whether unread collections are let go: only when there is a shape to say what is read.
     package var pruning: Bool { reading != nil }
@@ -159,55 +123,14 @@ private struct EventReader {
         self.reading = reading
     }
 
-    /// Parses on this thread, or, with `pipe`, on a second one while this one builds the tree:
-    /// libyaml's part (a third of a large file's work) then runs beside the rest. When `problem`
-    /// finds the bytes unfit to read (asked while libyaml parses, or first on one thread), the
-    /// file is refused with it alone.
-    ///
-    /// `whileWaiting` runs whenever this thread would wait for the parser's next chunk, until it
-    /// answers false (it has no more to do); on one thread it never runs.
-    package mutating func read(pipe settings: (chunk: Int, depth: Int)?,
-                       refusing problem: () -> Encoding.Problem?,
-                       whileWaiting idle: () -> Bool = { false }) -> LoadResult {
+    /// Parses and builds the tree, a chunk of events at a time (chunks only batch the calls; a
+    /// small one stays in the cache). When `problem` finds the bytes unfit to read, the file is
+    /// refused with it alone.
+    package mutating func read(chunk size: Int, refusing problem: () -> Encoding.Problem?) -> LoadResult {
         var decodable = true
-        let pipe = settings.map { EventPipe(depth: $0.depth) }
-        if let pipe, let settings, let worker = Worker({ [bytes] in
-            EventSource.parse(bytes, chunkSize: settings.chunk) { pipe.send(&$0) }
-        }) {
-            if let found = problem() {
-                pipe.stop()
-                worker.join()
-                return Loader.refused(.inputLimit, at: found.mark, found.message)
-            }
-            var chunk: EventChunk? = nil
-            // Before the parser's first chunk, only a little of the waiting is spent: a file that
-            // libyaml refuses at once (a tab on line 4 of 1 MiB of short lines) needs no map, and
-            // mapping while the parser's thread started was a seventh of linting it.
-            var received = false, early = 0
-            func waiting() -> Bool {
-                if !received {
-                    guard early < Loader.earlyPieces else { return false }
-                    early += 1
-                }
-                return idle()
-            }
-            while true {
-                let next = pipe.receive(returning: chunk.take(), whileWaiting: waiting)
-                received = true
-                let goOn = consume(next, decodable: &decodable)
-                chunk = consume next
-                if !goOn { break }
-            }
-            // Stopped early (a second document, a broken limit): the parser's thread returns
-            // at its next chunk.
-            pipe.stop()
-            worker.join()
-        } else {
-            if let found = problem() { return Loader.refused(.inputLimit, at: found.mark, found.message) }
-            // Small chunks: on one thread they only batch the calls, and stay in the cache.
-            EventSource.parse(bytes, chunkSize: 256) { chunk in
-                consume(chunk, decodable: &decodable)
-            }
+        if let found = problem() { return Loader.refused(.inputLimit, at: found.mark, found.message) }
+        EventSource.parse(bytes, chunkSize: size) { chunk in
+            consume(chunk, decodable: &decodable)
         }
         finishUnsupportedCounts()
         return LoadResult(root: decodable ? root : nil, decodable: decodable, diagnostics: diagnostics,
@@ -274,7 +197,7 @@ private struct EventReader {
             let text = chunk.value(event)
             if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
                 // A key: kept as text, never made a node.
-                takeKey(text, event.style, span: event.span, frame: top, in: chunk)
+                takeKey(text, event.style, span: event.span, frame: top)
             } else {
                 deliver(Node(.scalar(text, event.style), span: event.span))
             }
@@ -294,9 +217,8 @@ private struct EventReader {
                 discard = true
             }
             // An empty collection (`{}`, `[]`) is made at once, its end read ahead in the chunk:
-            // it needs no frame, and without pushing and popping one for each of 70,000 `{}`
-            // profiles this thread does 343 million instructions instead of 403.
-            if eventIndex + 1 < chunk.count, case .close = chunk.peek(eventIndex + 1) {
+            // it needs no frame pushed and popped (files of tens of thousands of `{}` profiles).
+            if eventIndex + 1 < chunk.count, chunk.closes(eventIndex + 1) {
                 let span = Span(start: start, end: chunk.event(eventIndex + 1).span.end)
                 deliver(Node(discard ? .reported : isMapping ? .mapping([]) : .sequence([]), span: span))
                 return .goOnPastNext
@@ -415,8 +337,8 @@ private struct EventReader {
     }
 
     /// Room for a collection's next entry or item. One of over `largeCollection` grows eightfold
-    /// when full, not twofold: each growth copies the array into new memory, and on a file of
-    /// 60,000 profiles the page faults of those copies were 8 % of lint's time. Room not yet
+    /// when full, not twofold: each growth copies the array into new memory, and the page faults
+    /// of those copies are a large part of reading a file of many profiles. Room not yet
     /// filled is address space, not memory (no page of it is touched), and is never more than the
     /// file could fill: an entry or an item takes at least two bytes of it.
     /// (Static: a method of the reader, given its own stack's array, made Swift copy the stack.)
@@ -430,9 +352,9 @@ private struct EventReader {
     package static let largeCollection = 1024
 
     /// A collection's entries or items as the tree keeps them: a copy with no room to spare, the
-    /// filled array left empty with its room for the next collection at its depth. A profile of
-    /// five keys grows its array to room for eight (four allocations); 13,000 of them held 2.9 MB
-    /// of room never filled. A large collection hands over its array itself: copied, it would be
+    /// filled array left empty with its room for the next collection at its depth: a profile of
+    /// five keys grows its array to room for eight, and thousands of them would hold that room
+    /// never filled. A large collection hands over its array itself: copied, it would be
     /// in memory twice.
     @inline(__always)
     package static func handOver<T>(_ array: inout [T]) -> [T] {
@@ -460,14 +382,14 @@ private struct EventReader {
         swap(&array, &spares[depth])
     }
 
-    package mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int, in chunk: borrowing EventChunk) {
+    package mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int) {
         stack[top].pendingKeySpan = span
         stack[top].pendingKey = key
         if style == .plain && sameText(key, "<<") {
             reportOnce("merge", at: span.start,
                        "merge keys ('<<') are not supported in policy files; write each key out")
             stack[top].skipValue = true
-        } else if let first = firstSpan(of: key, frame: top, in: chunk) {
+        } else if let first = firstSpan(of: key, frame: top) {
             stack[top].skipValue = true
             guard diagnostics.count < Loader.maxFindings else {
                 suppressed += 1
@@ -487,16 +409,13 @@ private struct EventReader {
     /// Every key taken becomes an entry when its value arrives, before the next key, so the
     /// entries are exactly the keys seen. Keys are the same when their bytes are: `K` and the
     /// Kelvin sign, or a composed and a decomposed letter, are two keys to every other reader.
-    package mutating func firstSpan(of key: String, frame top: Int, in chunk: borrowing EventChunk) -> Span? {
+    package mutating func firstSpan(of key: String, frame top: Int) -> Span? {
         let count = stack[top].entries.count
         if count < 16 {
             for i in 0..<count where sameText(stack[top].entries[i].key, key) { return stack[top].entries[i].keySpan }
             return nil
         }
-        // The key's slot, for a key the look-ahead did not reach (after a long value, past the
-        // chunk's end), is asked for before the keys not yet indexed are placed.
         let hash = Self.hash(key)
-        stack[top].seen.prefetch(hash: hash)
         while stack[top].seen.count < count {
             let indexed = stack[top].seen.count
             let indexedHash: UInt64
@@ -510,46 +429,21 @@ private struct EventReader {
         let entries = stack[top].entries
         let found = stack[top].seen.find(hash: hash) { sameText(entries[$0].key, key) }
         stack[top].lastKeyHash = found == nil ? (stack[top].pendingKeySpan, hash) : nil
-        prefetchNextKey(frame: top, in: chunk)
         return found.map { entries[$0].keySpan }
     }
 
-    /// Asks for the slot of this mapping's next key, read ahead in the chunk: the key after the
-    /// value that follows the one just taken. A look-up in the index of a large mapping is a cache
-    /// miss, and the misses were 4 % of linting 60,000 profiles; asked for this early,
-    /// the slot arrives while the value between is read. Only the slot is asked for: the key's
-    /// look-up hashes its own text, so a wrong guess costs time, never a finding.
-    package func prefetchNextKey(frame top: Int, in chunk: borrowing EventChunk) {
-        // The value: one event, or a collection up to its end, within a few events.
-        var j = eventIndex + 1, depth = 0
-        let end = min(chunk.count, j + 24)
-        while j < end {
-            switch chunk.peek(j) {
-            case .open: depth += 1
-            case .close: depth -= 1
-            case .scalar, .other: break
-            }
-            j += 1
-            if depth <= 0 { break }
-        }
-        guard depth == 0, j < end, case .scalar(let bytes) = chunk.peek(j) else { return }
-        stack[top].seen.prefetch(hash: keyedHash(bytes))
-    }
-
-    /// A key's hash by its bytes (keys are the same when their bytes are, see `firstSpan`): the
-    /// per-process keyed hash of `firstEarlier`, so no file can make its keys share slots. The
-    /// standard library's SipHash took about 200 instructions a key, and each key of a large
-    /// mapping is hashed twice (for the slot asked for ahead, then to look it up).
+    /// A key's hash by its bytes (keys are the same when their bytes are, see `firstSpan`),
+    /// seeded per process: no file can make its keys share slots.
     package static func hash(_ key: String) -> UInt64 {
         var key = key
-        return key.withUTF8 { keyedHash($0) }
+        return key.withUTF8 { hashOfBytes($0) }
     }
 
     package mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
         diagnostics.append(Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message))
     }
 
-    /// The message is made only for the first: a file of 50 000 tags made it 50 000 times.
+    /// The message is made only for the first: a file may hold tens of thousands of tags.
     package mutating func reportOnce(_ kind: String, at mark: Mark, _ message: @autoclosure () -> String) {
         if let seen = unsupported[kind] {
             unsupported[kind] = (seen.index, seen.more + 1)

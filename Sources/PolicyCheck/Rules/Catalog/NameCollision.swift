@@ -35,19 +35,18 @@ extension Rule {
             guard count > 0 else { return }
             // Folds first (see `NameFold`): only profiles whose fold another shares can share an
             // identifier, and only those whose fold a taken word has can take a member's name. For
-            // the others no identifier is made, which was most of the cost of 50 000 profiles.
+            // the others no identifier is made.
             // Each profile as one integer: the top bits of its fold, then its index. Sorted as
-            // plain integers, by radix (a sort of tuples by a closure cost 40 million
-            // instructions for 65 000 profiles); profiles of one fold still end up side by side
-            // in index order, and a group of equal top bits that holds two folds is only a group
+            // plain integers, by radix (cheaper than sorting tuples by a closure); profiles of one
+            // fold still end up side by side in index order, and a group of equal top bits that holds two folds is only a group
             // to compare.
             let indexBits = max(1, Int.bitWidth - (count - 1).leadingZeroBitCount)
             let indexMask: UInt64 = (1 << UInt64(indexBits)) - 1
             var folds: [UInt64] = []
             folds.reserveCapacity(count)
             // What takes each profile's Swift constant, with `unlooked` set while its Kotlin one is
-            // still to look up: only where it is written anyway, to compare its group (it was
-            // written twice, a fifth of this rule's cost on 36,000 names that may be taken).
+            // still to look up: only where it is written anyway, to compare its group (not written
+            // twice).
             var swiftTaken: [NameAdvice.Taken] = []
             for p in doc.profiles.indices {
                 let name = doc.profiles[p].name.value
@@ -81,11 +80,11 @@ extension Rule {
             func group(_ k: Int) -> UInt64 { folds[k] & ~indexMask }
             // Group by group of one fold (one identifier is never in two), each profile's first
             // earlier profile with its Swift constant, else with its Kotlin one. No identifier is
-            // kept per profile: tables of every profile's identifiers were 4 MB of 50 000 profiles.
+            // kept per profile: tables of every profile's identifiers would be megabytes.
             var collisions: [(index: Int32, first: Int32)] = []
             // A small group's identifiers as bytes, one after another: its Swift constant, then
-            // its Kotlin one. No String is made for them (two a profile were a quarter of this
-            // rule's cost on 65 000 profiles that all collide).
+            // its Kotlin one. No String is made for them (two a profile would cost more than the
+            // comparison on profiles that all collide).
             let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16 * 2 * 2 * Values.maxNameLength)
             defer { bytes.deallocate() }
             var bounds: [(start: Int, middle: Int, end: Int)] = []
@@ -141,15 +140,13 @@ extension Rule {
                     }
                 } else {
                     // A large group (an attacker's): each language's identifiers written one after
-                    // another, then the first earlier of each by its bytes' hash (`firstEarlier`);
-                    // the two languages on two threads when the file may take a second (36,000
-                    // names of one fold: the rule was the last thing lint waited for).
+                    // another, then the first earlier of each by its bytes' hash (`firstEarlier`).
                     var room = 0
                     for f in run...k { room += 2 * doc.profiles[Int(index(f))].name.value.utf8.count }
                     let size = room, first = run, last = k, profiles = doc.profiles, sorted = folds
                     typealias Firsts = (firsts: [Int32?], members: [(index: Int32, taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken))])
                     /// The firsts of one kind of identifier and, with SCREAMING_SNAKE, the members.
-                    @Sendable func firsts(_ kind: ASCIIName.Kind) -> Firsts {
+                    func firsts(_ kind: ASCIIName.Kind) -> Firsts {
                         let written = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, size))
                         defer { written.deallocate() }
                         var ends: [Int32] = []
@@ -175,11 +172,8 @@ extension Rule {
                         var name = profiles[Int(sorted[f] & indexMask)].name.value
                         return name.withUTF8 { Bytes8.contains($0, 0x2D) }
                     }
-                    let kotlin = Handover<Firsts>()
-                    let worker = anyDash && findings.apart && k - run >= nameCollisionPairedGroup ? Worker { kotlin.value = firsts(.screamingSnake) } : nil
                     let swiftFirst = anyDash ? firsts(.lowerCamel).firsts : [Int32?](repeating: nil, count: last - first + 1)
-                    worker?.join()
-                    let (kotlinFirst, groupMembers) = kotlin.value ?? firsts(.screamingSnake)
+                    let (kotlinFirst, groupMembers) = firsts(.screamingSnake)
                     members += groupMembers
                     isMember.formUnion(groupMembers.lazy.map(\.index))
                     for g in swiftFirst.indices { report(g, (swiftFirst[g] ?? kotlinFirst[g]).map(Int.init)) }
@@ -210,7 +204,3 @@ extension Rule {
             }
         })
 }
-
-/// The size of a group of one fold from which `name-collision` finds its Swift and its Kotlin
-/// identifiers' firsts on two threads, when it may take a second (`Findings.apart`).
-package let nameCollisionPairedGroup = 4096
