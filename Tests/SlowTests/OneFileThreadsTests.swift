@@ -8,7 +8,7 @@ import TestSupport
 /// checked at once (`POLICYC_THREADS`, see `ThreadsTests`).
 @Suite(.serialized) struct OneFileThreadsTests {
     @Test func oneLargeFileIsLintedOnOneThread() throws {
-        let dir = try CLITests.scratch()
+        let dir = try GenSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // Some 600 KB: profiles with findings, so that every stage has work.
         var text = "version: 1\npolicy: big\nretry:\n  profiles:\n"
