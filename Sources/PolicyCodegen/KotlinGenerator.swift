@@ -133,7 +133,7 @@ package enum KotlinGenerator {
         default:
             break
         }
-        if case .bool = c.value, let former = formerNames[c.name.description] {
+        if case .bool = c.value, let former = formerNames.first(where: { same($0.name, c.name) })?.former {
             w.doc("The name `", c.name, "` had before the prefetch values were named alike.")
             w.line("@Deprecated(\"Named like the other prefetch values now\", ReplaceWith(\"", c.name, "\"))")
             w.line("const val ", former, ": Boolean = ", c.name)
@@ -141,7 +141,11 @@ package enum KotlinGenerator {
     }
 
     /// Constants renamed since they were first generated: the old name stays, deprecated.
-    private static let formerNames: [String: StaticString] = ["PREFETCH_RETRY_REFUSED": "RETRY_REFUSED_PREFETCH"]
+    private static let formerNames: [(name: StaticString, former: StaticString)] = [("PREFETCH_RETRY_REFUSED", "RETRY_REFUSED_PREFETCH")]
+
+    private static func same(_ a: StaticString, _ b: StaticString) -> Bool {
+        a.withUTF8Buffer { x in b.withUTF8Buffer { y in x.elementsEqual(y) } }
+    }
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
     package static let types = FixedLines(.kotlin, depth: 1) { w, _ in
