@@ -12,7 +12,7 @@ public enum SimulationChart {
 
     package static let left = 72.0, right = 784.0, top = 64.0, bottom = 340.0
     package static let firstColor = "#4e79a7", retryColor = "#f28e2b", successColor = "#2e7d32"
-    package static let faultColors: [Scenario.Fault.Kind: String] = [.outage: "#e15759", .surge: "#edc948", .brownout: "#9c755f"]
+    package static let faultColors: [Scenario.Fault.Kind: String] = [.outage: "#e15759", .surge: "#edc948", .brownout: "#9c755f", .reset: "#b07aa1"]
 
     public static func svg(_ runs: [SimulationRun]) -> String {
         let total = height * max(1, runs.count)
@@ -83,6 +83,12 @@ public enum SimulationChart {
         for f in run.scenario.faults {
             let color = faultColors[f.kind] ?? "#999999"
             let x0 = x(Double(f.fromMs) / 1000)
+            if f.kind == .reset {
+                // An instant: a line, not a window.
+                out += "<line x1=\"\(x0)\" x2=\"\(x0)\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 24)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
+                continue
+            }
             let w = SimulationReport.fixed(max(0.5, (Double(f.toMs - f.fromMs) / 1000) / Double(n) * (right - left)), 1)
             out += "<rect x=\"\(x0)\" y=\"\(Int(top))\" width=\"\(w)\" height=\"\(Int(bottom - top))\" fill=\"\(color)\" fill-opacity=\"0.15\"/>\n"
             out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 12)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
@@ -160,6 +166,7 @@ public enum SimulationChart {
         case .outage: return "outage, " + (f.status.map(String.init) ?? "no answer")
         case .surge: return "surge \(JSON.number(f.factor))×"
         case .brownout: return "brownout \(JSON.number(f.factor))×"
+        case .reset: return "reset"
         }
     }
 

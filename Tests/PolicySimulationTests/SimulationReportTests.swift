@@ -65,7 +65,7 @@ import TestSupport
         #expect(report.text.contains("recovery: "))
         #expect(report.markdown.contains("| `playback` | `interactive` | `surge` (seed 1) | \(r.summary.calls) |"))
         let csv = report.csv.split(separator: "\n")
-        #expect(csv.count == 1 + 240)
+        #expect(csv.count == 1 + 180)
         #expect(csv[1].hasPrefix("playback,interactive,surge,1,0,"))
     }
 }

@@ -44,7 +44,7 @@ import TestSupport
 
     @Test(arguments: [
         (["simulate", "--scenario", "outgae"], "error: unknown scenario 'outgae'; did you mean 'outage'?"),
-        (["simulate", "--scenario", "peak"], "error: unknown scenario 'peak'; the built-in scenarios are outage, surge, brownout, or give a scenario file"),
+        (["simulate", "--scenario", "peak"], "error: unknown scenario 'peak'; the built-in scenarios are outage, surge, brownout, spike, reset, backlog, backend, or give a scenario file"),
         (["simulate", "--seed", "-1"], "error: '-1' is not a seed"),
         (["simulate", "--seed", "1e3"], "error: '1e3' is not a seed"),
         (["simulate", "--format", "png"], "error: unknown format 'png' for '--format'; expected one of text, markdown, json, csv, svg"),
@@ -90,8 +90,8 @@ import TestSupport
         #expect(runs[1]["scenario"] as? String == "outage")
         let summary = try #require(run["summary"] as? [String: Any])
         #expect(Set(summary.keys) == ["calls", "attempts", "retries", "succeeded", "failed", "unfinished", "failedBy",
-                                      "amplification", "peakLoad", "failedPercent", "timeToTicketMs", "recoverySeconds",
-                                      "wastedAttempts"])
+                                      "amplification", "peakLoad", "peakLoad100ms", "failedPercent", "timeToTicketMs",
+                                      "recoverySeconds", "wastedAttempts"])
         func keys(_ value: Any?) -> Set<String> { Set((value as? [String: Any])?.keys.map { $0 } ?? []) }
         #expect(keys(summary["failedBy"]) == ["notRetryable", "retriesUsed", "budget", "deadline"])
         #expect(keys(summary["timeToTicketMs"]) == ["p50", "p95", "p99"])
@@ -118,6 +118,19 @@ import TestSupport
         let seeded = try CLI.policyc(["simulate", "--format", "json", "--scenario", "small.yaml", "--seed", "9"], in: dir)
         #expect(seeded.status == 0)
         #expect(seeded.out.contains("\"seed\": 9") && seeded.out != first.out)
+    }
+
+    @Test func scenarioAllRunsEveryBuiltinScenario() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--format", "json", "--scenario", "all"], in: dir)
+        #expect(outcome.status == 0, "\(outcome.err)")
+        let runs = try #require(try CLI.json(outcome.out)["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["scenario"] as? String } == ["outage", "surge", "brownout", "spike", "reset", "backlog", "backend"])
+        // A scenario with groups gives each group's figures.
+        let groups = try #require(runs[6]["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["name"] as? String } == ["services", "jobs"])
+        #expect(runs[0]["groups"] == nil)
     }
 
     @Test func csvIsTheSeriesOfEveryRun() throws {
@@ -308,7 +321,7 @@ import TestSupport
         #expect(text.status == 0, "\(text)")
         #expect(text.out.contains("  outage (simulated with 'policyc simulate --scenario outage': 100000 devices"))
         #expect(text.out.contains("    interactive: in a 30 s outage: peak load 4.3× → 2.2× of normal; viewers who see Retry "))
-        #expect(text.out.contains("    background: in a 30 s outage: peak load 6.1× of normal (unchanged); calls that fail "))
+        #expect(text.out.contains("    background: in a 30 s outage: peak load 6.6× of normal (unchanged); calls that fail "))
         let markdown = try CLI.policyc(["diff", "Policies", "new", "--format", "markdown"], in: dir)
         #expect(markdown.out.contains("- `interactive`: in a 30 s outage: peak load 4.3× → 2.2× of normal;"))
         let json = try CLI.policyc(["diff", "Policies", "new", "--format", "json"], in: dir)

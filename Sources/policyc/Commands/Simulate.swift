@@ -18,7 +18,7 @@ enum Simulate {
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--scenario", valueName: "NAME|FILE",
-                       help: "A built-in scenario (\(Scenario.builtinNames.joined(separator: ", "))) or a scenario file; "
+                       help: "A built-in scenario (\(Scenario.builtinNames.joined(separator: ", ")); all: every one) or a scenario file; "
                            + "may be given several times.", defaultValue: "outage", repeatable: true),
             OptionSpec(name: "--profile", valueName: "NAME",
                        help: "The profile every call uses (default: the scenario's, else the first interactive profile)."),
@@ -40,10 +40,15 @@ enum Simulate {
             last fault and wasted attempts; json and csv add the per-second series.
 
             Built-in scenarios, at peak time (100000 devices, 833 calls a second, capacity 1000 a
-            second, shedding with 503 and Retry-After 1s):
+            second, shedding with 503 and Retry-After 1s; a refusal costs a fifth of a ticket):
               outage    a 30s outage answering 503 without Retry-After (the one diff and explain use)
               surge     three times the calls for 60s
               brownout  half the capacity for 60s
+              spike     five times the calls for 5s, shed with Retry-After 5s
+              reset     no answers for 10s, then a load balancer restart fails every waiting request
+              backlog   queueing servers (viewers and sync jobs); twice the calls for 10s
+              backend   40 services and 2000 jobs whose retry budgets bind, through a 60s outage
+            '--scenario all' runs every one; each guide rule protects a figure in at least one.
             The scenario file format is in Docs/simulate.md; 'policyc schema --scenario' prints its
             JSON Schema. The same policy, scenario and seed give the same bytes on every machine.
 
@@ -77,7 +82,10 @@ enum Simulate {
         // Scenarios: built-in names and files.
         var failed = false
         var scenarios: [Scenario] = []
-        for value in args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario") {
+        var values = args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario")
+        // 'all': every built-in scenario, in their order.
+        values = values.flatMap { $0 == "all" ? Scenario.builtinNames : [$0] }
+        for value in values {
             switch scenario(value) {
             case .usage(let message):
                 return CommandLine.usageError(message, command: spec)
