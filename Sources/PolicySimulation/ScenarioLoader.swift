@@ -7,8 +7,10 @@ public struct ScenarioFile: Sendable {
     public var path: String
     public var diagnostics: [Diagnostic]
     public var scenario: Scenario?
-    /// The bytes, kept only when there are findings (the text reporter quotes the line).
+    /// The bytes (the text reporter quotes the line of a finding).
     public var source: [UInt8]
+    /// Where each group's `profile` is written, in the order of the groups (nil: not written).
+    public var profileSpans: [Span?] = []
 
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
 }
@@ -29,12 +31,13 @@ public enum ScenarioLoader {
         diagnostics.sortForReport()
         let failed = diagnostics.contains { $0.severity == .error }
         return ScenarioFile(path: path, diagnostics: diagnostics, scenario: failed ? nil : scenario,
-                            source: diagnostics.isEmpty ? [] : bytes)
+                            source: bytes, profileSpans: checker.profileSpans)
     }
 }
 
 package struct ScenarioChecker {
     package var diagnostics: [Diagnostic] = []
+    package var profileSpans: [Span?] = []
 
     package mutating func check(_ bytes: [UInt8]) -> Scenario? {
         let loaded = Loader.load(bytes)
@@ -181,6 +184,11 @@ package struct ScenarioChecker {
             rejectCost: rejectCost?.value ?? 0,
             faults: faults)
         if let groups { scenario = scenario.with(groups: groups) }
+        if let list = fleet?["groups"], case .list(let items) = list.value {
+            profileSpans = items.map { $0["profile"]?.span }
+        } else {
+            profileSpans = [profile?.span]
+        }
         let expected = scenario.expectedCalls
         if expected > Scenario.Bounds.maxExpectedCalls {
             limit(at: rate?.span ?? fleet?.span ?? Span(.start),
@@ -264,5 +272,24 @@ extension Decoded {
     package func entry(_ key: String) -> DecodedEntry? {
         guard case .object(let entries) = value else { return nil }
         return entries.first { sameText($0.key, key) }
+    }
+}
+
+extension ScenarioFile {
+    /// A group's profile that `policy` does not have, as a finding where the scenario names it,
+    /// with a did-you-mean; nil when every group's profile (or the default) is there.
+    public func profileFinding(for policy: Policy) -> Diagnostic? {
+        guard let scenario else { return nil }
+        let names = policy.profiles.map(\.name)
+        for (g, group) in scenario.groups.enumerated() {
+            guard let wanted = group.profile, !names.contains(wanted),
+                  g < profileSpans.count, let span = profileSpans[g] else { continue }
+            let help = Suggest.nearest(wanted, in: names).map { Suggest.didYouMean(wanted, $0) }
+                ?? "its profiles are \(Suggest.andList(names.map { "'\(printable($0))'" }))"
+            return Diagnostic(file: path, span: span, severity: .error, rule: ScenarioLoader.limitRule,
+                              message: "policy '\(printable(policy.name))' (\(printable(policy.file))) has no profile '\(printable(wanted))'",
+                              help: help)
+        }
+        return nil
     }
 }

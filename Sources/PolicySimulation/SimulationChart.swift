@@ -121,7 +121,10 @@ public enum SimulationChart {
             capacityPoints += ["\(x(t)),\(y(c))", "\(x(next)),\(y(c))"]
         }
         out += "<polyline points=\"\(capacityPoints.joined(separator: " "))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
-        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\n"
+        // Normal demand, over the areas, on a white halo: it runs through the first attempts'
+        // area, where a grey dotted line alone does not show.
+        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-opacity=\"0.8\"/>\n"
+        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
         // Axes, x ticks and titles.
         out += "<line x1=\"\(Int(left))\" x2=\"\(Int(left))\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
         out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
@@ -154,7 +157,7 @@ public enum SimulationChart {
         item("retries", box(retryColor))
         item("successes", line(successColor, "2", nil))
         item("capacity", line("#222222", "1.5", "6 4"))
-        item("normal calls", line("#777777", "1", "2 3"))
+        item("normal calls", line("#333333", "1.5", "2 3"))
         for kind in Scenario.Fault.Kind.allCases where run.scenario.faults.contains(where: { $0.kind == kind }) {
             item(kind.rawValue, box(faultColors[kind] ?? "#999999", "0.3"))
         }

@@ -174,9 +174,11 @@ extension SimulationRun {
         return .object(object)
     }
 
-    /// "policy playback, profile interactive, scenario outage (seed 1)".
+    /// "playback (Policies/playback.yaml) · interactive · outage (seed 1)": the file tells two
+    /// versions of one policy apart.
     public var title: String {
-        "\(printable(policy)) · \(printable(profile)) · \(printable(scenario.name)) (seed \(seed))"
+        let named = file.isEmpty ? printable(policy) : "\(printable(policy)) (\(printable(file)))"
+        return "\(named) · \(printable(profile)) · \(printable(scenario.name)) (seed \(seed))"
     }
 
     /// "peak 4.1× of normal at 61 s; █ = 3412 attempts/s".

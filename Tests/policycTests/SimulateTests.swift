@@ -67,7 +67,7 @@ import TestSupport
         let outcome = try CLI.policyc(["simulate"], in: CLI.packageRoot)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.err.isEmpty)
-        #expect(outcome.out.hasPrefix("playback · interactive · outage (seed 1)\n"))
+        #expect(outcome.out.hasPrefix("playback (Policies/playback.yaml) · interactive · outage (seed 1)\n"))
         for part in ["  load ", "▃", "█", "peak ", "viewers who saw Retry", "time to a ticket: p50 / p95 / p99 50 ms",
                      "recovery: 0 s after the last fault ended (90 s)"] {
             #expect(outcome.out.contains(part), "no '\(part)' in:\n\(outcome.out)")
@@ -161,7 +161,7 @@ import TestSupport
         let outcome = try CLI.policyc(["simulate", "--scenario", "small.yaml"], in: dir)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.err.contains("[interactive-retries-max]") && outcome.err.contains("[retry-budget-max]"))
-        #expect(outcome.out.hasPrefix("playback · interactive · small (seed 1)"))
+        #expect(outcome.out.hasPrefix("playback (Policies/playback.yaml) · interactive · small (seed 1)"))
     }
 
     @Test func otherErrorsStopTheirPolicy() throws {
@@ -174,7 +174,7 @@ import TestSupport
         #expect(outcome.err.contains("Policies/other.yaml:29:3: error: unknown key 'budgte' in 'retry' [unknown-key]"))
         #expect(outcome.err.contains("Policies/other.yaml: not simulated"))
         // The good policy still ran.
-        #expect(outcome.out.hasPrefix("playback · interactive · small (seed 1)"))
+        #expect(outcome.out.hasPrefix("playback (Policies/playback.yaml) · interactive · small (seed 1)"))
     }
 
     @Test func aScenarioFileWithErrorsIsReportedLikeAPolicy() throws {
@@ -188,6 +188,29 @@ import TestSupport
         #expect(outcome.out.isEmpty)
         let missing = try CLI.policyc(["simulate", "--scenario", "nowhere.yaml"], in: dir)
         #expect(missing.status == 2 && missing.err.hasPrefix("error: cannot read 'nowhere.yaml'"), "\(missing)")
+    }
+
+    @Test func twoVersionsOfOnePolicyAreToldApartByTheirFiles() throws {
+        let dir = try Self.workspace(["new/playback.yaml": CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 1 ")])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // One policy name belongs to one file in a run: each version is simulated on its own.
+        let old = try CLI.policyc(["simulate", "Policies", "--format", "svg"], in: dir)
+        let new = try CLI.policyc(["simulate", "new", "--format", "svg"], in: dir)
+        #expect(old.status == 0 && new.status == 0, "\(old.err) \(new.err)")
+        #expect(old.out.contains(">playback (Policies/playback.yaml) · interactive · outage (seed 1)</text>"))
+        #expect(new.out.contains(">playback (new/playback.yaml) · interactive · outage (seed 1)</text>"))
+    }
+
+    @Test func aScenarioProfileThePolicyLacksIsAFindingWithDidYouMean() throws {
+        let typo = Self.smallScenario.replacingOccurrences(of: "callsPerMinute: 3}", with: "callsPerMinute: 3, profile: interactiv}")
+        let dir = try Self.workspace(["typo.yaml": typo])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--scenario", "typo.yaml"], in: dir)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.err.contains("typo.yaml:4:52: error: policy 'playback' (Policies/playback.yaml) has no profile 'interactiv' [scenario-limit]"),
+                "\(outcome.err)")
+        #expect(outcome.err.contains("did you mean 'interactive'?"))
+        #expect(outcome.out.isEmpty)
     }
 
     @Test func anUnknownProfileIsAnErrorOfItsRun() throws {
@@ -273,7 +296,7 @@ import TestSupport
         #expect(written == outcome.out)
         #expect(written.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"400\""))
         for banned in ["<script", "href", "@import", "url(", "<foreignObject"] { #expect(!written.contains(banned)) }
-        for part in ["playback · interactive · outage (seed 1)", "time (s)", "requests per second", "first attempts",
+        for part in ["playback (Policies/playback.yaml) · interactive · outage (seed 1)", "time (s)", "requests per second", "first attempts",
                      "retries", "successes", "capacity", "outage, 503"] {
             #expect(written.contains(part), "no '\(part)' in the chart")
         }

@@ -82,6 +82,7 @@ enum Simulate {
         // Scenarios: built-in names and files.
         var failed = false
         var scenarios: [Scenario] = []
+        var scenarioFiles: [ScenarioFile?] = []
         var values = args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario")
         // 'all': every built-in scenario, in their order.
         values = values.flatMap { $0 == "all" ? Scenario.builtinNames : [$0] }
@@ -95,8 +96,9 @@ enum Simulate {
             case .invalid(let file):
                 Output.err(findingsText(file))
                 failed = true
-            case .loaded(let s):
+            case .loaded(let s, let file):
                 scenarios.append(s)
+                scenarioFiles.append(file)
             }
         }
 
@@ -117,8 +119,22 @@ enum Simulate {
         }
 
         // Every policy under every scenario, in parallel; results in that order whatever the threads.
-        let jobs = policies.flatMap { p in scenarios.map { (p, $0) } }
         let profile = args.value("--profile"), fixedSeed = seed
+        var planned: [(Policy, Scenario)] = []
+        for p in policies {
+            for (s, file) in zip(scenarios, scenarioFiles) {
+                // A scenario file naming a profile the policy lacks: a finding at that name.
+                if profile == nil, let file, let finding = file.profileFinding(for: p) {
+                    var shown = file
+                    shown.diagnostics = [finding]
+                    Output.err(findingsText(shown))
+                    failed = true
+                    continue
+                }
+                planned.append((p, s))
+            }
+        }
+        let jobs = planned
         var results = [Result<SimulationRun, Simulator.Failure>?](repeating: nil, count: jobs.count)
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let slots = buffer
@@ -160,7 +176,7 @@ enum Simulate {
     }
 
     enum Loaded {
-        case loaded(Scenario)
+        case loaded(Scenario, ScenarioFile?)
         case invalid(ScenarioFile)
         case unreadable(String)
         case usage(String)
@@ -170,7 +186,7 @@ enum Simulate {
     /// is always a file).
     static func scenario(_ value: String) -> Loaded {
         let looksLikeFile = value.contains("/") || Files.isPolicyFile(value)
-        if !looksLikeFile, let s = Scenario.builtin(value) { return .loaded(s) }
+        if !looksLikeFile, let s = Scenario.builtin(value) { return .loaded(s, nil) }
         guard looksLikeFile || Files.exists(value) else {
             let hint = Suggest.nearest(value, in: Scenario.builtinNames).map { "; did you mean '\($0)'?" }
                 ?? "; the built-in scenarios are \(Scenario.builtinNames.joined(separator: ", ")), or give a scenario file"
@@ -182,7 +198,7 @@ enum Simulate {
             let file = ScenarioLoader.load(bytes, path: value)
             if let s = file.scenario {
                 if !file.diagnostics.isEmpty { Output.err(findingsText(file)) }
-                return .loaded(s)
+                return .loaded(s, file)
             }
             return .invalid(file)
         }
