@@ -118,7 +118,10 @@ public struct SimulationReport: Sendable {
 }
 
 extension SimulationRun {
-    public var json: JSON {
+    public var json: JSON { json(side: nil) }
+
+    /// The run as JSON; with `side` ("base" or "head", for `simulate --base`), that key too.
+    public func json(side: String?) -> JSON {
         let s = summary
         func optional(_ x: Double?, _ places: Int) -> JSON { x.map { .double(SimulationReport.rounded($0, places)) } ?? .null }
         func optional(_ x: Int?) -> JSON { x.map(JSON.int) ?? .null }
@@ -160,6 +163,7 @@ extension SimulationRun {
                 ])
             }),
         ]
+        if let side { object["side"] = .string(side) }
         if !groups.isEmpty {
             object["groups"] = .array(groups.map { g in
                 .object([

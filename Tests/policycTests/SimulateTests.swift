@@ -213,6 +213,60 @@ import TestSupport
         #expect(outcome.out.isEmpty)
     }
 
+    /// A git repository holding the canonical policy, committed; then `maxRetries: 3 → 5` in the
+    /// working tree.
+    static func repository() throws -> URL {
+        let dir = try Self.workspace(["small.yaml": Self.smallScenario])
+        func git(_ args: [String]) throws {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"] + args
+            p.currentDirectoryURL = dir
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            try #require(p.terminationStatus == 0, "git \(args)")
+        }
+        try git(["init", "-q"])
+        try git(["add", "."])
+        try git(["commit", "-qm", "base"])
+        try CLI.write(CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 5 "), to: "Policies/playback.yaml", in: dir)
+        return dir
+    }
+
+    @Test func baseAndHeadSideBySide() throws {
+        let dir = try Self.repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["simulate", "--base", "HEAD", "--scenario", "small.yaml"]
+        let json = try CLI.policyc(args + ["--format", "json"], in: dir)
+        #expect(json.status == 0, "\(json.err)")
+        let object = try CLI.json(json.out)
+        #expect(object["base"] as? String == "HEAD")
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["side"] as? String } == ["base", "head"])
+        let amplification = runs.map { ($0["summary"] as? [String: Any])?["amplification"] as? Double ?? 0 }
+        #expect(amplification[1] > amplification[0], "five retries make more attempts: \(amplification)")
+
+        let text = try CLI.policyc(args, in: dir)
+        #expect(text.out.hasPrefix("playback · interactive · small (seed 1): base HEAD → head Policies/playback.yaml\n"), "\(text.out)")
+        #expect(text.out.contains("  base ▁") || text.out.contains("  base "))
+        #expect(text.out.contains("attempts per call"))
+
+        let markdown = try CLI.policyc(args + ["--format", "markdown"], in: dir)
+        #expect(markdown.out.contains("| Figure | Base (`HEAD`) | Head | Change |"))
+        #expect(markdown.out.contains("```mermaid\nxychart-beta\n"))
+        #expect(markdown.out.contains("<details>") && markdown.out.contains("</details>"))
+        // Two lines of at most 60 points.
+        let lines = markdown.out.split(separator: "\n").filter { $0.hasPrefix("    line [") }
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.split(separator: ",").count <= 60 })
+
+        let svg = try CLI.policyc(args + ["--format", "svg"], in: dir)
+        #expect(svg.out.contains("stroke-dasharray=\"5 3\""))
+        #expect(svg.out.contains(">base HEAD: attempts</text>") && svg.out.contains(">head: first attempts</text>"))
+    }
+
     @Test func anUnknownProfileIsAnErrorOfItsRun() throws {
         let outcome = try CLI.policyc(["simulate", "--profile", "fast"], in: CLI.packageRoot)
         #expect(outcome.status == 1)

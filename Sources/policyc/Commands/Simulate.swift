@@ -14,7 +14,7 @@ enum Simulate {
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulates a fleet of clients following each policy through an outage, a surge or a brownout.",
-        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--config FILE] [PATH ...]",
+        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--base GIT_REF] [--config FILE] [PATH ...]",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--scenario", valueName: "NAME|FILE",
@@ -28,6 +28,8 @@ enum Simulate {
                        help: "How the results are printed (csv is the per-second series).", defaultValue: "text"),
             OptionSpec(name: "--chart", valueName: "FILE",
                        help: "Also write the SVG chart of every run to FILE."),
+            OptionSpec(name: "--base", valueName: "GIT_REF",
+                       help: "Also run each policy as GIT_REF has it (as diff --base reads it), under the same scenarios and seeds, side by side."),
             Project.option,
         ],
         discussion: """
@@ -103,8 +105,11 @@ enum Simulate {
         }
 
         // Policies: limit findings are shown and do not stop a run; other errors do.
-        guard let project = Project.load(args),
-              let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
+        guard let project = Project.load(args) else { return 2 }
+        if let ref = args.value("--base") {
+            return againstBase(ref, args: args, project: project, scenarios: scenarios, failed: failed, seed: seed, format: format)
+        }
+        guard let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
         let checked = Workspace.check(paths)
         for error in checked.readErrors { Output.err("error: \(error.message)\n") }
         Output.err(Reporters.text(checked.files, color: Output.useColor(fd: 2)))
