@@ -19,9 +19,10 @@ package struct ClientRules: Sendable {
     package var budgetRatio: Double
     package var budgetFloor: Double
     package var retryNetwork: Bool
-    /// isRetryable(status:errorCode: nil) for every status 0 ... 599. The simulated answers carry no
-    /// error code, so a `neverRetry` pair (which always names one) never matches them.
-    package var retryable: [Bool]
+    /// isRetryable(status:errorCode: nil) for every status 0 ... 599, a bit each. The simulated
+    /// answers carry no error code, so a `neverRetry` pair (which always names one) never matches
+    /// them. Plain bits, not an array: the rules of a run's groups sit in raw storage.
+    package var retryable: StatusBits
 
     package init(policy: Policy, profile: Policy.Profile) {
         maxRetries = max(0, profile.maxRetries)
@@ -43,7 +44,7 @@ package struct ClientRules: Sendable {
         let statuses = Set(policy.retryStatuses)
         // As the generated isRetryable with no error code: no neverRetry pair matches, so the
         // statuses of retryOn decide.
-        retryable = (0..<600).map { statuses.contains($0) }
+        retryable = StatusBits(statuses)
     }
 
     /// Milliseconds as nanoseconds, held under 10^12 ms (31 years: longer than any run, so as good
@@ -54,7 +55,7 @@ package struct ClientRules: Sendable {
 
     @inline(__always)
     package func isRetryable(status: Int) -> Bool {
-        status >= 0 && status < 600 ? retryable[status] : false
+        retryable.contains(status)
     }
 
     /// The wait before retry number `attempt` (0-based), in milliseconds: a positive Retry-After plus
@@ -81,5 +82,36 @@ package struct ClientRules: Sendable {
         case .exponential: return v
         case .constant: return baseMs
         }
+    }
+}
+
+/// A set of the statuses 0 ... 599 as 640 bits, a plain value.
+package struct StatusBits: Sendable, Hashable {
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    package init(_ statuses: Set<Int>) {
+        for s in statuses where s >= 0 && s < 600 {
+            withUnsafeMutableBytes(of: &words) { raw in
+                let p = raw.baseAddress!.assumingMemoryBound(to: UInt64.self)
+                p[s >> 6] |= 1 << UInt64(s & 63)
+            }
+        }
+    }
+
+    @inline(__always)
+    package func contains(_ status: Int) -> Bool {
+        guard status >= 0 && status < 600 else { return false }
+        return withUnsafeBytes(of: words) { raw in
+            raw.load(fromByteOffset: (status >> 6) * 8, as: UInt64.self) >> UInt64(status & 63) & 1 == 1
+        }
+    }
+
+    package static func == (a: StatusBits, b: StatusBits) -> Bool {
+        withUnsafeBytes(of: a.words) { x in withUnsafeBytes(of: b.words) { y in x.elementsEqual(y) } }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: words) { hasher.combine(bytes: $0) }
     }
 }

@@ -14,6 +14,8 @@ package struct RandomStream {
         case jitter = 2
         /// Which client makes each call, in the order the calls start.
         case clients = 3
+        /// When each client's budget minute began, before the run.
+        case phases = 4
     }
 
     /// xoshiro256** (Blackman and Vigna), its state filled by SplitMix64 from the seed and the purpose.

@@ -12,13 +12,35 @@ public struct Scenario: Sendable, Hashable {
         case queue
     }
 
+    /// A group of clients that share a rate and a profile: a fleet of devices, a few backend services.
+    public struct Group: Sendable, Hashable {
+        public var name: String
+        public var clients: Int
+        /// Per client.
+        public var callsPerMinute: Double
+        /// The profile its calls use; nil: the policy's first interactive profile.
+        public var profile: String?
+
+        public init(name: String, clients: Int, callsPerMinute: Double, profile: String? = nil) {
+            self.name = name
+            self.clients = clients
+            self.callsPerMinute = callsPerMinute
+            self.profile = profile
+        }
+
+        /// Calls a second in normal times, over the group.
+        public var callsPerSecond: Double { Double(clients) * callsPerMinute / 60 }
+    }
+
     public struct Fault: Sendable, Hashable {
         public enum Kind: String, Sendable, Hashable, CaseIterable {
-            case outage, surge, brownout
+            /// A reset happens at one instant (`fromMs == toMs`): every attempt under way then
+            /// fails with a network error (a load balancer restarting).
+            case outage, surge, brownout, reset
         }
 
         public var kind: Kind
-        /// The window [from, to), in milliseconds from the start.
+        /// The window [from, to), in milliseconds from the start; a reset's instant is both.
         public var fromMs: Int
         public var toMs: Int
         /// Outage: the status every request is answered with, nil when none is ever answered.
@@ -44,6 +66,7 @@ public struct Scenario: Sendable, Hashable {
             case .outage: return "a \(length) outage"
             case .surge: return "a \(length) surge (\(JSON.number(factor))× the calls)"
             case .brownout: return "a \(length) brownout (\(JSON.number(factor))× the capacity)"
+            case .reset: return "a reset at \(Spoken.duration(fromMs))"
             }
         }
     }
@@ -53,11 +76,10 @@ public struct Scenario: Sendable, Hashable {
     /// A whole number of seconds.
     public var durationMs: Int
     public var seed: UInt64
-    public var clients: Int
-    /// Per client.
-    public var callsPerMinute: Double
-    /// The profile every call uses; nil: the policy's first interactive profile.
-    public var profile: String?
+    /// The clients: one group (`fleet:` with `clients`), or the groups `fleet.groups` lists.
+    public var groups: [Group]
+    /// Whether the file listed `fleet.groups` (results then have a line per group).
+    public var grouped: Bool
     /// Requests per second.
     public var capacity: Double
     public var mode: Mode
@@ -67,20 +89,23 @@ public struct Scenario: Sendable, Hashable {
     public var busyStatus: Int
     /// 0: the busy answer has no Retry-After.
     public var busyRetryAfterMs: Int
+    /// What refusing a request costs the server, as a fraction of serving one (0 to 1): refusal
+    /// work comes out of the capacity that serves requests.
+    public var rejectCost: Double
     /// In the order written.
     public var faults: [Fault]
 
     public init(name: String, description: String? = nil, durationMs: Int, seed: UInt64 = 1, clients: Int,
                 callsPerMinute: Double, profile: String? = nil, capacity: Double, mode: Mode = .shed,
                 latencyMs: Int = 50, queueLimit: Int? = nil, busyStatus: Int = 503, busyRetryAfterMs: Int = 1000,
-                faults: [Fault] = []) {
+                rejectCost: Double = 0, faults: [Fault] = []) {
         self.name = name
         self.description = description
         self.durationMs = durationMs
         self.seed = seed
-        self.clients = clients
-        self.callsPerMinute = callsPerMinute
-        self.profile = profile
+        groups = [Group(name: "fleet", clients: clients, callsPerMinute: callsPerMinute, profile: profile)]
+        grouped = false
+        self.rejectCost = rejectCost
         self.capacity = capacity
         self.mode = mode
         self.latencyMs = latencyMs
@@ -90,8 +115,25 @@ public struct Scenario: Sendable, Hashable {
         self.faults = faults
     }
 
+    /// Every client of every group.
+    public var clients: Int { groups.reduce(0) { $0 + $1.clients } }
+
+    /// The profile of the first group (of the only one, without groups).
+    public var profile: String? { groups.first?.profile }
+
     /// Calls a second in normal times, over the whole fleet.
-    public var normalCallsPerSecond: Double { Double(clients) * callsPerMinute / 60 }
+    public var normalCallsPerSecond: Double { groups.reduce(0) { $0 + $1.callsPerSecond } }
+
+    /// The same scenario with these groups (`fleet.groups`).
+    public func with(groups: [Group]) -> Scenario {
+        var s = self
+        s.groups = groups
+        s.grouped = true
+        return s
+    }
+
+    /// The instants of the resets, in order.
+    public var resetTimesMs: [Int] { faults.filter { $0.kind == .reset }.map(\.fromMs).sorted() }
 
     public var seconds: Int { durationMs / 1000 }
 
@@ -123,6 +165,7 @@ public struct Scenario: Sendable, Hashable {
         public static let maxCapacity = 1_000_000_000.0
         public static let maxFactor = 1000.0
         public static let maxFaults = 1000
+        public static let maxGroups = 100
         public static let maxQueueLimit = 8_000_000
         /// Calls started on average over a run (about a minute of work at the benchmark's speed).
         public static let maxExpectedCalls = 50_000_000.0

@@ -8,12 +8,24 @@ public enum ScenarioLanguage {
     public static let faultKinds = Scenario.Fault.Kind.allCases.map(\.rawValue)
 
     public static let fleet: [Field] = [
-        Field("clients", .integer(min: 1, max: Scenario.Bounds.maxClients), title: "Devices",
-              help: "How many clients follow the policy, each with its own retry budget (1 to 10000000)."),
-        Field("callsPerMinute", .decimal(min: 0, max: Scenario.Bounds.maxCallsPerMinute), title: "Calls per minute per client",
-              help: "Each client starts calls (ticket requests) as a Poisson process at this rate: a decimal, such as 0.5."),
+        Field("clients", .integer(min: 1, max: Scenario.Bounds.maxClients), required: false, title: "Devices",
+              help: "How many clients follow the policy, each with its own retry budget (1 to 10000000). Required without groups."),
+        Field("callsPerMinute", .decimal(min: 0, max: Scenario.Bounds.maxCallsPerMinute), required: false, title: "Calls per minute per client",
+              help: "Each client starts calls (ticket requests) as a Poisson process at this rate: a decimal, such as 0.5. Required without groups."),
         Field("profile", .name, required: false, title: "Retry profile",
               help: "The policy's profile every call uses; by default its first interactive profile (or its first)."),
+        Field("groups", .list(.object(group), unique: false), required: false, title: "Groups of clients",
+              help: "Instead of clients, callsPerMinute and profile: groups of clients, each with its own rate and profile (devices and backend services, say)."),
+    ]
+
+    public static let group: [Field] = [
+        Field("name", .name, title: "Group name", help: "Names the group in the results."),
+        Field("clients", .integer(min: 1, max: Scenario.Bounds.maxClients), title: "Clients",
+              help: "How many clients the group has, each with its own retry budget."),
+        Field("callsPerMinute", .decimal(min: 0, max: Scenario.Bounds.maxCallsPerMinute), title: "Calls per minute per client",
+              help: "Each client of the group starts calls as a Poisson process at this rate: a decimal, such as 600."),
+        Field("profile", .name, required: false, title: "Retry profile",
+              help: "The policy's profile the group's calls use; by default its first interactive profile (or its first)."),
     ]
 
     public static let busy: [Field] = [
@@ -34,13 +46,17 @@ public enum ScenarioLanguage {
               help: "Queue mode only: a request arriving while this many wait gets the busy answer at once. Absent: no limit."),
         Field("busy", .object(busy), required: false, title: "Busy answer",
               help: "What a request turned away gets: {status: 503, retryAfter: 1s} when absent."),
+        Field("rejectCost", .decimal(min: 0, max: 1), required: false, title: "Cost of a refusal",
+              help: "What turning a request away costs, as a fraction of serving one (0 to 1), out of the same capacity: 0 when absent."),
     ]
 
     public static let fault: [Field] = [
         Field("kind", .choice(faultKinds), title: "Kind of fault",
-              help: "outage: every request is answered with status (or never); surge: calls start factor times as often; brownout: capacity times factor."),
-        Field("from", .duration, title: "Start", help: "When the fault starts, from the start of the run."),
-        Field("to", .duration, title: "End", help: "When the fault ends (not included); after from, at most the duration."),
+              help: "outage: every request is answered with status (or never); surge: calls start factor times as often; brownout: capacity times factor; reset: every attempt under way at one instant fails with a network error."),
+        Field("from", .duration, required: false, title: "Start", help: "When the fault starts, from the start of the run (not for a reset)."),
+        Field("to", .duration, required: false, title: "End", help: "When the fault ends (not included); after from, at most the duration (not for a reset)."),
+        Field("at", .duration, required: false, title: "Instant",
+              help: "Reset only, required: the instant every attempt under way fails, before the end of the run."),
         Field("status", .statusOrNone, required: false, title: "Outage answer",
               help: "Outage only, required: the status every request gets, or none (never answered: the client times out)."),
         Field("retryAfter", .duration, required: false, title: "Outage Retry-After",
@@ -62,7 +78,7 @@ public enum ScenarioLanguage {
         Field("fleet", .object(fleet), title: "Fleet", help: "The clients and how often they call."),
         Field("server", .object(server), title: "Server", help: "How much the servers answer and what they do when overloaded."),
         Field("faults", .list(.object(fault), unique: false), required: false, title: "Faults",
-              help: "Windows of time in which something goes wrong: outage, surge or brownout."),
+              help: "Windows of time in which something goes wrong: outage, surge or brownout; or an instant: reset."),
     ]
 
     /// Keys each kind of fault takes.
@@ -70,6 +86,16 @@ public enum ScenarioLanguage {
         switch kind {
         case .outage: return ["kind", "from", "to", "status", "retryAfter"]
         case .surge, .brownout: return ["kind", "from", "to", "factor"]
+        case .reset: return ["kind", "at"]
+        }
+    }
+
+    /// Keys each kind of fault needs.
+    package static func required(of kind: Scenario.Fault.Kind) -> [String] {
+        switch kind {
+        case .outage: return ["from", "to", "status"]
+        case .surge, .brownout: return ["from", "to", "factor"]
+        case .reset: return ["at"]
         }
     }
 }
@@ -91,6 +117,7 @@ extension ScenarioLanguage {
             switch path {
             case "version": return ["const": .int(1)]
             case "server.capacity": return ["exclusiveMinimum": .int(0)]
+            case "fleet.groups": return ["minItems": .int(1), "maxItems": .int(Scenario.Bounds.maxGroups)]
             default: return [:]
             }
         },
@@ -101,7 +128,7 @@ extension ScenarioLanguage {
                 let kinds = Scenario.Fault.Kind.allCases.map { kind -> JSON in
                     let allowed = ScenarioLanguage.keys(of: kind)
                     let banned = ScenarioLanguage.fault.map(\.key).filter { !allowed.contains($0) }
-                    var then: [String: JSON] = ["required": .array([.string(kind == .outage ? "status" : "factor")])]
+                    var then: [String: JSON] = ["required": .array(ScenarioLanguage.required(of: kind).map(JSON.string))]
                     if !banned.isEmpty { then["not"] = .object(["anyOf": .array(banned.map { .object(["required": .array([.string($0)])]) })]) }
                     return .object([
                         "if": .object(["properties": .object(["kind": .object(["const": .string(kind.rawValue)])]),
@@ -110,6 +137,16 @@ extension ScenarioLanguage {
                     ])
                 }
                 return ["allOf": .array(kinds)]
+            case "fleet":
+                // Either one group (clients and a rate) or groups, not both.
+                return ["oneOf": .array([
+                    .object(["required": .array([.string("clients"), .string("callsPerMinute")]),
+                             "not": .object(["required": .array([.string("groups")])])]),
+                    .object(["required": .array([.string("groups")]),
+                             "not": .object(["anyOf": .array(["clients", "callsPerMinute", "profile"].map {
+                                 .object(["required": .array([.string($0)])])
+                             })])]),
+                ])]
             case "server":
                 return [
                     "if": .object(["properties": .object(["mode": .object(["const": .string("shed")])]),

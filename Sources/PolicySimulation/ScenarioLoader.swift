@@ -7,8 +7,10 @@ public struct ScenarioFile: Sendable {
     public var path: String
     public var diagnostics: [Diagnostic]
     public var scenario: Scenario?
-    /// The bytes, kept only when there are findings (the text reporter quotes the line).
+    /// The bytes (the text reporter quotes the line of a finding).
     public var source: [UInt8]
+    /// Where each group's `profile` is written, in the order of the groups (nil: not written).
+    public var profileSpans: [Span?] = []
 
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
 }
@@ -29,12 +31,13 @@ public enum ScenarioLoader {
         diagnostics.sortForReport()
         let failed = diagnostics.contains { $0.severity == .error }
         return ScenarioFile(path: path, diagnostics: diagnostics, scenario: failed ? nil : scenario,
-                            source: diagnostics.isEmpty ? [] : bytes)
+                            source: bytes, profileSpans: checker.profileSpans)
     }
 }
 
 package struct ScenarioChecker {
     package var diagnostics: [Diagnostic] = []
+    package var profileSpans: [Span?] = []
 
     package mutating func check(_ bytes: [UInt8]) -> Scenario? {
         let loaded = Loader.load(bytes)
@@ -87,6 +90,54 @@ package struct ScenarioChecker {
         let clients = fleet?["clients"].flatMap(\.int)
         let rate = fleet?["callsPerMinute"].flatMap(\.decimal)
         let profile = fleet?["profile"].flatMap(\.string)
+        var groups: [Scenario.Group]?
+        var groupsComplete = true
+        if let fleet, case .object = fleet.value {
+            let fleetKey = root.entry("fleet")?.keySpan ?? fleet.span
+            if let list = fleet["groups"], case .list(let items) = list.value {
+                groupsComplete = list.complete && !fleet.failedKeys.contains("groups")
+                // One group's keys beside groups: which group would they be?
+                let beside = ["clients", "callsPerMinute", "profile"].filter { fleet.entry($0) != nil }
+                if !beside.isEmpty, let key = fleet.entry("groups")?.keySpan {
+                    fail(RuleID.unknownKey.rawValue, at: key,
+                         "\(Suggest.andList(beside.map { "'\($0)'" })) \(beside.count == 1 ? "is a key" : "are keys") of a fleet without groups; with groups, each group has its own",
+                         help: "move \(beside.count == 1 ? "it" : "them") into the groups, or remove groups")
+                }
+                if items.count > Scenario.Bounds.maxGroups {
+                    limit(at: list.span, "'groups' lists \(items.count) groups; at most \(Scenario.Bounds.maxGroups)")
+                }
+                var found: [Scenario.Group] = []
+                for item in items {
+                    guard let name = item["name"].flatMap(\.string), let n = item["clients"].flatMap(\.int),
+                          let r = item["callsPerMinute"].flatMap(\.decimal), item.failedKeys.isEmpty else {
+                        groupsComplete = false
+                        continue
+                    }
+                    if !Values.isName(name.value) {
+                        fail(RuleID.badName.rawValue, at: name.span,
+                             "group name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
+                             help: "a name looks like devices or backend-services")
+                    } else if found.contains(where: { $0.name == name.value }) {
+                        limit(at: name.span, "two groups are named '\(printable(name.value))'; each group needs its own name")
+                    }
+                    found.append(Scenario.Group(name: name.value, clients: n.value, callsPerMinute: r.value,
+                                                profile: item["profile"].flatMap(\.string)?.value))
+                }
+                if found.reduce(0, { $0 + $1.clients }) > Scenario.Bounds.maxClients {
+                    limit(at: list.span, "the groups hold \(found.reduce(0) { $0 + $1.clients }) clients; a run has at most \(Scenario.Bounds.maxClients)")
+                }
+                groups = found
+            } else if !fleet.failedKeys.contains("groups"),
+                      // A misspelt key was already reported with its did-you-mean: once is enough.
+                      !diagnostics.contains(where: { $0.rule == RuleID.unknownKey.rawValue && fleet.span.start <= $0.span.start && $0.span.end <= fleet.span.end }) {
+                for key in ["clients", "callsPerMinute"] where fleet.entry(key) == nil && !fleet.failedKeys.contains(key) {
+                    let field = ScenarioLanguage.fleet.first { $0.key == key }!
+                    fail(RuleID.missingKey.rawValue, at: fleetKey,
+                         "'fleet' lacks the required key '\(key)' (\(field.title.lowercased()))",
+                         help: "add '\(key):' with \(field.shape.expectation), or list groups")
+                }
+            }
+        }
 
         let server = root["server"]
         let capacity = server?["capacity"].flatMap(\.decimal)
@@ -117,21 +168,30 @@ package struct ScenarioChecker {
             }
         }
 
+        let rejectCost = server?["rejectCost"].flatMap(\.decimal)
         guard !diagnostics.contains(where: { $0.severity == .error }),
-              let name, let duration, let clients, let rate, let capacity, let mode, let latency,
+              let name, let duration, groups != nil || (clients != nil && rate != nil), groupsComplete,
+              let capacity, let mode, let latency,
               server?.failedKeys.contains("busy") != true, faultsComplete
         else { return nil }
-        let scenario = Scenario(
+        var scenario = Scenario(
             name: name.value, description: root["description"].flatMap(\.string)?.value, durationMs: duration.value,
-            seed: UInt64(seed?.value ?? 1), clients: clients.value, callsPerMinute: rate.value, profile: profile?.value,
+            seed: UInt64(seed?.value ?? 1), clients: clients?.value ?? 1, callsPerMinute: rate?.value ?? 0, profile: profile?.value,
             capacity: capacity.value, mode: mode, latencyMs: latency.value, queueLimit: queueLimit?.value,
             busyStatus: busyStatus?.value ?? 503,
             // A busy mapping written without retryAfter has none; no busy mapping at all: 1 s.
             busyRetryAfterMs: busy == nil ? 1000 : busyRetryAfter?.value ?? 0,
+            rejectCost: rejectCost?.value ?? 0,
             faults: faults)
+        if let groups { scenario = scenario.with(groups: groups) }
+        if let list = fleet?["groups"], case .list(let items) = list.value {
+            profileSpans = items.map { $0["profile"]?.span }
+        } else {
+            profileSpans = [profile?.span]
+        }
         let expected = scenario.expectedCalls
         if expected > Scenario.Bounds.maxExpectedCalls {
-            limit(at: rate.span,
+            limit(at: rate?.span ?? fleet?.span ?? Span(.start),
                   "the scenario starts about \(Int(expected.rounded())) calls; a run simulates at most \(Int(Scenario.Bounds.maxExpectedCalls))",
                   help: "fewer clients, fewer calls per minute, or a shorter duration")
             return nil
@@ -151,12 +211,26 @@ package struct ScenarioChecker {
                      help: "\(kind.rawValue) faults take \(Suggest.andList(allowed))")
                 ok = false
             }
-            let needed = kind == .outage ? "status" : "factor"
-            if item.entry(needed) == nil, !item.failedKeys.contains(needed) {
-                fail(RuleID.missingKey.rawValue, at: item.span, "\(kind.rawValue == "outage" ? "an" : "a") \(kind.rawValue) fault lacks the required key '\(needed)'",
-                     help: kind == .outage ? "add 'status:' with a status such as 503, or none" : "add 'factor:' with a number such as 2")
+            for needed in ScenarioLanguage.required(of: kind) where item.entry(needed) == nil && !item.failedKeys.contains(needed) {
+                let help: String
+                switch needed {
+                case "status": help = "add 'status:' with a status such as 503, or none"
+                case "factor": help = kind == .brownout ? "add 'factor:' with a number below 1, such as 0.5 (half the capacity)"
+                    : "add 'factor:' with a number such as 2"
+                default: help = "add '\(needed):' with a duration, such as 60s"
+                }
+                fail(RuleID.missingKey.rawValue, at: item.span, "\(kind == .outage ? "an" : "a") \(kind.rawValue) fault lacks the required key '\(needed)'",
+                     help: help)
                 ok = false
             }
+        }
+        if kind == .reset, let at = item["at"].flatMap(\.duration) {
+            if let durationMs, at.value >= durationMs {
+                limit(at: at.span, "the reset is at \(Format.duration(at.value)), not before the end of the run (\(Format.duration(durationMs)))")
+                return nil
+            }
+            guard ok else { return nil }
+            return Scenario.Fault(kind: .reset, fromMs: at.value, toMs: at.value)
         }
         let from = item["from"].flatMap(\.duration), to = item["to"].flatMap(\.duration)
         if let from, let to {
@@ -198,5 +272,24 @@ extension Decoded {
     package func entry(_ key: String) -> DecodedEntry? {
         guard case .object(let entries) = value else { return nil }
         return entries.first { sameText($0.key, key) }
+    }
+}
+
+extension ScenarioFile {
+    /// A group's profile that `policy` does not have, as a finding where the scenario names it,
+    /// with a did-you-mean; nil when every group's profile (or the default) is there.
+    public func profileFinding(for policy: Policy) -> Diagnostic? {
+        guard let scenario else { return nil }
+        let names = policy.profiles.map(\.name)
+        for (g, group) in scenario.groups.enumerated() {
+            guard let wanted = group.profile, !names.contains(wanted),
+                  g < profileSpans.count, let span = profileSpans[g] else { continue }
+            let help = Suggest.nearest(wanted, in: names).map { Suggest.didYouMean(wanted, $0) }
+                ?? "its profiles are \(Suggest.andList(names.map { "'\(printable($0))'" }))"
+            return Diagnostic(file: path, span: span, severity: .error, rule: ScenarioLoader.limitRule,
+                              message: "policy '\(printable(policy.name))' (\(printable(policy.file))) has no profile '\(printable(wanted))'",
+                              help: help)
+        }
+        return nil
     }
 }

@@ -12,7 +12,7 @@ public enum SimulationChart {
 
     package static let left = 72.0, right = 784.0, top = 64.0, bottom = 340.0
     package static let firstColor = "#4e79a7", retryColor = "#f28e2b", successColor = "#2e7d32"
-    package static let faultColors: [Scenario.Fault.Kind: String] = [.outage: "#e15759", .surge: "#edc948", .brownout: "#9c755f"]
+    package static let faultColors: [Scenario.Fault.Kind: String] = [.outage: "#e15759", .surge: "#edc948", .brownout: "#9c755f", .reset: "#b07aa1"]
 
     public static func svg(_ runs: [SimulationRun]) -> String {
         let total = height * max(1, runs.count)
@@ -64,13 +64,16 @@ public enum SimulationChart {
         }
     }
 
-    package static func chart(_ run: SimulationRun) -> String {
+    /// One run's chart; with `base`, that run's attempts per second as a dashed line over it (the
+    /// other side of `simulate --base`), and the legend names both.
+    package static func chart(_ run: SimulationRun, base baseRun: SimulationRun? = nil, ref: String = "", title: String? = nil) -> String {
         let n = max(1, run.series.count)
         let cols = columns(run.series)
+        let baseCols = baseRun.map { columns($0.series) } ?? []
         let capacity = capacitySteps(run.scenario)
         let normal = run.scenario.normalCallsPerSecond
         var peak = normal
-        for c in cols { peak = max(peak, c.first + c.retries, c.successes) }
+        for c in cols + baseCols { peak = max(peak, c.first + c.retries, c.successes) }
         for (_, v) in capacity { peak = max(peak, v) }
         let (yMax, yStep) = axis(peak * 1.05)
         func x(_ t: Double) -> String { SimulationReport.fixed(left + t / Double(n) * (right - left), 1) }
@@ -78,11 +81,17 @@ public enum SimulationChart {
 
         var out = ""
         // Title.
-        out += "<text x=\"\(Int(left))\" y=\"22\" font-size=\"14\" font-weight=\"bold\" fill=\"#222222\">\(xml(run.title))</text>\n"
+        out += "<text x=\"\(Int(left))\" y=\"22\" font-size=\"14\" font-weight=\"bold\" fill=\"#222222\">\(xml(title ?? run.title))</text>\n"
         // Fault windows, under everything else.
         for f in run.scenario.faults {
             let color = faultColors[f.kind] ?? "#999999"
             let x0 = x(Double(f.fromMs) / 1000)
+            if f.kind == .reset {
+                // An instant: a line, not a window.
+                out += "<line x1=\"\(x0)\" x2=\"\(x0)\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 24)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
+                continue
+            }
             let w = SimulationReport.fixed(max(0.5, (Double(f.toMs - f.fromMs) / 1000) / Double(n) * (right - left)), 1)
             out += "<rect x=\"\(x0)\" y=\"\(Int(top))\" width=\"\(w)\" height=\"\(Int(bottom - top))\" fill=\"\(color)\" fill-opacity=\"0.15\"/>\n"
             out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 12)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
@@ -115,7 +124,15 @@ public enum SimulationChart {
             capacityPoints += ["\(x(t)),\(y(c))", "\(x(next)),\(y(c))"]
         }
         out += "<polyline points=\"\(capacityPoints.joined(separator: " "))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
-        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#777777\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\n"
+        // Normal demand, over the areas, on a white halo: it runs through the first attempts'
+        // area, where a grey dotted line alone does not show.
+        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-opacity=\"0.8\"/>\n"
+        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
+        if baseRun != nil {
+            // Base's attempts, dashed, through the middle of each column.
+            let points = baseCols.map { "\(x(Double($0.from + $0.to) / 2)),\(y($0.first + $0.retries))" }
+            out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"#7b3294\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>\n"
+        }
         // Axes, x ticks and titles.
         out += "<line x1=\"\(Int(left))\" x2=\"\(Int(left))\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
         out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
@@ -144,11 +161,12 @@ public enum SimulationChart {
                     + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") + "/>\n"
             }
         }
-        item("first attempts", box(firstColor))
-        item("retries", box(retryColor))
+        item(baseRun == nil ? "first attempts" : "head: first attempts", box(firstColor))
+        item(baseRun == nil ? "retries" : "head: retries", box(retryColor))
+        if baseRun != nil { item("base \(ref): attempts", line("#7b3294", "2", "5 3")) }
         item("successes", line(successColor, "2", nil))
         item("capacity", line("#222222", "1.5", "6 4"))
-        item("normal calls", line("#777777", "1", "2 3"))
+        item("normal calls", line("#333333", "1.5", "2 3"))
         for kind in Scenario.Fault.Kind.allCases where run.scenario.faults.contains(where: { $0.kind == kind }) {
             item(kind.rawValue, box(faultColors[kind] ?? "#999999", "0.3"))
         }
@@ -160,6 +178,7 @@ public enum SimulationChart {
         case .outage: return "outage, " + (f.status.map(String.init) ?? "no answer")
         case .surge: return "surge \(JSON.number(f.factor))×"
         case .brownout: return "brownout \(JSON.number(f.factor))×"
+        case .reset: return "reset"
         }
     }
 

@@ -55,12 +55,12 @@ public struct SimulationReport: Sendable {
     // MARK: markdown
 
     public var markdown: String {
-        var out = "| Policy | Profile | Scenario | Calls | Attempts per call | Peak load | Failed | Time to a ticket (p50 / p95 / p99) | Recovery | Wasted attempts |\n"
-        out += "|---|---|---|---|---|---|---|---|---|---|\n"
+        var out = "| Policy | Profile | Scenario | Calls | Attempts per call | Peak load | Peak in 100 ms | Failed | Time to a ticket (p50 / p95 / p99) | Recovery | Wasted attempts |\n"
+        out += "|---|---|---|---|---|---|---|---|---|---|---|\n"
         for run in runs {
             let s = run.summary
             out += "| \(Spoken.code(run.policy)) | \(Spoken.code(run.profile)) | \(Spoken.code(run.scenario.name)) (seed \(run.seed)) | "
-                + "\(s.calls) | \(SimulationReport.times(s.amplification)) | \(SimulationReport.times(s.peakLoad)) | "
+                + "\(s.calls) | \(SimulationReport.times(s.amplification)) | \(SimulationReport.times(s.peakLoad)) | \(SimulationReport.times(s.peakLoad100ms)) | "
                 + "\(SimulationReport.percent(s.failedPercent))\(run.interactive ? " saw Retry" : "") | "
                 + "\(SimulationReport.percentiles(s.timeToTicketMs)) | \(SimulationReport.recovery(s.recoverySeconds)) | \(s.wastedAttempts) |\n"
         }
@@ -118,11 +118,14 @@ public struct SimulationReport: Sendable {
 }
 
 extension SimulationRun {
-    public var json: JSON {
+    public var json: JSON { json(side: nil) }
+
+    /// The run as JSON; with `side` ("base" or "head", for `simulate --base`), that key too.
+    public func json(side: String?) -> JSON {
         let s = summary
         func optional(_ x: Double?, _ places: Int) -> JSON { x.map { .double(SimulationReport.rounded($0, places)) } ?? .null }
         func optional(_ x: Int?) -> JSON { x.map(JSON.int) ?? .null }
-        return .object([
+        var object: [String: JSON] = [
             "policy": .string(policy),
             "profile": .string(profile),
             "scenario": .string(scenario.name),
@@ -142,6 +145,7 @@ extension SimulationRun {
                 ]),
                 "amplification": optional(s.amplification, 4),
                 "peakLoad": optional(s.peakLoad, 4),
+                "peakLoad100ms": optional(s.peakLoad100ms, 4),
                 "failedPercent": optional(s.failedPercent, 3),
                 "timeToTicketMs": .object([
                     "p50": optional(s.timeToTicketMs.p50),
@@ -158,12 +162,27 @@ extension SimulationRun {
                     "timeouts": .int(x.timeouts), "inFlight": .int(x.inFlight),
                 ])
             }),
-        ])
+        ]
+        if let side { object["side"] = .string(side) }
+        if !groups.isEmpty {
+            object["groups"] = .array(groups.map { g in
+                .object([
+                    "name": .string(g.name), "profile": .string(g.profile), "clients": .int(g.clients),
+                    "calls": .int(g.calls), "attempts": .int(g.attempts), "retries": .int(g.retries),
+                    "succeeded": .int(g.succeeded), "failed": .int(g.failed), "budget": .int(g.budget),
+                    "amplification": optional(g.amplification, 4), "peakLoad": optional(g.peakLoad, 4),
+                    "failedPercent": optional(g.failedPercent, 3),
+                ])
+            })
+        }
+        return .object(object)
     }
 
-    /// "policy playback, profile interactive, scenario outage (seed 1)".
+    /// "playback (Policies/playback.yaml) · interactive · outage (seed 1)": the file tells two
+    /// versions of one policy apart.
     public var title: String {
-        "\(printable(policy)) · \(printable(profile)) · \(printable(scenario.name)) (seed \(seed))"
+        let named = file.isEmpty ? printable(policy) : "\(printable(policy)) (\(printable(file)))"
+        return "\(named) · \(printable(profile)) · \(printable(scenario.name)) (seed \(seed))"
     }
 
     /// "peak 4.1× of normal at 61 s; █ = 3412 attempts/s".
@@ -172,6 +191,9 @@ extension SimulationRun {
         var note = "0–\(scenario.seconds) s"
         if let peak = summary.peakLoad, let at = summary.peakSecond {
             note += "; peak \(SimulationReport.times(peak)) of normal at \(at) s"
+        }
+        if let peak = summary.peakLoad100ms, let at = summary.peakTenthMs {
+            note += ", \(SimulationReport.times(peak)) in 100 ms at \(SimulationReport.fixed(Double(at) / 1000, 1)) s"
         }
         return note + "; █ = \(top) attempts/s"
     }
@@ -189,6 +211,11 @@ extension SimulationRun {
             + " — retries used \(s.failedBy.retriesUsed), budget \(s.failedBy.budget), deadline \(s.failedBy.deadline), "
             + "not retryable \(s.failedBy.notRetryable); unfinished \(s.unfinished)\n"
         out += "  time to a ticket: p50 / p95 / p99 \(SimulationReport.percentiles(s.timeToTicketMs))\n"
+        for g in groups {
+            out += "  group \(printable(g.name)) (\(g.clients) clients, \(printable(g.profile))): calls \(g.calls), "
+                + "\(SimulationReport.times(g.amplification)) per call, peak \(SimulationReport.times(g.peakLoad)) of its normal, "
+                + "failed \(SimulationReport.percent(g.failedPercent))\(g.interactive ? " (viewers who saw Retry)" : ""), budget refused \(g.budget)\n"
+        }
         let end = scenario.faults.isEmpty ? "the start" : "the last fault ended (\(Spoken.duration(scenario.lastFaultEndMs)))"
         out += "  recovery: \(s.recoverySeconds.map { "\($0) s after \(end)" } ?? "none within the run, after \(end)")"
             + "; wasted attempts \(s.wastedAttempts)\n"

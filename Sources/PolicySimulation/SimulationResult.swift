@@ -14,6 +14,30 @@ public struct SimulationRun: Sendable {
     public var summary: SimulationSummary
     /// One entry per second of the run.
     public var series: [SimulationSecond]
+    /// Per group of clients, when the scenario lists groups; empty otherwise.
+    public var groups: [SimulationGroup] = []
+}
+
+/// One group's share of a run.
+public struct SimulationGroup: Sendable, Hashable {
+    public var name: String
+    public var profile: String
+    public var interactive: Bool
+    public var clients: Int
+    public var calls: Int
+    public var attempts: Int
+    public var retries: Int
+    public var succeeded: Int
+    public var failed: Int
+    /// Calls that failed because the retry budget refused a retry.
+    public var budget: Int
+    /// The group's largest attempts in one second ÷ its normal calls per second; nil when that is 0.
+    public var peakLoad: Double?
+
+    /// attempts ÷ calls; nil without calls.
+    public var amplification: Double? { calls > 0 ? Double(attempts) / Double(calls) : nil }
+    /// failed ÷ calls × 100; nil without calls.
+    public var failedPercent: Double? { calls > 0 ? Double(failed) / Double(calls) * 100 : nil }
 }
 
 public struct SimulationSummary: Sendable, Hashable {
@@ -55,6 +79,11 @@ public struct SimulationSummary: Sendable, Hashable {
     public var peakLoad: Double?
     /// The second of the peak.
     public var peakSecond: Int?
+    /// The largest attempts in 100 ms ÷ the normal calls per 100 ms: waves that a second's
+    /// count smooths out (clients retrying together after a reset); nil when there are no calls.
+    public var peakLoad100ms: Double?
+    /// Where the 100 ms of that peak begin, in milliseconds.
+    public var peakTenthMs: Int?
     /// failed ÷ calls × 100 (for an interactive profile: the viewers who saw Retry); nil without calls.
     public var failedPercent: Double?
     public var timeToTicketMs = Percentiles()

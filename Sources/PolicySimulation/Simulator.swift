@@ -25,8 +25,9 @@ public enum Simulator {
         if let name {
             if let p = policy.profiles.first(where: { $0.name == name }) { return .success(p) }
             let names = policy.profiles.map { "'\(printable($0.name))'" }
+            let nearest = Suggest.nearest(name, in: policy.profiles.map(\.name)).map { "; did you mean '\(printable($0))'?" } ?? ""
             return .failure(Failure(message:
-                "policy '\(printable(policy.name))' has no profile '\(printable(name))'; its profiles are \(Suggest.andList(names))"))
+                "policy '\(printable(policy.name))' has no profile '\(printable(name))'; its profiles are \(Suggest.andList(names))\(nearest)"))
         }
         guard let p = policy.profiles.first(where: \.isInteractive) ?? policy.profiles.first else {
             return .failure(Failure(message: "policy '\(printable(policy.name))' has no profile"))
@@ -34,26 +35,44 @@ public enum Simulator {
         return .success(p)
     }
 
-    /// Runs `scenario` with the profile `profile` (else the scenario's, else the default) and
-    /// `seed` (else the scenario's).
+    /// Runs `scenario` with the profile `profile` for every group (else each group's, else the
+    /// default) and `seed` (else the scenario's).
     public static func run(policy: Policy, scenario: Scenario, profile: String? = nil, seed: UInt64? = nil)
         -> Result<SimulationRun, Failure>
     {
-        Simulator.profile(profile ?? scenario.profile, of: policy).flatMap {
-            run(policy: policy, profile: $0, scenario: scenario, seed: seed)
+        var profiles: [Policy.Profile] = []
+        for group in scenario.groups {
+            switch Simulator.profile(profile ?? group.profile, of: policy) {
+            case .success(let p): profiles.append(p)
+            case .failure(let f): return .failure(f)
+            }
         }
+        return run(policy: policy, profiles: profiles, scenario: scenario, seed: seed)
     }
 
+    /// Runs `scenario` with `profile` for every group.
     public static func run(policy: Policy, profile: Policy.Profile, scenario: Scenario, seed: UInt64? = nil)
         -> Result<SimulationRun, Failure>
     {
+        run(policy: policy, profiles: scenario.groups.map { _ in profile }, scenario: scenario, seed: seed)
+    }
+
+    /// Runs `scenario` with a profile per group, in the order of its groups.
+    public static func run(policy: Policy, profiles: [Policy.Profile], scenario: Scenario, seed: UInt64? = nil)
+        -> Result<SimulationRun, Failure>
+    {
+        precondition(profiles.count == scenario.groups.count, "a profile per group")
         let seed = seed ?? scenario.seed
-        var engine = Engine(rules: ClientRules(policy: policy, profile: profile), scenario: scenario, seed: seed)
+        var engine = Engine(rules: profiles.map { ClientRules(policy: policy, profile: $0) }, scenario: scenario, seed: seed)
         defer { engine.release() }
         if let failure = engine.run() { return .failure(failure) }
+        var names: [String] = []
+        for p in profiles where !names.contains(p.name) { names.append(p.name) }
         return .success(SimulationRun(
-            policy: policy.name, file: policy.file, profile: profile.name, interactive: profile.isInteractive,
-            scenario: scenario, seed: seed, summary: engine.summary(), series: engine.seriesList()))
+            policy: policy.name, file: policy.file, profile: names.joined(separator: ", "),
+            interactive: profiles.allSatisfy(\.isInteractive),
+            scenario: scenario, seed: seed, summary: engine.summary(), series: engine.seriesList(),
+            groups: scenario.grouped ? engine.groupSummaries(profiles) : []))
     }
 }
 
@@ -67,8 +86,11 @@ package struct Call {
     package var token: UInt32 = 0
     /// Attempts sent so far.
     package var attempts: Int32 = 0
-    /// The outage fault that answers the attempt under way, if one does.
-    package var outage: Int32 = -1
+    /// The outage fault that answers the attempt under way, if one does (at most
+    /// `Scenario.Bounds.maxFaults`, so 16 bits keep a call at 32 bytes).
+    package var outage: Int16 = -1
+    /// The client's group.
+    package var group: UInt16 = 0
 }
 
 /// An answer on its way: its event, and the client whose budget it will ask, so that the budget
@@ -82,9 +104,38 @@ package struct Answer {
 /// milliseconds. 12 bytes: a run lasts at most 24 h (86 400 000 ms) and makes at most
 /// `Simulator.Limits.attempts`, so each fits 32 bits; a million clients are 12 MB.
 package struct Budget {
+    /// On the budget's clock: the run's milliseconds plus `Engine.budgetClockOffsetMs`.
     package var since: UInt32 = 0
     package var sent: UInt32 = 0
     package var retries: UInt32 = 0
+
+    /// A budget whose minute began `msBeforeStart` before the run (0 ... 60 000).
+    package init(minuteBegan msBeforeStart: Int = 0) {
+        since = UInt32(Engine.budgetClockOffsetMs - msBeforeStart)
+    }
+}
+
+/// A group's counts, for the results of a scenario with groups.
+package struct GroupTally {
+    package var calls = 0
+    package var attempts = 0
+    package var retries = 0
+    package var succeeded = 0
+    package var failed = 0
+    package var budget = 0
+    /// The second under way, its attempts, and the most in one second so far.
+    package var second = 0
+    package var secondAttempts = 0
+    package var peakAttempts = 0
+
+    package mutating func countAttempt(in second: Int) {
+        if second != self.second {
+            peakAttempts = max(peakAttempts, secondAttempts)
+            self.second = second
+            secondAttempts = 0
+        }
+        secondAttempts += 1
+    }
 }
 
 /// Why a call failed (the summary's `failedBy`).
@@ -95,7 +146,13 @@ package enum FailReason: Int {
 /// One run. Holds raw storage (`Slab`) freed by `release`, which `Simulator.run` always calls: the
 /// engine never outlives that function.
 package struct Engine {
-    package let rules: ClientRules
+    /// The rules of each group's clients, in raw storage: read in the hot loop without copies.
+    package var rules: Slab<ClientRules>
+    /// Where each group's clients end (clients are numbered group after group).
+    package let groupEnds: [Int]
+    /// Each group's calls a second, summed up to it: the draw of a call's group.
+    package let groupRates: [Double]
+    package var tallies: Slab<GroupTally>
     package let scenario: Scenario
     package let seed: UInt64
     package let endNs: Int64
@@ -103,6 +160,21 @@ package struct Engine {
     package let clients: Int
     package let normalRate: Double
     package let faults: [(kind: Scenario.Fault.Kind, from: Int64, to: Int64, status: Int?, retryAfterMs: Int, factor: Double)]
+    /// The instants of the resets, in order, and the first one after now (`Int64.max`: none).
+    package let resets: [Int64]
+    package var nextResetNs = Int64.max
+    package let rejectCost: Double
+    /// Queue mode: refusal work owed, added to the next service.
+    package var refusalWorkNs: Double = 0
+    /// Attempts per 100 ms: the tenth of a second under way, its attempts, the largest so far.
+    package var tenth: Int64 = 0
+    package var tenthAttempts = 0
+    package var peakTenthAttempts = 0
+    package var peakTenth: Int64 = 0
+
+    /// The budget clock runs this far ahead of the run's, so that a client's minute may have
+    /// begun before the run (each client has its own phase) without a negative time.
+    package static let budgetClockOffsetMs = 60_000
 
     package var arrivalsRandom: RandomStream
     package var jitterRandom: RandomStream
@@ -148,14 +220,34 @@ package struct Engine {
     package var failure: Simulator.Failure?
 
     package init(rules: ClientRules, scenario: Scenario, seed: UInt64) {
-        self.rules = rules
+        self.init(rules: scenario.groups.map { _ in rules }, scenario: scenario, seed: seed)
+    }
+
+    package init(rules: [ClientRules], scenario: Scenario, seed: UInt64) {
+        precondition(rules.count == scenario.groups.count && !rules.isEmpty, "a profile per group")
+        self.rules = Slab(capacity: rules.count)
+        for (i, r) in rules.enumerated() { (self.rules.base + i).initialize(to: r) }
+        var end = 0, rate = 0.0
+        var ends: [Int] = [], rates: [Double] = []
+        for g in scenario.groups {
+            end += max(1, g.clients)
+            rate += g.callsPerSecond
+            ends.append(end)
+            rates.append(rate)
+        }
+        groupEnds = ends
+        groupRates = rates
+        tallies = Slab(repeating: GroupTally(), count: rules.count)
         self.scenario = scenario
         self.seed = seed
         seconds = max(1, scenario.seconds)
         endNs = Int64(scenario.durationMs) * 1_000_000
         latencyNs = ClientRules.nanoseconds(ms: scenario.latencyMs)
-        clients = max(1, scenario.clients)
+        clients = end
         normalRate = scenario.normalCallsPerSecond
+        resets = scenario.resetTimesMs.map { Int64($0) * 1_000_000 }
+        nextResetNs = resets.first { $0 > 0 } ?? .max
+        rejectCost = scenario.rejectCost
         faults = scenario.faults.map {
             ($0.kind, Int64($0.fromMs) * 1_000_000, Int64($0.toMs) * 1_000_000, $0.status, $0.retryAfterMs, $0.factor)
         }
@@ -164,17 +256,25 @@ package struct Engine {
         clientsRandom = RandomStream(seed: seed, purpose: .clients)
         nextClients = Slab(repeating: 0, count: Engine.clientsAhead)
         budgets = Slab(repeating: Budget(), count: clients)
-        for i in 0..<Engine.clientsAhead {
-            nextClients[i] = UInt32(clientsRandom.below(clients))
+        // Each client's budget minute began at its own moment of the minute before the run: a
+        // fault then finds budgets part used, as in production, not all fresh at once.
+        var phases = RandomStream(seed: seed, purpose: .phases)
+        for i in 0..<clients {
+            budgets[i] = Budget(minuteBegan: phases.below(Engine.budgetClockOffsetMs))
         }
         series = Slab(capacity: seconds)
         finishing = Slab(repeating: 0, count: seconds)
         for s in 0..<seconds { (series.base + s).initialize(to: SimulationSecond(second: s)) }
         capacityNow = scenario.capacity
         tokens = scenario.capacity
+        for i in 0..<Engine.clientsAhead {
+            nextClients[i] = UInt32(drawClient())
+        }
     }
 
     package func release() {
+        rules.release()
+        tallies.release()
         heap.release()
         calls.release()
         freeSlots.release()
@@ -196,7 +296,7 @@ package struct Engine {
         capacityNow = scenario.capacity * initial.brownout
         tokens = bucketSize
         for f in faults {
-            for t in [f.from, f.to] where t > 0 && t < endNs {
+            for t in (f.from == f.to ? [f.from] : [f.from, f.to]) where t > 0 && t < endNs {
                 heap.push(Event(time: t, kind: .boundary))
             }
         }
@@ -307,11 +407,50 @@ package struct Engine {
     @inline(__always)
     package mutating func nextClient() -> Int {
         let client = nextClients[nextClientAt]
-        let drawn = clientsRandom.below(clients)
+        let drawn = drawClient()
         nextClients[nextClientAt] = UInt32(drawn)
         budgets.prefetch(drawn)
         nextClientAt = (nextClientAt + 1) % Engine.clientsAhead
         return Int(client)
+    }
+
+    /// A client drawn at random, in proportion to its group's calls: with one group, uniformly.
+    @inline(__always)
+    package mutating func drawClient() -> Int {
+        if groupEnds.count == 1 { return clientsRandom.below(clients) }
+        let total = groupRates[groupRates.count - 1]
+        let x = clientsRandom.unit() * total
+        var g = 0
+        while g < groupRates.count - 1 && x >= groupRates[g] { g += 1 }
+        let from = g == 0 ? 0 : groupEnds[g - 1]
+        let below = g == 0 ? 0 : groupRates[g - 1]
+        let share = groupRates[g] - below
+        let n = groupEnds[g] - from
+        let k = share > 0 ? Int((x - below) / share * Double(n)) : 0
+        return from + min(max(0, k), n - 1)
+    }
+
+    /// The group of a client.
+    @inline(__always)
+    package func group(of client: Int) -> Int {
+        var g = 0
+        while g < groupEnds.count - 1 && client >= groupEnds[g] { g += 1 }
+        return g
+    }
+
+    /// The first reset after `time`, or `Int64.max`.
+    package func reset(after time: Int64) -> Int64 {
+        for r in resets where r > time { return r }
+        return .max
+    }
+
+    /// When the client stops waiting for the attempt of `c` sent at `c.sentAt`: its timeout, the
+    /// call's deadline, or a reset.
+    @inline(__always)
+    package func cutoff(_ c: Call) -> Int64 {
+        let r = rules.base[Int(c.group)]
+        let giveUp = min(c.sentAt + r.timeoutNs, c.start + r.deadlineNs)
+        return resets.isEmpty ? giveUp : min(giveUp, reset(after: c.sentAt))
     }
 
     /// An answer `latency` from now. Every answer takes the same time and now never goes back, so
@@ -337,16 +476,19 @@ package struct Engine {
         c.client = UInt32(client)
         c.attempts = 0
         c.token &+= 1
+        let g = groupEnds.count == 1 ? 0 : group(of: client)
+        c.group = UInt16(g)
         calls[slot] = c
         inFlight += 1
         totals.calls += 1
+        tallies.base[g].calls += 1
         series.base[second].calls += 1
         if inFlight > Simulator.Limits.callsInFlight {
             failure = Simulator.Failure(message: "more than \(Simulator.Limits.callsInFlight) calls were under way at once at \(Engine.time(now)); the run stopped (a deadline far longer than the run, with no answers?)")
             return
         }
         // Attempt 0 is sent at the start, unless the deadline is already there.
-        if rules.deadlineNs <= 0 {
+        if rules.base[g].deadlineNs <= 0 {
             fail(slot, .deadline)
         } else {
             send(slot, now)
@@ -363,21 +505,36 @@ package struct Engine {
         calls[slot] = c
         totals.attempts += 1
         series.base[second].attempts += 1
+        let g = Int(c.group)
+        tallies.base[g].attempts += 1
+        if scenario.grouped { tallies.base[g].countAttempt(in: second) }
         if retry {
             totals.retries += 1
+            tallies.base[g].retries += 1
             series.base[second].retries += 1
         }
+        let t = now / 100_000_000
+        if t != tenth {
+            if tenthAttempts > peakTenthAttempts {
+                peakTenthAttempts = tenthAttempts
+                peakTenth = tenth
+            }
+            tenth = t
+            tenthAttempts = 0
+        }
+        tenthAttempts += 1
         noteRequest(Int(c.client), now)
         if totals.attempts > Simulator.Limits.attempts {
             failure = Simulator.Failure(message: "the run stopped after \(Simulator.Limits.attempts) attempts at \(Engine.time(now)) (retries without waits?)")
             return
         }
-        let giveUp = min(now + rules.timeoutNs, c.start + rules.deadlineNs)
+        let r = rules.base[g]
+        let giveUp = min(now + r.timeoutNs, c.start + r.deadlineNs, nextResetNs)
 
         if outage >= 0 {
             // Every request is answered after the latency with the outage's status, or never.
             if faults[outage].status != nil, now + latencyNs < giveUp {
-                calls.base[slot].outage = Int32(outage)
+                calls.base[slot].outage = Int16(outage)
                 pushAnswer(.answerOutage, slot, c.token, client: c.client, at: now)
             } else {
                 push(giveUp, .giveUp, slot, c.token)
@@ -398,10 +555,16 @@ package struct Engine {
                     push(giveUp, .giveUp, slot, c.token)
                 }
             } else {
+                // Turning it away takes work too, out of the same capacity (at most a second of
+                // it owed: past that, the servers do nothing but refuse).
+                if rejectCost > 0 { tokens = max(tokens - rejectCost, -bucketSize) }
                 busyAnswer(slot, now, giveUp: giveUp)
             }
         case .queue:
             if let limit = scenario.queueLimit, queue.count >= limit {
+                if rejectCost > 0, capacityNow > 0 {
+                    refusalWorkNs = min(refusalWorkNs + rejectCost * 1e9 / capacityNow, 1e9)
+                }
                 busyAnswer(slot, now, giveUp: giveUp)
                 return
             }
@@ -424,25 +587,27 @@ package struct Engine {
     /// An answer reached the client while it was waiting.
     package mutating func answered(_ slot: Int, _ now: Int64, status: Int, retryAfterMs: Int) {
         let c = calls[slot]
-        // An answer exactly at the timeout or deadline comes too late: the give-up event takes it.
-        guard now < min(c.sentAt + rules.timeoutNs, c.start + rules.deadlineNs) else { return }
+        // An answer exactly at the timeout, the deadline or a reset comes too late: the give-up
+        // event takes it.
+        guard now < cutoff(c) else { return }
         if status >= 200 && status < 300 {
             succeed(slot, at: now)
             return
         }
         series.base[second].busy += 1
-        failed(slot, now, retryable: rules.isRetryable(status: status), retryAfterMs: retryAfterMs)
+        failed(slot, now, retryable: rules.base[Int(c.group)].isRetryable(status: status), retryAfterMs: retryAfterMs)
     }
 
-    /// The client stopped waiting: the timeout (a network error), or the deadline with the attempt
-    /// still under way (the call fails then).
+    /// The client stopped waiting: the timeout or a reset (a network error), or the deadline with
+    /// the attempt still under way (the call fails then).
     package mutating func gaveUp(_ slot: Int, _ now: Int64) {
         let c = calls[slot]
+        let r = rules.base[Int(c.group)]
         series.base[second].timeouts += 1
-        if now >= c.start + rules.deadlineNs && now < c.sentAt + rules.timeoutNs {
+        if now >= c.start + r.deadlineNs && now < c.sentAt + r.timeoutNs {
             fail(slot, .deadline)
         } else {
-            failed(slot, now, retryable: rules.retryNetwork, retryAfterMs: 0)
+            failed(slot, now, retryable: r.retryNetwork, retryAfterMs: 0)
         }
     }
 
@@ -453,10 +618,11 @@ package struct Engine {
         var c = calls[slot]
         guard retryable else { return fail(slot, .notRetryable) }
         let made = Int(c.attempts) - 1
-        guard made < rules.maxRetries else { return fail(slot, .retriesUsed) }
-        guard tryRetry(Int(c.client), now) else { return fail(slot, .budget) }
-        let waitNs = rules.backoffMs(attempt: made, retryAfterMs: retryAfterMs, random: &jitterRandom) * 1e6
-        let deadline = c.start + rules.deadlineNs
+        let g = Int(c.group)
+        guard made < rules.base[g].maxRetries else { return fail(slot, .retriesUsed) }
+        guard tryRetry(Int(c.client), now, group: g) else { return fail(slot, .budget) }
+        let waitNs = rules.base[g].backoffMs(attempt: made, retryAfterMs: retryAfterMs, random: &jitterRandom) * 1e6
+        let deadline = c.start + rules.base[g].deadlineNs
         // Compared as doubles first: a wait of years (or infinity) is simply past the deadline.
         guard waitNs < Double(deadline - now) else { return fail(slot, .deadline) }
         let at = now + Int64(waitNs)
@@ -477,6 +643,7 @@ package struct Engine {
         guard at < endNs else { return }
         let s = Int(at / 1_000_000_000)
         totals.succeeded += 1
+        tallies.base[Int(calls[slot].group)].succeeded += 1
         series.base[s].succeeded += 1
         histogram.add(Int((at - calls[slot].start) / 1_000_000))
         if s > second {
@@ -494,6 +661,9 @@ package struct Engine {
         case .deadline: totals.failedBy.deadline += 1
         }
         totals.failed += 1
+        let g = Int(calls[slot].group)
+        tallies.base[g].failed += 1
+        if reason == .budget { tallies.base[g].budget += 1 }
         end(slot)
     }
 
@@ -519,19 +689,25 @@ package struct Engine {
     }
 
     @inline(__always)
+    package static func budgetClock(_ now: Int64) -> UInt32 {
+        UInt32(truncatingIfNeeded: now / 1_000_000 + Int64(budgetClockOffsetMs))
+    }
+
+    @inline(__always)
     package mutating func noteRequest(_ client: Int, _ now: Int64) {
         var b = budgets[client]
-        roll(&b, UInt32(truncatingIfNeeded: now / 1_000_000))
+        roll(&b, Engine.budgetClock(now))
         b.sent &+= 1
         budgets[client] = b
     }
 
     @inline(__always)
-    package mutating func tryRetry(_ client: Int, _ now: Int64) -> Bool {
+    package mutating func tryRetry(_ client: Int, _ now: Int64, group: Int = 0) -> Bool {
         var b = budgets[client]
-        roll(&b, UInt32(truncatingIfNeeded: now / 1_000_000))
+        roll(&b, Engine.budgetClock(now))
         defer { budgets[client] = b }
-        if Double(b.retries) >= max(rules.budgetFloor, Double(b.sent) * rules.budgetRatio) { return false }
+        let r = rules.base[group]
+        if Double(b.retries) >= max(r.budgetFloor, Double(b.sent) * r.budgetRatio) { return false }
         b.retries &+= 1
         return true
     }
@@ -565,15 +741,17 @@ package struct Engine {
         }
         serving = queue.removeFirst()
         serverBusy = true
-        // Held under 4·10^18 ns: a capacity of a request a century is as good as none.
-        let serviceNs = max(1, Int64(min(1e9 / capacityNow, 4e18)))
+        // Held under 4·10^18 ns: a capacity of a request a century is as good as none. The
+        // refusals made meanwhile are worked off first.
+        let serviceNs = max(1, Int64(min(1e9 / capacityNow + refusalWorkNs, 4e18)))
+        refusalWorkNs = 0
         heap.push(Event(time: min(now + serviceNs, endNs), kind: .serviceDone))
     }
 
     package mutating func serviceDone(_ now: Int64) {
         let slot = Int(serving >> 32), token = UInt32(truncatingIfNeeded: serving)
         let c = calls[slot]
-        let giveUp = min(c.sentAt + rules.timeoutNs, c.start + rules.deadlineNs)
+        let giveUp = cutoff(c)
         if c.token == token && now < giveUp {
             if now + latencyNs < giveUp {
                 succeed(slot, at: now + latencyNs)
@@ -596,6 +774,7 @@ package struct Engine {
             case .outage: outage = i
             case .surge: surge *= f.factor
             case .brownout: brownout *= f.factor
+            case .reset: break   // an instant: its window is empty
             }
         }
         return (outage, surge, brownout)
@@ -605,6 +784,8 @@ package struct Engine {
     package mutating func applyFaults(at now: Int64) {
         let (newOutage, surge, brownout) = faultState(at: now)
         outage = newOutage
+        // Every attempt sent before a reset at now already gives up now (its cutoff).
+        nextResetNs = reset(after: now)
         refill(now)
         capacityNow = scenario.capacity * brownout
         tokens = min(tokens, bucketSize)
@@ -618,6 +799,19 @@ package struct Engine {
     // MARK: results
 
     package static func time(_ ns: Int64) -> String { Spoken.duration(Int(ns / 1_000_000)) }
+
+    /// Per group, its counts with its profile's name.
+    package func groupSummaries(_ profiles: [Policy.Profile]) -> [SimulationGroup] {
+        scenario.groups.indices.map { g in
+            let t = tallies[g]
+            let normal = scenario.groups[g].callsPerSecond
+            return SimulationGroup(
+                name: scenario.groups[g].name, profile: profiles[g].name, interactive: profiles[g].isInteractive,
+                clients: scenario.groups[g].clients, calls: t.calls, attempts: t.attempts, retries: t.retries,
+                succeeded: t.succeeded, failed: t.failed, budget: t.budget,
+                peakLoad: normal > 0 ? Double(max(t.peakAttempts, t.secondAttempts)) / normal : nil)
+        }
+    }
 
     package func seriesList() -> [SimulationSecond] {
         (0..<seconds).map { series[$0] }
@@ -638,6 +832,10 @@ package struct Engine {
         if normalRate > 0 {
             s.peakLoad = Double(peak) / normalRate
             s.peakSecond = peakSecond
+            var (tenthPeak, tenthAt) = (peakTenthAttempts, peakTenth)
+            if tenthAttempts > tenthPeak { (tenthPeak, tenthAt) = (tenthAttempts, tenth) }
+            s.peakLoad100ms = Double(tenthPeak) / (normalRate / 10)
+            s.peakTenthMs = Int(tenthAt) * 100
         }
         s.timeToTicketMs = .init(p50: histogram.percentile(50), p95: histogram.percentile(95), p99: histogram.percentile(99))
         s.recoverySeconds = SimulationSummary.recovery(seriesList(), lastFaultEndMs: scenario.faults.isEmpty ? nil : scenario.lastFaultEndMs)

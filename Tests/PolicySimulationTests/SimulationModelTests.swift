@@ -270,6 +270,8 @@ import TestSupport
             let profile = try #require(policy.profiles.first)
             var engine = Engine(rules: ClientRules(policy: policy, profile: profile), scenario: scenario, seed: 1)
             defer { engine.release() }
+            // The vectors' client begins its minute at T0: the run's start here, not a random phase.
+            engine.budgets[0] = Budget()
             var got = ""
             for op in f[2].split(separator: ",") {
                 let t = try #require(Int64(op.dropLast()))
@@ -473,5 +475,98 @@ import TestSupport
             #expect(heap.count == reference.count)
         }
         #expect(popped > 8_000)
+    }
+}
+
+/// The parts of the model that make breaking a rule cost something: refusals that take capacity,
+/// groups of clients with their own profiles, and resets that fail many attempts at one instant.
+@Suite struct SimulationLoadModelTests {
+    typealias M = SimulationModelTests
+
+    static func flood(_ rejectCost: String?) -> String {
+        """
+        version: 1
+        scenario: flood
+        duration: 60s
+        fleet: {clients: 100000, callsPerMinute: 1.2}
+        server: {capacity: 1000, mode: shed, latency: 50ms\(rejectCost.map { ", rejectCost: \($0)" } ?? "")}
+        """
+    }
+
+    /// Twice the capacity in calls, no retries: each refusal takes a quarter of a request's work,
+    /// so in steady overload served S and refused R obey S + R = 2000 and S + R/4 = 1000:
+    /// S = 1000·(1 − 0.5)/(1 − 0.25) = 667 a second. Without rejectCost, refusals are free: 1000.
+    @Test func refusalsTakeTheirShareOfTheCapacity() throws {
+        let policy = try M.policy(maxRetries: 0)
+        let costly = try M.run(policy, M.scenario(Self.flood("0.25")))
+        let served = Double(costly.series[10..<60].reduce(0) { $0 + $1.succeeded }) / 50
+        #expect(abs(served - 666.7) < 15, "served a second with rejectCost 0.25: \(served)")
+        let free = try M.run(policy, M.scenario(Self.flood(nil)))
+        let all = Double(free.series[10..<60].reduce(0) { $0 + $1.succeeded }) / 50
+        #expect(abs(all - 1000) < 15, "served a second without rejectCost: \(all)")
+        #expect(try M.scenario(Self.flood(nil)).rejectCost == 0)
+    }
+
+    /// Two groups, each with its own profile, through an outage answering 503 without Retry-After
+    /// for the whole run: every call makes the attempts its profile allows (4 interactive, 6
+    /// background), and calls split in proportion to each group's rate.
+    @Test func eachGroupFollowsItsOwnProfile() throws {
+        let scenario = try M.scenario("""
+            version: 1
+            scenario: groups
+            duration: 10m
+            fleet:
+              groups:
+                - {name: viewers, clients: 10000, callsPerMinute: 0.6, profile: interactive}
+                - {name: sync, clients: 1000, callsPerMinute: 2, profile: background}
+            server: {capacity: 100000, mode: shed, latency: 50ms}
+            faults:
+              - {kind: outage, from: 0s, to: 10m, status: 503}
+            """)
+        let policy = try M.policy(ratio: "100%", floor: 1_000_000)
+        let run = try M.run(policy, scenario)
+        #expect(run.groups.map(\.name) == ["viewers", "sync"])
+        #expect(run.groups.map(\.profile) == ["interactive", "background"])
+        let viewers = run.groups[0], sync = run.groups[1]
+        // 100 and 33.3 calls a second: three to one, within Poisson noise over 60 000 calls.
+        let share = Double(viewers.calls) / Double(viewers.calls + sync.calls)
+        #expect(abs(share - 0.75) < 0.01, "viewers' share of calls: \(share)")
+        // Finished calls made exactly their profile's attempts (those still under way at the end
+        // fewer): close to 4 and 6.
+        #expect(viewers.amplification.map { $0 > 3.95 && $0 <= 4 } == true, "\(String(describing: viewers.amplification))")
+        #expect(sync.amplification.map { $0 > 5.5 && $0 <= 6 } == true, "\(String(describing: sync.amplification))")
+        #expect(run.profile == "interactive, background")
+    }
+
+    static func reset(_ backoff: String) throws -> SimulationRun {
+        let scenario = try M.scenario("""
+            version: 1
+            scenario: lb-restart
+            duration: 90s
+            fleet: {clients: 100000, callsPerMinute: 0.6}
+            server: {capacity: 100000, mode: shed, latency: 50ms}
+            faults:
+              - {kind: outage, from: 60s, to: 65s, status: none}
+              - {kind: reset, at: 65s}
+            """)
+        return try M.run(M.policy(backoff: backoff), scenario)
+    }
+
+    /// No answers for 5 s, then a reset: every attempt still waiting (the 5 s of calls, ~5 000)
+    /// fails at 65 s with a network error. Exponential backoff sends every first retry exactly
+    /// 500 ms later, in one 100 ms; full jitter spreads them over 500 ms.
+    @Test func aResetFailsEveryAttemptUnderWayAtOnce() throws {
+        let exponential = try Self.reset("exponential")
+        let second = exponential.series[65]
+        #expect(second.timeouts > 4_800 && second.timeouts < 5_200, "failed at the reset: \(second.timeouts)")
+        #expect(exponential.summary.peakTenthMs == 65_500)
+        // ~5 000 retries and ~100 calls in those 100 ms, against 100 calls in normal times;
+        // spread over 500 ms, ~1 000 retries in each 100 ms.
+        let wave = try #require(exponential.summary.peakLoad100ms)
+        #expect(wave > 48 && wave < 53, "exponential: \(wave)× in 100 ms")
+        let jittered = try #require(try Self.reset("full-jitter").summary.peakLoad100ms)
+        #expect(jittered > 9 && jittered < 13, "full jitter: \(jittered)× in 100 ms")
+        // Per second the two look alike: the waves are a matter of 100 ms.
+        #expect(try abs((Self.reset("full-jitter").summary.peakLoad ?? 0) - (exponential.summary.peakLoad ?? 0)) < 2)
     }
 }

@@ -55,17 +55,23 @@ import TestSupport
         #expect(axis.max == 4000 && axis.step == 1000)
         #expect(SimulationChart.capacitySteps(one.scenario).map(\.1) == [1000, 500, 1000])
         #expect(svg.hasSuffix("</svg>\n"))
+        // The normal calls' dotted line, on its white halo, comes after (above) both areas.
+        let chart = SimulationChart.chart(one)
+        let areas = try #require(chart.range(of: "fill=\"\(SimulationChart.retryColor)\""))
+        let normal = try #require(chart.range(of: "stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\""))
+        let halo = try #require(chart.range(of: "stroke=\"#ffffff\" stroke-width=\"3\""))
+        #expect(areas.upperBound < halo.lowerBound && halo.upperBound < normal.lowerBound)
     }
 
     @Test func textAndMarkdownSummariseEachRun() throws {
         let r = try Self.run("surge")
         let report = SimulationReport([r])
-        #expect(report.text.hasPrefix("playback · interactive · surge (seed 1)\n  Three times the calls"))
+        #expect(report.text.hasPrefix("playback (test.yaml) · interactive · surge (seed 1)\n  Three times the calls"))
         #expect(report.text.contains("viewers who saw Retry"))
         #expect(report.text.contains("recovery: "))
         #expect(report.markdown.contains("| `playback` | `interactive` | `surge` (seed 1) | \(r.summary.calls) |"))
         let csv = report.csv.split(separator: "\n")
-        #expect(csv.count == 1 + 240)
+        #expect(csv.count == 1 + 180)
         #expect(csv[1].hasPrefix("playback,interactive,surge,1,0,"))
     }
 }

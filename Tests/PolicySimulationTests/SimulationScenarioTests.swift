@@ -72,12 +72,14 @@ import TestSupport
     }
 
     @Test func builtinScenariosAreCleanAndDocumented() throws {
-        #expect(Scenario.builtinNames == ["outage", "surge", "brownout"])
+        #expect(Scenario.builtinNames == ["outage", "surge", "brownout", "spike", "reset", "backlog", "backend"])
         for (name, text) in Scenario.builtinTexts {
             let file = ScenarioLoader.load(Array(text.utf8), path: name)
             #expect(file.diagnostics.isEmpty, "\(name): \(file.diagnostics.map(\.headline))")
             #expect(file.scenario?.name == name)
-            #expect(file.scenario?.clients == 100_000)
+            // Each refusal costs the servers a fifth of a ticket; peak time is 100 000 devices.
+            #expect(file.scenario?.rejectCost == 0.2)
+            if file.scenario?.grouped == false { #expect(file.scenario?.clients == 100_000) }
         }
         let standard = Scenario.standard
         #expect(standard.faults == [.init(kind: .outage, fromMs: 60_000, toMs: 90_000, status: 503)])
@@ -110,7 +112,7 @@ import TestSupport
          "missing-key", "a surge fault lacks the required key 'factor'", nil),
         ("to: 90s", "to: ↓200s", "scenario-limit", "the fault ends at 200s, after the run (3m)", "end it at 3m at most, or make the run longer"),
         ("to: 90s", "to: ↓50s", "scenario-limit", "the fault ends at 50s, not after it starts (1m)", nil),
-        ("kind: outage", "kind: ↓outgae", "type-mismatch", "which is not one of outage, surge or brownout", "did you mean 'outage'?"),
+        ("kind: outage", "kind: ↓outgae", "type-mismatch", "which is not one of outage, surge, brownout or reset", "did you mean 'outage'?"),
         ("  capacity: 100", "  capacity: ↓0", "scenario-limit", "'capacity' is 0", nil),
         ("  mode: queue", "  mode: shed", "unknown-key", "'queueLimit' is a key of queue mode; this server sheds", "remove it, or write mode: queue"),
         ("  mode: queue", "  mode: ↓drop", "type-mismatch", "which is not one of shed or queue", nil),
@@ -119,6 +121,18 @@ import TestSupport
         ("server:\n  capacity: 100\n  mode: queue\n  latency: 20ms\n", "↓server:\n  capacity: 100\n  mode: queue\n",
          "missing-key", "'server' lacks the required key 'latency'", "add 'latency:' with a duration"),
         ("  - {kind: brownout, from: 100s, to: 110s, factor: 0}", "  - ↓brownout", "type-mismatch", "must be a mapping", nil),
+        ("  - {kind: brownout, from: 100s, to: 110s, factor: 0}", "  - ↓{kind: brownout, from: 100s, to: 110s}",
+         "missing-key", "a brownout fault lacks the required key 'factor'", "add 'factor:' with a number below 1, such as 0.5 (half the capacity)"),
+        ("  - {kind: brownout, from: 100s, to: 110s, factor: 0}", "  - {kind: reset, at: ↓200s}",
+         "scenario-limit", "the reset is at 200s, not before the end of the run (3m)", nil),
+        ("  - {kind: brownout, from: 100s, to: 110s, factor: 0}", "  - {kind: reset, at: 100s, ↓from: 10s}",
+         "unknown-key", "'from' is not a key of reset faults", "reset faults take kind and at"),
+        ("  - {kind: brownout, from: 100s, to: 110s, factor: 0}", "  - ↓{kind: reset}",
+         "missing-key", "a reset fault lacks the required key 'at'", "add 'at:' with a duration, such as 60s"),
+        ("  clients: 1000\n", "  clients: 1000\n  ↓groups: [{name: a, clients: 1, callsPerMinute: 1}]\n",
+         "unknown-key", "'clients', 'callsPerMinute' and 'profile' are keys of a fleet without groups", "move them into the groups, or remove groups"),
+        ("  busy: {status: 429, retryAfter: 2s}", "  busy: {status: 429, retryAfter: 2s}\n  rejectCost: ↓1.5",
+         "type-mismatch", "'rejectCost' is 1.5", nil),
         ("  busy: {status: 429, retryAfter: 2s}", "  busy: {status: 429, ↓retryAfer: 2s}", "unknown-key", "unknown key 'retryAfer' in 'busy'", "did you mean 'retryAfter'?"),
     ]
 

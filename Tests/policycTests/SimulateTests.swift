@@ -63,7 +63,7 @@ import TestSupport
 
     @Test(arguments: [
         (["simulate", "--scenario", "outgae"], "error: unknown scenario 'outgae'; did you mean 'outage'?"),
-        (["simulate", "--scenario", "peak"], "error: unknown scenario 'peak'; the built-in scenarios are outage, surge, brownout, or give a scenario file"),
+        (["simulate", "--scenario", "peak"], "error: unknown scenario 'peak'; the built-in scenarios are outage, surge, brownout, spike, reset, backlog, backend, or give a scenario file"),
         (["simulate", "--seed", "-1"], "error: '-1' is not a seed"),
         (["simulate", "--seed", "1e3"], "error: '1e3' is not a seed"),
         (["simulate", "--format", "png"], "error: unknown format 'png' for '--format'; expected one of text, markdown, json, csv, svg"),
@@ -86,7 +86,7 @@ import TestSupport
         let outcome = try CLI.policyc(["simulate"], in: CLI.packageRoot)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.err.isEmpty)
-        #expect(outcome.out.hasPrefix("playback · interactive · outage (seed 1)\n"))
+        #expect(outcome.out.hasPrefix("playback (Policies/playback.yaml) · interactive · outage (seed 1)\n"))
         for part in ["  load ", "▃", "█", "peak ", "viewers who saw Retry", "time to a ticket: p50 / p95 / p99 50 ms",
                      "recovery: 0 s after the last fault ended (90 s)"] {
             #expect(outcome.out.contains(part), "no '\(part)' in:\n\(outcome.out)")
@@ -109,8 +109,8 @@ import TestSupport
         #expect(runs[1]["scenario"] as? String == "outage")
         let summary = try #require(run["summary"] as? [String: Any])
         #expect(Set(summary.keys) == ["calls", "attempts", "retries", "succeeded", "failed", "unfinished", "failedBy",
-                                      "amplification", "peakLoad", "failedPercent", "timeToTicketMs", "recoverySeconds",
-                                      "wastedAttempts"])
+                                      "amplification", "peakLoad", "peakLoad100ms", "failedPercent", "timeToTicketMs",
+                                      "recoverySeconds", "wastedAttempts"])
         func keys(_ value: Any?) -> Set<String> { Set((value as? [String: Any])?.keys.map { $0 } ?? []) }
         #expect(keys(summary["failedBy"]) == ["notRetryable", "retriesUsed", "budget", "deadline"])
         #expect(keys(summary["timeToTicketMs"]) == ["p50", "p95", "p99"])
@@ -137,6 +137,19 @@ import TestSupport
         let seeded = try CLI.policyc(["simulate", "--format", "json", "--scenario", "small.yaml", "--seed", "9"], in: dir)
         #expect(seeded.status == 0)
         #expect(seeded.out.contains("\"seed\": 9") && seeded.out != first.out)
+    }
+
+    @Test func scenarioAllRunsEveryBuiltinScenario() throws {
+        let dir = try Self.workspace()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--format", "json", "--scenario", "all"], in: dir)
+        #expect(outcome.status == 0, "\(outcome.err)")
+        let runs = try #require(try CLI.json(outcome.out)["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["scenario"] as? String } == ["outage", "surge", "brownout", "spike", "reset", "backlog", "backend"])
+        // A scenario with groups gives each group's figures.
+        let groups = try #require(runs[6]["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["name"] as? String } == ["services", "jobs"])
+        #expect(runs[0]["groups"] == nil)
     }
 
     @Test func csvIsTheSeriesOfEveryRun() throws {
@@ -167,7 +180,7 @@ import TestSupport
         let outcome = try CLI.policyc(["simulate", "--scenario", "small.yaml"], in: dir)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.err.contains("[interactive-retries-max]") && outcome.err.contains("[retry-budget-max]"))
-        #expect(outcome.out.hasPrefix("playback · interactive · small (seed 1)"))
+        #expect(outcome.out.hasPrefix("playback (Policies/playback.yaml) · interactive · small (seed 1)"))
     }
 
     @Test func otherErrorsStopTheirPolicy() throws {
@@ -180,7 +193,7 @@ import TestSupport
         #expect(outcome.err.contains("Policies/other.yaml:29:3: error: unknown key 'budgte' in 'retry' [unknown-key]"))
         #expect(outcome.err.contains("Policies/other.yaml: not simulated"))
         // The good policy still ran.
-        #expect(outcome.out.hasPrefix("playback · interactive · small (seed 1)"))
+        #expect(outcome.out.hasPrefix("playback (Policies/playback.yaml) · interactive · small (seed 1)"))
     }
 
     @Test func aScenarioFileWithErrorsIsReportedLikeAPolicy() throws {
@@ -194,6 +207,83 @@ import TestSupport
         #expect(outcome.out.isEmpty)
         let missing = try CLI.policyc(["simulate", "--scenario", "nowhere.yaml"], in: dir)
         #expect(missing.status == 2 && missing.err.hasPrefix("error: cannot read 'nowhere.yaml'"), "\(missing)")
+    }
+
+    @Test func twoVersionsOfOnePolicyAreToldApartByTheirFiles() throws {
+        let dir = try Self.workspace(["new/playback.yaml": CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 1 ")])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // One policy name belongs to one file in a run: each version is simulated on its own.
+        let old = try CLI.policyc(["simulate", "Policies", "--format", "svg"], in: dir)
+        let new = try CLI.policyc(["simulate", "new", "--format", "svg"], in: dir)
+        #expect(old.status == 0 && new.status == 0, "\(old.err) \(new.err)")
+        #expect(old.out.contains(">playback (Policies/playback.yaml) · interactive · outage (seed 1)</text>"))
+        #expect(new.out.contains(">playback (new/playback.yaml) · interactive · outage (seed 1)</text>"))
+    }
+
+    @Test func aScenarioProfileThePolicyLacksIsAFindingWithDidYouMean() throws {
+        let typo = Self.smallScenario.replacingOccurrences(of: "callsPerMinute: 3}", with: "callsPerMinute: 3, profile: interactiv}")
+        let dir = try Self.workspace(["typo.yaml": typo])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outcome = try CLI.policyc(["simulate", "--scenario", "typo.yaml"], in: dir)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.err.contains("typo.yaml:4:52: error: policy 'playback' (Policies/playback.yaml) has no profile 'interactiv' [scenario-limit]"),
+                "\(outcome.err)")
+        #expect(outcome.err.contains("did you mean 'interactive'?"))
+        #expect(outcome.out.isEmpty)
+    }
+
+    /// A git repository holding the canonical policy, committed; then `maxRetries: 3 → 5` in the
+    /// working tree.
+    static func repository() throws -> URL {
+        let dir = try Self.workspace(["small.yaml": Self.smallScenario])
+        func git(_ args: [String]) throws {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"] + args
+            p.currentDirectoryURL = dir
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            try #require(p.terminationStatus == 0, "git \(args)")
+        }
+        try git(["init", "-q"])
+        try git(["add", "."])
+        try git(["commit", "-qm", "base"])
+        try CLI.write(CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 5 "), to: "Policies/playback.yaml", in: dir)
+        return dir
+    }
+
+    @Test func baseAndHeadSideBySide() throws {
+        let dir = try Self.repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let args = ["simulate", "--base", "HEAD", "--scenario", "small.yaml"]
+        let json = try CLI.policyc(args + ["--format", "json"], in: dir)
+        #expect(json.status == 0, "\(json.err)")
+        let object = try CLI.json(json.out)
+        #expect(object["base"] as? String == "HEAD")
+        let runs = try #require(object["runs"] as? [[String: Any]])
+        #expect(runs.map { $0["side"] as? String } == ["base", "head"])
+        let amplification = runs.map { ($0["summary"] as? [String: Any])?["amplification"] as? Double ?? 0 }
+        #expect(amplification[1] > amplification[0], "five retries make more attempts: \(amplification)")
+
+        let text = try CLI.policyc(args, in: dir)
+        #expect(text.out.hasPrefix("playback · interactive · small (seed 1): base HEAD → head Policies/playback.yaml\n"), "\(text.out)")
+        #expect(text.out.contains("  base ▁") || text.out.contains("  base "))
+        #expect(text.out.contains("attempts per call"))
+
+        let markdown = try CLI.policyc(args + ["--format", "markdown"], in: dir)
+        #expect(markdown.out.contains("| Figure | Base (`HEAD`) | Head | Change |"))
+        #expect(markdown.out.contains("```mermaid\nxychart-beta\n"))
+        #expect(markdown.out.contains("<details>") && markdown.out.contains("</details>"))
+        // Two lines of at most 60 points.
+        let lines = markdown.out.split(separator: "\n").filter { $0.hasPrefix("    line [") }
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.split(separator: ",").count <= 60 })
+
+        let svg = try CLI.policyc(args + ["--format", "svg"], in: dir)
+        #expect(svg.out.contains("stroke-dasharray=\"5 3\""))
+        #expect(svg.out.contains(">base HEAD: attempts</text>") && svg.out.contains(">head: first attempts</text>"))
     }
 
     @Test func anUnknownProfileIsAnErrorOfItsRun() throws {
@@ -279,7 +369,7 @@ import TestSupport
         #expect(written == outcome.out)
         #expect(written.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"400\""))
         for banned in ["<script", "href", "@import", "url(", "<foreignObject"] { #expect(!written.contains(banned)) }
-        for part in ["playback · interactive · outage (seed 1)", "time (s)", "requests per second", "first attempts",
+        for part in ["playback (Policies/playback.yaml) · interactive · outage (seed 1)", "time (s)", "requests per second", "first attempts",
                      "retries", "successes", "capacity", "outage, 503"] {
             #expect(written.contains(part), "no '\(part)' in the chart")
         }
@@ -327,7 +417,7 @@ import TestSupport
         #expect(text.status == 0, "\(text)")
         #expect(text.out.contains("  outage (simulated with 'policyc simulate --scenario outage': 100000 devices"))
         #expect(text.out.contains("    interactive: in a 30 s outage: peak load 4.3× → 2.2× of normal; viewers who see Retry "))
-        #expect(text.out.contains("    background: in a 30 s outage: peak load 6.1× of normal (unchanged); calls that fail "))
+        #expect(text.out.contains("    background: in a 30 s outage: peak load 6.6× of normal (unchanged); calls that fail "))
         let markdown = try CLI.policyc(["diff", "Policies", "new", "--format", "markdown"], in: dir)
         #expect(markdown.out.contains("- `interactive`: in a 30 s outage: peak load 4.3× → 2.2× of normal;"))
         let json = try CLI.policyc(["diff", "Policies", "new", "--format", "json"], in: dir)

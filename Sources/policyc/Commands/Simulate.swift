@@ -14,11 +14,11 @@ enum Simulate {
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulates a fleet of clients following each policy through an outage, a surge or a brownout.",
-        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--config FILE] [PATH ...]",
+        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--base GIT_REF] [--config FILE] [PATH ...]",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--scenario", valueName: "NAME|FILE",
-                       help: "A built-in scenario (\(Scenario.builtinNames.joined(separator: ", "))) or a scenario file; "
+                       help: "A built-in scenario (\(Scenario.builtinNames.joined(separator: ", ")); all: every one) or a scenario file; "
                            + "may be given several times.", defaultValue: "outage", repeatable: true),
             OptionSpec(name: "--profile", valueName: "NAME",
                        help: "The profile every call uses (default: the scenario's, else the first interactive profile)."),
@@ -28,6 +28,8 @@ enum Simulate {
                        help: "How the results are printed (csv is the per-second series).", defaultValue: "text"),
             OptionSpec(name: "--chart", valueName: "FILE",
                        help: "Also write the SVG chart of every run to FILE."),
+            OptionSpec(name: "--base", valueName: "GIT_REF",
+                       help: "Also run each policy as GIT_REF has it (as diff --base reads it), under the same scenarios and seeds, side by side."),
             Project.option,
         ],
         discussion: """
@@ -40,10 +42,15 @@ enum Simulate {
             last fault and wasted attempts; json and csv add the per-second series.
 
             Built-in scenarios, at peak time (100000 devices, 833 calls a second, capacity 1000 a
-            second, shedding with 503 and Retry-After 1s):
+            second, shedding with 503 and Retry-After 1s; a refusal costs a fifth of a ticket):
               outage    a 30s outage answering 503 without Retry-After (the one diff and explain use)
               surge     three times the calls for 60s
               brownout  half the capacity for 60s
+              spike     five times the calls for 5s, shed with Retry-After 5s
+              reset     no answers for 10s, then a load balancer restart fails every waiting request
+              backlog   queueing servers (viewers and sync jobs); twice the calls for 10s
+              backend   40 services and 2000 jobs whose retry budgets bind, through a 60s outage
+            '--scenario all' runs every one; each guide rule protects a figure in at least one.
             The scenario file format is in Docs/simulate.md; 'policyc schema --scenario' prints its
             JSON Schema. The same policy, scenario and seed give the same bytes on every machine.
 
@@ -77,7 +84,11 @@ enum Simulate {
         // Scenarios: built-in names and files.
         var failed = false
         var scenarios: [Scenario] = []
-        for value in args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario") {
+        var scenarioFiles: [ScenarioFile?] = []
+        var values = args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario")
+        // 'all': every built-in scenario, in their order.
+        values = values.flatMap { $0 == "all" ? Scenario.builtinNames : [$0] }
+        for value in values {
             switch scenario(value) {
             case .usage(let message):
                 return CommandLine.usageError(message, command: spec)
@@ -87,14 +98,18 @@ enum Simulate {
             case .invalid(let file):
                 Output.err(findingsText(file))
                 failed = true
-            case .loaded(let s):
+            case .loaded(let s, let file):
                 scenarios.append(s)
+                scenarioFiles.append(file)
             }
         }
 
         // Policies: limit findings are shown and do not stop a run; other errors do.
-        guard let project = Project.load(args),
-              let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
+        guard let project = Project.load(args) else { return 2 }
+        if let ref = args.value("--base") {
+            return againstBase(ref, args: args, project: project, scenarios: scenarios, failed: failed, seed: seed, format: format)
+        }
+        guard let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
         let checked = Workspace.check(paths)
         for error in checked.readErrors { Output.err("error: \(error.message)\n") }
         Output.err(Reporters.text(checked.files, color: Output.useColor(fd: 2)))
@@ -109,8 +124,22 @@ enum Simulate {
         }
 
         // Every policy under every scenario, in parallel; results in that order whatever the threads.
-        let jobs = policies.flatMap { p in scenarios.map { (p, $0) } }
         let profile = args.value("--profile"), fixedSeed = seed
+        var planned: [(Policy, Scenario)] = []
+        for p in policies {
+            for (s, file) in zip(scenarios, scenarioFiles) {
+                // A scenario file naming a profile the policy lacks: a finding at that name.
+                if profile == nil, let file, let finding = file.profileFinding(for: p) {
+                    var shown = file
+                    shown.diagnostics = [finding]
+                    Output.err(findingsText(shown))
+                    failed = true
+                    continue
+                }
+                planned.append((p, s))
+            }
+        }
+        let jobs = planned
         var results = [Result<SimulationRun, Simulator.Failure>?](repeating: nil, count: jobs.count)
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let slots = buffer
@@ -152,7 +181,7 @@ enum Simulate {
     }
 
     enum Loaded {
-        case loaded(Scenario)
+        case loaded(Scenario, ScenarioFile?)
         case invalid(ScenarioFile)
         case unreadable(String)
         case usage(String)
@@ -162,7 +191,7 @@ enum Simulate {
     /// is always a file).
     static func scenario(_ value: String) -> Loaded {
         let looksLikeFile = value.contains("/") || Files.isPolicyFile(value)
-        if !looksLikeFile, let s = Scenario.builtin(value) { return .loaded(s) }
+        if !looksLikeFile, let s = Scenario.builtin(value) { return .loaded(s, nil) }
         guard looksLikeFile || Files.exists(value) else {
             let hint = Suggest.nearest(value, in: Scenario.builtinNames).map { "; did you mean '\($0)'?" }
                 ?? "; the built-in scenarios are \(Scenario.builtinNames.joined(separator: ", ")), or give a scenario file"
@@ -174,7 +203,7 @@ enum Simulate {
             let file = ScenarioLoader.load(bytes, path: value)
             if let s = file.scenario {
                 if !file.diagnostics.isEmpty { Output.err(findingsText(file)) }
-                return .loaded(s)
+                return .loaded(s, file)
             }
             return .invalid(file)
         }

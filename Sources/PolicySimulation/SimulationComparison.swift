@@ -1,0 +1,150 @@
+import PolicySource
+import PolicyCheck
+
+/// `simulate --base REF`: a policy as REF had it (base) and as the working tree has it (head),
+/// under the same scenario and seed, side by side. Pure functions of the runs, as the report.
+public struct SimulationComparison: Sendable {
+    /// The git revision of the base side, as given.
+    public var ref: String
+    /// Nil when the policy is new since `ref`.
+    public var base: SimulationRun?
+    public var head: SimulationRun
+
+    public init(ref: String, base: SimulationRun?, head: SimulationRun) {
+        self.ref = ref
+        self.base = base
+        self.head = head
+    }
+
+    /// "playback · interactive · outage (seed 1): base main → head Policies/playback.yaml".
+    public var title: String {
+        "\(printable(head.policy)) · \(printable(head.profile)) · \(printable(head.scenario.name)) (seed \(head.seed)): "
+            + "base \(printable(ref)) → head \(printable(head.file))"
+    }
+
+    /// Each headline figure as text for base and head, and the change in words.
+    package var rows: [(figure: String, base: String, head: String, change: String)] {
+        func times(_ x: Double?) -> String { SimulationReport.times(x) }
+        func ms(_ x: Int?) -> String { x.map(Spoken.duration) ?? "–" }
+        func change(_ a: Double?, _ b: Double?) -> String {
+            guard let a, let b else { return a == nil && b == nil ? "" : "–" }
+            if a == b { return "unchanged" }
+            guard a != 0 else { return b > a ? "up" : "down" }
+            let pct = (b - a) / abs(a) * 100
+            return (pct > 0 ? "+" : "") + SimulationReport.fixed(pct, 1) + " %"
+        }
+        let b = base?.summary, h = head.summary
+        func d(_ x: Int?) -> Double? { x.map(Double.init) }
+        return [
+            ("calls", b.map { "\($0.calls)" } ?? "–", "\(h.calls)", change(d(b?.calls), Double(h.calls))),
+            ("attempts per call", times(b?.amplification), times(h.amplification), change(b?.amplification, h.amplification)),
+            ("peak load", times(b?.peakLoad), times(h.peakLoad), change(b?.peakLoad, h.peakLoad)),
+            ("peak in 100 ms", times(b?.peakLoad100ms), times(h.peakLoad100ms), change(b?.peakLoad100ms, h.peakLoad100ms)),
+            (head.interactive ? "viewers who saw Retry" : "calls that failed", SimulationReport.percent(b?.failedPercent),
+             SimulationReport.percent(h.failedPercent),
+             b?.failedPercent.flatMap { a in h.failedPercent.map { SimulationReport.points($0 - a) } } ?? "–"),
+            ("time to a ticket p50", ms(b?.timeToTicketMs.p50), ms(h.timeToTicketMs.p50), change(d(b?.timeToTicketMs.p50), d(h.timeToTicketMs.p50))),
+            ("time to a ticket p95", ms(b?.timeToTicketMs.p95), ms(h.timeToTicketMs.p95), change(d(b?.timeToTicketMs.p95), d(h.timeToTicketMs.p95))),
+            ("time to a ticket p99", ms(b?.timeToTicketMs.p99), ms(h.timeToTicketMs.p99), change(d(b?.timeToTicketMs.p99), d(h.timeToTicketMs.p99))),
+            ("recovery", b.map { SimulationReport.recovery($0.recoverySeconds) } ?? "–", SimulationReport.recovery(h.recoverySeconds),
+             change(d(b?.recoverySeconds), d(h.recoverySeconds))),
+            ("wasted attempts", b.map { "\($0.wastedAttempts)" } ?? "–", "\(h.wastedAttempts)", change(d(b?.wastedAttempts), Double(h.wastedAttempts))),
+        ]
+    }
+
+    /// Text: the title, the two sparklines, and a column per side with the change.
+    public var text: String {
+        var out = "\(title)\n"
+        if let base { out += "  base \(Sparkline.line(base.series.map(\.attempts)))  \(base.loadNote)\n" }
+        else { out += "  base: the policy is not in \(printable(ref))\n" }
+        out += "  head \(Sparkline.line(head.series.map(\.attempts)))  \(head.loadNote)\n"
+        let r = rows
+        let w0 = r.map(\.figure.count).max() ?? 0, w1 = max(4, r.map(\.base.count).max() ?? 0), w2 = max(4, r.map(\.head.count).max() ?? 0)
+        func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
+        out += "  \(pad("", w0))  \(pad("base", w1))  \(pad("head", w2))  change\n"
+        for row in r {
+            out += "  \(pad(row.figure, w0))  \(pad(row.base, w1))  \(pad(row.head, w2))  \(row.change)\n"
+        }
+        return out
+    }
+
+    /// Markdown: a table with base and head in adjacent columns, a mermaid `xychart-beta` of
+    /// attempts per second (at most 60 points, so GitHub renders it in a comment) and the numbers
+    /// behind it in `<details>`.
+    public var markdown: String {
+        var out = "#### \(Spoken.markdown(title))\n\n| Figure | Base (`\(Spoken.markdown(ref))`) | Head | Change |\n|---|---|---|---|\n"
+        for row in rows {
+            out += "| \(row.figure) | \(row.base) | \(row.head) | \(row.change) |\n"
+        }
+        let points = SimulationComparison.points(head.series.count)
+        let headValues = SimulationComparison.buckets(head.series.map(\.attempts), points)
+        let baseValues = base.map { SimulationComparison.buckets($0.series.map(\.attempts), points) }
+        let top = max(headValues.max() ?? 0, baseValues?.max() ?? 0, 1)
+        let labels = SimulationComparison.bucketStarts(head.series.count, points)
+        out += "\nAttempts per second: the first line base, the second head.\n\n"
+        out += "```mermaid\nxychart-beta\n"
+        out += "    title \"attempts per second\"\n"
+        out += "    x-axis \"s\" [\(labels.map(String.init).joined(separator: ", "))]\n"
+        out += "    y-axis \"attempts/s\" 0 --> \(Int(SimulationChart.axis(Double(top) * 1.05).max))\n"
+        if let baseValues { out += "    line [\(baseValues.map(String.init).joined(separator: ", "))]\n" }
+        out += "    line [\(headValues.map(String.init).joined(separator: ", "))]\n"
+        out += "```\n\n<details><summary>The numbers (mean attempts per second from each second shown)</summary>\n\n"
+        out += "| From second | Base | Head |\n|---|---|---|\n"
+        for (i, start) in labels.enumerated() {
+            out += "| \(start) | \(baseValues.map { "\($0[i])" } ?? "–") | \(headValues[i]) |\n"
+        }
+        out += "\n</details>\n"
+        return out
+    }
+
+    /// How many points a series of `seconds` is shown with: one per second up to 60, else 60.
+    package static func points(_ seconds: Int) -> Int { max(1, min(60, seconds)) }
+
+    package static func bucketStarts(_ seconds: Int, _ points: Int) -> [Int] {
+        (0..<points).map { $0 * seconds / points }
+    }
+
+    /// The mean of each of `points` runs of seconds, rounded.
+    package static func buckets(_ values: [Int], _ points: Int) -> [Int] {
+        let n = values.count
+        return (0..<points).map { i in
+            let from = i * n / points, to = max(from + 1, (i + 1) * n / points)
+            guard from < n else { return 0 }
+            let part = values[from..<min(to, n)]
+            return Int((Double(part.reduce(0, +)) / Double(part.count)).rounded())
+        }
+    }
+
+    /// JSON of both runs, each with its side.
+    public var jsonRuns: [JSON] {
+        var out: [JSON] = []
+        if let base { out.append(base.json(side: "base")) }
+        out.append(head.json(side: "head"))
+        return out
+    }
+
+    /// The SVG chart: head's chart, with base's attempts per second as a dashed line over it and
+    /// a legend naming both.
+    public static func svg(_ comparisons: [SimulationComparison]) -> String {
+        let w = SimulationChart.width, h = SimulationChart.height
+        let total = h * max(1, comparisons.count)
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(total)\" "
+            + "viewBox=\"0 0 \(w) \(total)\" font-family=\"sans-serif\" font-size=\"11\">\n"
+        out += "<title>\(SimulationChart.xml(comparisons.map(\.title).joined(separator: "; ")))</title>\n"
+        out += "<rect width=\"\(w)\" height=\"\(total)\" fill=\"#ffffff\"/>\n"
+        for (i, c) in comparisons.enumerated() {
+            out += "<g transform=\"translate(0,\(i * h))\">\n" + SimulationChart.chart(c.head, base: c.base, ref: c.ref, title: c.title) + "</g>\n"
+        }
+        return out + "</svg>\n"
+    }
+}
+
+extension SimulationReport {
+    /// "+1.5 points", "−2 points", "unchanged".
+    package static func points(_ x: Double) -> String {
+        if x == 0 { return "unchanged" }
+        var s = fixed(abs(x), 1)
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return (x > 0 ? "+" : "-") + s + " points"
+    }
+}

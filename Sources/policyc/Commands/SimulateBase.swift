@@ -1,0 +1,102 @@
+import Dispatch
+import PolicyKit
+
+extension Simulate {
+    /// Every job of a run, in parallel; results in the jobs' order whatever the threads.
+    static func runAll(_ jobs: [(Policy, Scenario)], profile: String?, seed: UInt64?) -> [Result<SimulationRun, Simulator.Failure>] {
+        var results = [Result<SimulationRun, Simulator.Failure>?](repeating: nil, count: jobs.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            let work = { @Sendable (i: Int) in
+                slots[i] = Simulator.run(policy: jobs[i].0, scenario: jobs[i].1, profile: profile, seed: seed)
+            }
+            if jobs.count < 2 || Workspace.threadsFromEnvironment == 1 {
+                for i in jobs.indices { work(i) }
+            } else {
+                DispatchQueue.concurrentPerform(iterations: jobs.count, execute: work)
+            }
+        }
+        return results.map { $0! }
+    }
+
+    /// `--base REF`: each policy as REF has it (read as `diff --base` reads it) and as the working
+    /// tree has it, under the same scenarios and seeds, side by side.
+    static func againstBase(_ ref: String, args: ParsedArguments, project: Project, scenarios: [Scenario],
+                            failed failedBefore: Bool, seed: UInt64?, format: String) -> Int32 {
+        guard !ref.isEmpty, !ref.hasPrefix("-") else {
+            return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
+        }
+        let sides: (old: [ReviewInput], new: [ReviewInput])
+        switch Diff.againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals) {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+            return 2
+        case .success(let s): sides = s
+        }
+        var failed = failedBefore
+        Output.err(Reporters.text(sides.new.map(\.file), color: Output.useColor(fd: 2)))
+        var pairs: [(base: Policy?, head: Policy)] = []
+        for input in sides.new {
+            guard let head = input.file.simulatable else {
+                failed = true
+                Output.err("\(printable(input.file.path)): not simulated: the file has errors other than the guide's limits\n")
+                continue
+            }
+            let base = sides.old.first { $0.file.doc?.policy?.value == head.name }?.file.simulatable
+            pairs.append((base, head))
+        }
+        var jobs: [(Policy, Scenario)] = []
+        var slots: [(base: Int?, head: Int)] = []
+        for pair in pairs {
+            for s in scenarios {
+                var b: Int?
+                if let base = pair.base {
+                    b = jobs.count
+                    jobs.append((base, s))
+                }
+                slots.append((b, jobs.count))
+                jobs.append((pair.head, s))
+            }
+        }
+        let results = runAll(jobs, profile: args.value("--profile"), seed: seed)
+        var comparisons: [SimulationComparison] = []
+        for slot in slots {
+            var base: SimulationRun?
+            if let b = slot.base {
+                switch results[b] {
+                case .success(let run): base = run
+                case .failure(let f):
+                    failed = true
+                    Output.err("error: \(printable(jobs[b].0.file)) at \(printable(ref)), scenario \(printable(jobs[b].1.name)): \(f.message)\n")
+                }
+            }
+            switch results[slot.head] {
+            case .success(let run): comparisons.append(SimulationComparison(ref: ref, base: base, head: run))
+            case .failure(let f):
+                failed = true
+                Output.err("error: \(printable(jobs[slot.head].0.file)), scenario \(printable(jobs[slot.head].1.name)): \(f.message)\n")
+            }
+        }
+        let svg = SimulationComparison.svg(comparisons)
+        if let chart = args.value("--chart"), let message = write(svg, to: chart) {
+            Output.err("error: \(message)\n")
+            return 2
+        }
+        switch format {
+        case "json": Output.out(JSON.object(["base": .string(ref), "runs": .array(comparisons.flatMap(\.jsonRuns))]).rendered())
+        case "csv":
+            var out = "side," + SimulationReport([]).csv
+            for c in comparisons {
+                for (side, run) in [("base", c.base), ("head", c.head)] {
+                    guard let run else { continue }
+                    for line in SimulationReport([run]).csv.split(separator: "\n").dropFirst() { out += "\(side),\(line)\n" }
+                }
+            }
+            Output.out(out)
+        case "svg": Output.out(svg)
+        case "markdown": Output.out(comparisons.map(\.markdown).joined(separator: "\n"))
+        default: Output.out(comparisons.map(\.text).joined(separator: "\n"))
+        }
+        return failed ? 1 : 0
+    }
+}
