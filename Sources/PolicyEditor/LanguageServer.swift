@@ -347,7 +347,7 @@ public struct LanguageServer: Sendable {
         if let help = d.help { message += "\nhelp: " + help }
         var members: [String: JSON] = [
             "range": Self.json(range),
-            "severity": .int(d.severity == .error ? 1 : 2),
+            "severity": .int(d.severity == .error ? 1 : d.severity == .warning ? 2 : 3),
             "code": .string(d.rule),
             "source": .string("policyc"),
         ]

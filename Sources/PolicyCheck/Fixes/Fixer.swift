@@ -28,10 +28,10 @@ public enum Fixer {
     }
 
     /// Fixes `bytes`: the safe fixes, and the unsafe ones too when `unsafe`.
-    public static func fix(_ bytes: [UInt8], path: String, unsafe: Bool) -> Outcome {
+    public static func fix(_ bytes: [UInt8], path: String, unsafe: Bool, options: CheckOptions = CheckOptions()) -> Outcome {
         var current = bytes
         var applied: [Applied] = []
-        var file = Checker.check(current, path: path)
+        var file = Checker.check(current, path: path, options: options)
         for _ in 0..<maxPasses {
             let wanted = file.diagnostics.filter { d in
                 guard let fix = d.fix else { return false }
@@ -45,7 +45,7 @@ public enum Fixer {
                 applied.append(Applied(rule: d.rule, span: d.span, safety: d.fix!.safety, description: d.fix!.description))
             }
             current = step.bytes
-            file = Checker.check(current, path: path)
+            file = Checker.check(current, path: path, options: options)
         }
         return Outcome(bytes: current, applied: applied, file: file)
     }

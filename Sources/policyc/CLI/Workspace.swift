@@ -72,12 +72,12 @@ enum Workspace {
         }
     }
 
-    static func check(_ paths: [String], threads: Int? = nil) -> Run {
+    static func check(_ paths: [String], threads: Int? = nil, options: CheckOptions = CheckOptions()) -> Run {
         let threads = threads ?? threadsFromEnvironment
         var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
             let path = paths[i]
-            return Files.read(path).map { Checker.check($0, path: path == "-" ? Files.stdinPath : path, threads: threads) }
+            return Files.read(path).map { Checker.check($0, path: path == "-" ? Files.stdinPath : path, threads: threads, options: options) }
         }
         if paths.count < 8 || threads == 1 {
             for i in paths.indices { results[i] = work(i) }

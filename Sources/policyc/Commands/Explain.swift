@@ -6,12 +6,13 @@ enum Explain {
     static let spec = CommandSpec(
         name: "explain",
         abstract: "What each policy means for a viewer and for the servers.",
-        usage: "policyc explain [--format FORMAT] [--config FILE] [PATH ...]",
+        usage: "policyc explain [--format FORMAT] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
                        help: "How the explanation is printed.", defaultValue: "text"),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Per profile: attemptsMax (maxRetries + 1), maxBackoffTotalMs (the largest waits
@@ -39,7 +40,7 @@ enum Explain {
         }
         guard let project = Project.load(args),
               let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
-        let run = Workspace.check(paths)
+        let run = Workspace.check(paths, options: project.options)
         var explanation = Explanation(files: run.files)
         let format = args.value("--format") ?? "text"
         // Text shows the findings of an explained policy with it; a machine or comment format

@@ -13,8 +13,8 @@ enum Generate {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "Validates, then writes the generated code and the JSON Schema.",
-        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--config FILE] [PATH ...]\n"
-            + "       policyc generate --swift-output FILE [--config FILE] PATH",
+        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--config FILE] [--today DATE] [PATH ...]\n"
+            + "       policyc generate --swift-output FILE [--config FILE] [--today DATE] PATH",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--out", valueName: "DIR", help: "The folder to write into.", defaultValue: defaultOut + "/"),
@@ -27,6 +27,7 @@ enum Generate {
             OptionSpec(name: "--swift-output", valueName: "FILE",
                        help: "Write only the Swift of the one policy given, to FILE (for build-tool plugins)."),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt and DIR/policy.schema.json, each
@@ -91,7 +92,7 @@ enum Generate {
         let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
 
         guard let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
-        let run = Workspace.check(paths)
+        let run = Workspace.check(paths, options: project.options)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0
         for file in run.files {

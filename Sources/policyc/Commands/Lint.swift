@@ -6,7 +6,7 @@ enum Lint {
     static let spec = CommandSpec(
         name: "lint",
         abstract: "Checks policy files against the language and the integration guide's limits.",
-        usage: "policyc lint [--format FORMAT] [--strict] [--fix] [--unsafe-fixes] [--diff] [--config FILE] [PATH ...]",
+        usage: "policyc lint [--format FORMAT] [--strict] [--fix] [--unsafe-fixes] [--diff] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [("PATH", "Policy files, folders, or - for standard input (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
@@ -16,6 +16,7 @@ enum Lint {
             OptionSpec(name: "--unsafe-fixes", valueName: nil, help: "Apply the unsafe fixes too (implies --fix without --diff)."),
             OptionSpec(name: "--diff", valueName: nil, help: "Print the fixes as a unified diff; write nothing."),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Machine formats (json, github, sarif, junit) go to stdout and carry inputs that could
@@ -41,6 +42,7 @@ enum Lint {
 
     static func run(_ args: ParsedArguments) -> Int32 {
         guard let project = Project.load(args) else { return 2 }
+        if let note = project.editionNote { Output.err(note) }
         // The parser already refused any other value.
         let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
         let strict = args.flag("--strict")
@@ -48,7 +50,7 @@ enum Lint {
             return LintFix.run(args, project: project, format: format, strict: strict)
         }
         let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
-        let run = Workspace.check(gathered.paths)
+        let run = Workspace.check(gathered.paths, options: project.options)
         let readErrors = gathered.errors + run.readErrors
         let notices = notices(readErrors: readErrors, empty: gathered.empty)
         writeReport(format, run.files, notices: notices, options: reportOptions(format, strict: strict), to: 1)

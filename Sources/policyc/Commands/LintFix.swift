@@ -22,8 +22,9 @@ enum LintFix {
         // Each file read and fixed on its own: in parallel, or one after the other with
         // POLICYC_THREADS=1, as `Workspace.check` does.
         var results = [Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>?](repeating: nil, count: paths.count)
+        let options = project.options
         let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
-            Files.read(path).map { bytes in (bytes, Fixer.fix(bytes, path: path == "-" ? Files.stdinPath : path, unsafe: unsafe)) }
+            Files.read(path).map { bytes in (bytes, Fixer.fix(bytes, path: path == "-" ? Files.stdinPath : path, unsafe: unsafe, options: options)) }
         }
         if Workspace.threadsFromEnvironment == 1 || paths.count < 2 {
             for i in paths.indices { results[i] = work(paths[i]) }

@@ -14,7 +14,7 @@ enum Simulate {
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulates a fleet of clients following each policy through an outage, a surge or a brownout.",
-        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--config FILE] [PATH ...]",
+        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--scenario", valueName: "NAME|FILE",
@@ -29,6 +29,7 @@ enum Simulate {
             OptionSpec(name: "--chart", valueName: "FILE",
                        help: "Also write the SVG chart of every run to FILE."),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Every client starts calls as a Poisson process and follows the profile exactly as the
@@ -95,7 +96,7 @@ enum Simulate {
         // Policies: limit findings are shown and do not stop a run; other errors do.
         guard let project = Project.load(args),
               let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
-        let checked = Workspace.check(paths)
+        let checked = Workspace.check(paths, options: project.options)
         for error in checked.readErrors { Output.err("error: \(error.message)\n") }
         Output.err(Reporters.text(checked.files, color: Output.useColor(fd: 2)))
         var policies: [Policy] = []

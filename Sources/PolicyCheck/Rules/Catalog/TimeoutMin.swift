@@ -21,13 +21,17 @@ extension Rule {
                        note: "any spelling of 5 s"),
         ],
         check: { doc, findings in
+            let limits = findings.limits
+            guard let least = limits.duration(.timeoutMin) else { return }
+            let note = limits.note(.timeoutMin)
             for profile in doc.profiles {
-                guard let timeout = profile.timeout, timeout.value < 5000 else { continue }
-                // 5s is the nearest compliant value, unless it would break the deadline.
-                let fix = (profile.deadline?.value ?? 5000) >= 5000 ? findings.replacing(timeout.span, key: "timeout", with: "5s") : nil
+                guard let timeout = profile.timeout, timeout.value < least else { continue }
+                // The least allowed is the nearest compliant value, unless it would break the deadline.
+                let fix = (profile.deadline?.value ?? least) >= least
+                    ? findings.replacing(timeout.span, key: "timeout", with: Format.duration(least)) : nil
                 findings.add(at: timeout.span,
-                             "profile '\(excerpt(profile.name.value))' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least 5s",
-                             fix: fix)
+                             "profile '\(excerpt(profile.name.value))' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least \(Format.duration(least))\(note)",
+                             related: limits.related(.timeoutMin), fix: fix)
             }
         })
 }
