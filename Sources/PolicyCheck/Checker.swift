@@ -64,6 +64,8 @@ public struct CheckOptions: Sendable {
     public var today: Day?
     /// The most days ahead a waiver may expire (`waiverMaxDays` of the project file).
     public var waiverMaxDays: Int
+    /// Findings accepted as they are (`lint --baseline FILE`): they become notes.
+    public var baseline: Baseline?
 
     public static let defaultWaiverMaxDays = 180
 
@@ -171,6 +173,8 @@ public enum Checker {
                 Worker.release(root.take(), apart: apart)
             }
         }
+        // The baseline applies last, to what the rules and waivers left (see `Baseline.apply`).
+        options.baseline?.apply(&diagnostics, doc: doc, path: path)
         diagnostics.sortForReport()
         if diagnostics.count > Loader.maxFindings {
             suppressed += diagnostics.count - Loader.maxFindings

@@ -34,4 +34,5 @@ public enum RuleID: String, Sendable, CaseIterable, Hashable {
     case waiverTooLong = "waiver-too-long"
     case waiverUnused = "waiver-unused"
     case waiverNotAllowed = "waiver-not-allowed"
+    case baselineStale = "baseline-stale"
 }

@@ -37,6 +37,7 @@ public enum Catalog {
         .waiverTooLong,
         .waiverUnused,
         .waiverNotAllowed,
+        .baselineStale,
     ]
 
     public static func rule(_ id: RuleID) -> Rule? { byID[id] }

@@ -51,6 +51,20 @@ enum LintFix {
         for i in files.indices where files[i].source.isEmpty && !files[i].diagnostics.isEmpty {
             files[i].source = fixed[i].outcome.bytes
         }
+        // The baseline's stale entries are removed from it, as a safe fix removes text.
+        if !diff, let baseline = project.options.baseline {
+            let kept = baseline.withoutStale(files)
+            let removed = baseline.entries.count - kept.entries.count
+            if removed > 0 {
+                switch OutputFolder.replaceFile(baseline.file, with: Array(kept.rendered.utf8)) {
+                case .failure(let failure):
+                    Output.err("error: \(failure.message)\n")
+                case .success:
+                    Output.err("removed \(removed == 1 ? "1 stale entry" : "\(removed) stale entries") from \(printable(baseline.file))\n")
+                    for i in files.indices { files[i].diagnostics.removeAll { $0.rule == RuleID.baselineStale.rawValue } }
+                }
+            }
+        }
 
         // What was (or would be) fixed, on stderr.
         var report = ""
