@@ -40,6 +40,11 @@ import TestSupport
         let rules = try CLITests.policyc(["rules"], in: dir)
         #expect(rules.out.contains("interactiveMaxRetries   2    policyc.yaml:4 (tightens the guide's 3) [interactive-retries-max]"), "\(rules.out.suffix(900))")
 
+        let explained = try CLITests.policyc(["explain"], in: dir)
+        #expect(explained.out.contains("limits in effect (guide 2026-11):\n  interactiveMaxRetries   2    policyc.yaml:4 (tightens the guide's 3)"),
+                "\(explained.out.suffix(700))")
+        // Without a project file's choice, explain says nothing of limits (as before).
+        #expect(try !CLITests.policyc(["explain", "Policies"]).out.contains("limits in effect"))
         try CLITests.write("version: 1\nlimits:\n  interactiveMaxRetries: 5\n", to: "policyc.yaml", in: dir)
         let loose = try CLITests.policyc(["lint"], in: dir)
         #expect(loose.status == 2 && loose.err.contains("policyc.yaml:3:26: error: limits.interactiveMaxRetries is 5, looser than"), "\(loose)")
@@ -67,5 +72,49 @@ import TestSupport
         // Expired, the finding is an error again and nothing is written.
         let refused = try CLITests.policyc(["generate", "--today", "2027-04-01", "--out", "Other"], in: dir)
         #expect(refused.status == 1 && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Other").path))
+    }
+}
+
+/// The baseline: old findings are notes, a new one counts, stale entries are reported and fixed.
+@Suite struct BaselineCLITests {
+    @Test func aBaselineHoldsOldFindingsAndCatchesNewOnes() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let old = CLITests.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 4 ")
+            .replacingOccurrences(of: "ratio: 10%", with: "ratio: 20%")
+        try CLITests.write(old, to: "Policies/playback.yaml", in: dir)
+        let written = try CLITests.policyc(["lint", "--write-baseline", "baseline.json"], in: dir)
+        #expect(written.status == 0 && written.err == "recorded 2 findings in baseline.json\n", "\(written)")
+        let recorded = try String(contentsOf: dir.appendingPathComponent("baseline.json"), encoding: .utf8)
+        #expect(recorded == """
+            {
+              "version": 1,
+              "entries": [
+                {"at":"retry.profiles.interactive.maxRetries","policy":"playback","rule":"interactive-retries-max","value":"4"},
+                {"at":"retry.budget.ratio","policy":"playback","rule":"retry-budget-max","value":"20%"}
+              ]
+            }
+
+            """)
+        // Comments move every line: the entries still hold.
+        try CLITests.write("# moved\n# again\n" + old, to: "Policies/playback.yaml", in: dir)
+        let held = try CLITests.policyc(["lint", "--baseline", "baseline.json", "--format", "json"], in: dir)
+        #expect(held.status == 0, "\(held)")
+        #expect(held.out.contains("\"baselined\" : true") || held.out.contains("\"baselined\": true"), "\(held.out)")
+        // A new finding counts; the project file names the baseline too.
+        try CLITests.write("version: 1\nbaseline: baseline.json\n", to: "policyc.yaml", in: dir)
+        try CLITests.write(old.replacingOccurrences(of: "ahead: 2", with: "ahead: 5"), to: "Policies/playback.yaml", in: dir)
+        let new = try CLITests.policyc(["lint"], in: dir)
+        #expect(new.status == 1 && new.out.contains("error: prefetch.ahead is 5") && !new.out.contains("error: budget.ratio"), "\(new)")
+        // Fixed in the policy: the entry is stale (a warning), and lint --fix removes it.
+        try CLITests.write(old.replacingOccurrences(of: "ratio: 20%", with: "ratio: 10%"), to: "Policies/playback.yaml", in: dir)
+        let stale = try CLITests.policyc(["lint"], in: dir)
+        #expect(stale.status == 0 && stale.out.contains("[baseline-stale]") && stale.out.contains("  note: baseline.json:5:5: the stale entry"), "\(stale)")
+        let fixed = try CLITests.policyc(["lint", "--fix"], in: dir)
+        #expect(fixed.err.contains("removed 1 stale entry from baseline.json"), "\(fixed)")
+        let after = try String(contentsOf: dir.appendingPathComponent("baseline.json"), encoding: .utf8)
+        #expect(!after.contains("retry-budget-max") && after.contains("interactive-retries-max"))
+        let bad = try CLITests.policyc(["lint", "--baseline", "policyc.yaml"], in: dir)
+        #expect(bad.status == 2 && bad.err.contains("is not a baseline"), "\(bad)")
     }
 }

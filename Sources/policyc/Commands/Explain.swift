@@ -22,6 +22,9 @@ enum Explain {
             the retry budget lets retries add to the load during an outage. Each profile also gets
             the figures of the standard outage, simulated ('policyc simulate --scenario outage').
 
+            When the project file names a guide edition or tightens limits, the limits in effect
+            follow, each with where it comes from.
+
             A policy that breaks limits of the guide is explained as written, its findings
             listed with it, so that a reviewer sees what it would do (generate still refuses
             it). A file whose values are missing or unreadable is not explained: its findings
@@ -59,10 +62,19 @@ enum Explain {
         }
 
         explanation.addOutageFigures()   // simulate (issue 14)
+        // The limits in effect, when the project file chose them (an edition, tighter limits).
+        let limits = project.options.limits
+        let chosen = project.config.guide != nil || !limits.origins.isEmpty
         switch format {
-        case "json": Output.out(explanation.json.rendered())
-        case "markdown": Output.out(explanation.markdown)
-        default: Output.out(explanation.text)
+        case "json":
+            var json = explanation.json
+            if chosen, case .object(var members) = json {
+                members["limits"] = CatalogReport.limitsJSON(limits)
+                json = .object(members)
+            }
+            Output.out(json.rendered())
+        case "markdown": Output.out(explanation.markdown + (chosen ? "\n" + CatalogReport.limitsMarkdown(limits) : ""))
+        default: Output.out(explanation.text + (chosen ? "\n" + CatalogReport.limitsText(limits) : ""))
         }
         let failed = !explanation.notExplained.isEmpty || explanation.policies.contains { $0.errors > 0 }
         if !run.readErrors.isEmpty { return 2 }
