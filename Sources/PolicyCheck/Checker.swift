@@ -56,17 +56,41 @@ public struct CheckedFile: Sendable {
     public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
 }
 
+/// What a check applies besides the language: the limits (the guide's edition, tightened by the
+/// project) and, for waivers, today and how far ahead a waiver may expire.
+public struct CheckOptions: Sendable {
+    public var limits: Limits
+    /// nil: the UTC date, read when a policy has waivers.
+    public var today: Day?
+    /// The most days ahead a waiver may expire (`waiverMaxDays` of the project file).
+    public var waiverMaxDays: Int
+    /// Findings accepted as they are (`lint --baseline FILE`): they become notes.
+    public var baseline: Baseline?
+
+    public static let defaultWaiverMaxDays = 180
+
+    public init(limits: Limits = .guide, today: Day? = nil, waiverMaxDays: Int = CheckOptions.defaultWaiverMaxDays) {
+        self.limits = limits
+        self.today = today
+        self.waiverMaxDays = waiverMaxDays
+    }
+
+    /// What the catalog's examples are checked with: the guide's limits, a fixed today.
+    public static let example = CheckOptions(today: Day(year: 2027, month: 1, day: 15))
+}
+
 /// The pipeline's first two stages for one file, and the checks that span files.
 public enum Checker {
     /// `threads` is not used: a file is checked on one thread (a command checks many files at
     /// once, see `POLICYC_THREADS`).
-    public static func check(_ bytes: [UInt8], path: String, threads: Int? = 1) -> CheckedFile {
+    public static func check(_ bytes: [UInt8], path: String, threads: Int? = 1, options: CheckOptions = CheckOptions()) -> CheckedFile {
         // What the decoder never looks into is kept with its kind and span only (see `Loader.load`).
-        check(bytes, path: path, threads: threads, reading: .object(Language.root))
+        check(bytes, path: path, threads: threads, reading: .object(Language.root), options: options)
     }
 
     /// `check` with the loader's `reading` given (tests compare it with everything kept).
-    package static func check(_ bytes: [UInt8], path: String, threads: Int?, reading: Shape?) -> CheckedFile {
+    package static func check(_ bytes: [UInt8], path: String, threads: Int?, reading: Shape?,
+                              options: CheckOptions = CheckOptions()) -> CheckedFile {
         var loaded = Loader.load(bytes, reading: reading)
         var diagnostics = loaded.diagnostics
         var suppressed = loaded.suppressed
@@ -100,6 +124,7 @@ public enum Checker {
                 // One collector for every rule, each rule by index: copying the rules (their texts
                 // and closures) and a collector per rule cost more than most checks.
                 var findings = Findings()
+                findings.limits = options.limits
                 findings.source = decoder.source.take()
                 findings.root = root
                 for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
@@ -116,6 +141,10 @@ public enum Checker {
                 Catalog.rule(asideRule).map { Self.check($0, decoded, &aside) }
                 diagnostics += findings.diagnostics + aside.diagnostics
                 suppressed += findings.skipped + aside.skipped
+                // Waivers apply to what the rules found, after them (see `WaiverPass`).
+                if decoded.waivers != nil {
+                    WaiverPass.apply(&diagnostics, doc: decoded, options: options, editor: { findings.editor() })
+                }
                 // A map the fixes made whole goes to the report, when there is one; a part of one,
                 // or one for a clean file, is let go with the findings.
                 if !diagnostics.isEmpty, var whole = [findings.source, aside.source].compactMap({ $0 }).first(where: \.isDone) {
@@ -126,6 +155,8 @@ public enum Checker {
                 root = nil
             }
         }
+        // The baseline applies last, to what the rules and waivers left (see `Baseline.apply`).
+        options.baseline?.apply(&diagnostics, doc: doc, path: path)
         diagnostics.sortForReport()
         if diagnostics.count > Loader.maxFindings {
             suppressed += diagnostics.count - Loader.maxFindings
@@ -167,13 +198,14 @@ public enum Checker {
         check(doc, &findings)
     }
 
-    package static func findings(of id: RuleID, in doc: PolicyDoc) -> [Diagnostic] {
-        Catalog.rule(id).map { findings(of: $0, in: doc) } ?? []
+    package static func findings(of id: RuleID, in doc: PolicyDoc, limits: Limits = .guide) -> [Diagnostic] {
+        Catalog.rule(id).map { findings(of: $0, in: doc, limits: limits) } ?? []
     }
 
-    package static func findings(of rule: Rule, in doc: PolicyDoc) -> [Diagnostic] {
+    package static func findings(of rule: Rule, in doc: PolicyDoc, limits: Limits = .guide) -> [Diagnostic] {
         guard let check = rule.check else { return [] }
         var findings = Findings()
+        findings.limits = limits
         findings.rule = (rule.id, rule.severity)
         check(doc, &findings)
         return findings.diagnostics

@@ -144,6 +144,16 @@ public enum Generator {
     /// not even a file name with a line break can leave the comment.
     package static func writeHeader(for policy: Policy, to w: CodeWriter) {
         w.line(headerStart, printable(policy.file), ". DO NOT EDIT.")
+        // Each accepted exception to the guide's limits, where an app's reviewers read the diff.
+        guard !policy.waivers.isEmpty else { return }
+        w.line("// Waivers: exceptions to the guide's limits, accepted in the policy until they expire.")
+        for waiver in policy.waivers {
+            var what = waiver.rule
+            if let at = waiver.at { what += " at " + at }
+            if let allow = waiver.allow { what += " (allow " + allow + ")" }
+            w.line("// - ", excerpt(what) + ", owner " + excerpt(waiver.owner) + ", expires " + excerpt(waiver.expires)
+                + ": " + excerpt(waiver.reason))
+        }
     }
 
     /// Whether `contents` is a file policyc generated (and so may replace or remove).

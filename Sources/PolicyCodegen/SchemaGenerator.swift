@@ -179,6 +179,13 @@ package enum Limits {
             return ["allOf": .array(Language.reuseKeyParts.map { .object(["contains": .object(["const": .string($0)])]) })]
         case "tickets.viewerRef":  // viewer-ref-stable
             return ["const": .string("per-viewer-device")]
+        case "waivers[].rule":  // waiver-not-allowed: only the guide's limits
+            return ["type": .string("string"),
+                    "enum": .array(Catalog.rules.filter { $0.reference != nil }.map { .string($0.id.rawValue) })]
+        case "waivers[].expires":  // a day of the calendar, YYYY-MM-DD
+            return ["type": .string("string"), "pattern": .string("^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$")]
+        case "waivers[].reason", "waivers[].owner":  // not empty
+            return ["type": .string("string"), "minLength": .int(1)]
         default:
             return [:]
         }

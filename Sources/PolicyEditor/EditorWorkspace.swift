@@ -11,6 +11,8 @@ import PolicyReview
 /// in each workspace folder without a PATH would (see `PolicySet`), an open document's text taking
 /// the place of its file on disk. Pure: the caller reads the disk and hands the bytes over.
 public struct EditorWorkspace: Sendable {
+    /// What open policies are checked with: today for their waivers (`POLICYC_TODAY`).
+    public var checkOptions = CheckOptions()
     /// An open document and what its last check found.
     public struct Open: Sendable {
         public var document: EditorDocument
@@ -162,7 +164,7 @@ public struct EditorWorkspace: Sendable {
             let checked: CheckedFile
             switch kind {
             case .policy:
-                checked = Checker.check(document.bytes, path: path)
+                checked = Checker.check(document.bytes, path: path, options: checkOptions)
                 if let doc = checked.doc { open[uri]!.lastGoodDoc = doc }
             case .scenario:
                 checked = CheckedFile(path: path, diagnostics: ScenarioLoader.load(document.bytes, path: path).diagnostics,

@@ -38,6 +38,11 @@ public struct LanguageServer: Sendable {
     /// Set by `exit`: 0 after `shutdown`, 1 before it.
     public private(set) var exitCode: Int32?
     public private(set) var workspace = EditorWorkspace()
+
+    /// The day waivers are judged by (`POLICYC_TODAY` for `policyc lsp`); nil: the UTC date.
+    public mutating func judgeWaivers(on today: Day?) {
+        workspace.checkOptions.today = today
+    }
     public private(set) var encoding = PositionEncoding.utf16
     package var client = ClientSupport()
     /// The files on disk should be read again: the workspace folders changed, or a file was
@@ -345,9 +350,11 @@ public struct LanguageServer: Sendable {
         }
         var message = d.message
         if let help = d.help { message += "\nhelp: " + help }
+        // A waived finding is information, with the waiver that accepted it.
+        if let accepted = d.acceptance { message += "\n" + accepted }
         var members: [String: JSON] = [
             "range": Self.json(range),
-            "severity": .int(d.severity == .error ? 1 : 2),
+            "severity": .int(d.severity == .error ? 1 : d.severity == .warning ? 2 : 3),
             "code": .string(d.rule),
             "source": .string("policyc"),
         ]

@@ -16,6 +16,83 @@ public enum CatalogReport {
         }
     }
 
+    /// The catalog with the limits its rules apply (`policyc rules`): text and markdown end with
+    /// them, json has them as `limits`.
+    public static func render(_ format: Format, limits: Limits, _ rules: [Rule] = Catalog.rules) -> String {
+        switch format {
+        case .text: return text(rules) + "\n" + limitsText(limits)
+        case .markdown: return markdown(rules) + "\n" + limitsMarkdown(limits)
+        case .json:
+            guard case .object(var members) = JSON.object(["rules": rulesJSON(rules)]) else { return json(rules) }
+            members["limits"] = limitsJSON(limits)
+            return JSON.object(members).rendered()
+        }
+    }
+
+    // MARK: limits
+
+    /// Each limit in effect with where it comes from: the guide's edition, or the project file's line.
+    public static func limitRows(_ limits: Limits) -> [(key: LimitKey, value: String, rule: String, source: String)] {
+        LimitKey.allCases.compactMap { key in
+            guard let value = limits.values[key] else { return nil }
+            let source: String
+            if let origin = limits.origins[key] {
+                source = "\(origin.file):\(origin.span.start.line) (\(limits.tightening(key)))"
+            } else {
+                source = "guide \(limits.edition.name)"
+            }
+            return (key, value.description, key.rule.rawValue, source)
+        }
+    }
+
+    public static func limitsText(_ limits: Limits) -> String {
+        var out = "limits in effect (guide \(limits.edition.name)):\n"
+        let rows = limitRows(limits)
+        let width = rows.map(\.key.rawValue.count).max() ?? 0
+        let valueWidth = rows.map(\.value.count).max() ?? 0
+        for row in rows {
+            out += "  " + padded(row.key.rawValue, width) + "  " + padded(row.value, valueWidth)
+                + "  " + printable(row.source) + " [\(row.rule)]\n"
+        }
+        let unset = LimitKey.allCases.filter { limits.values[$0] == nil }
+        if !unset.isEmpty {
+            out += "  not set: " + unset.map(\.rawValue).joined(separator: ", ") + " (policyc.yaml limits: may set them)\n"
+        }
+        return out
+    }
+
+    private static func padded(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+
+    public static func limitsMarkdown(_ limits: Limits) -> String {
+        var out = "| limit | value | rule | from |\n|---|---|---|---|\n"
+        for row in limitRows(limits) {
+            out += "| `\(row.key.rawValue)` | \(cell(row.value)) | `\(row.rule)` | \(cell(row.source)) |\n"
+        }
+        return out
+    }
+
+    /// `{"edition", "values": [{"key", "value", "rule", "file", "line"}]}`, file and line null
+    /// for the guide's own.
+    public static func limitsJSON(_ limits: Limits) -> JSON {
+        .object([
+            "edition": .string(limits.edition.name),
+            "values": .array(LimitKey.allCases.compactMap { key in
+                guard let value = limits.values[key] else { return nil }
+                let origin = limits.origins[key]
+                return .object([
+                    "key": .string(key.rawValue),
+                    "value": .string(value.description),
+                    "rule": .string(key.rule.rawValue),
+                    "guide": limits.edition.values[key].map { .string($0.description) } ?? .null,
+                    "file": origin.map { .string($0.file) } ?? .null,
+                    "line": origin.map { .int($0.span.start.line) } ?? .null,
+                ])
+            }),
+        ])
+    }
+
     // MARK: markdown
 
     /// The table the README embeds: `| rule | severity | fires when | guide | fix |`.
@@ -43,7 +120,11 @@ public enum CatalogReport {
     /// `{"rules":[{"id","severity","summary","reference","examples":[…]}]}`; an example's
     /// `findings` are the positions its markers stand for (empty when it must not trigger).
     public static func json(_ rules: [Rule] = Catalog.rules) -> String {
-        JSON.object(["rules": .array(rules.map { rule in
+        JSON.object(["rules": rulesJSON(rules)]).rendered()
+    }
+
+    package static func rulesJSON(_ rules: [Rule]) -> JSON {
+        .array(rules.map { rule in
             JSON.object([
                 "id": .string(rule.id.rawValue),
                 "severity": .string(rule.severity.rawValue),
@@ -69,7 +150,7 @@ public enum CatalogReport {
                     ])
                 }),
             ])
-        })]).rendered()
+        })
     }
 
     // MARK: text

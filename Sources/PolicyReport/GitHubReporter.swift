@@ -34,8 +34,9 @@ extension Reporters {
             ]
             var message = d.message
             if let help = d.help { message += "\nhelp: " + help }
+            if let accepted = d.acceptance { message += "\n" + accepted }
             if let reference = reference(of: d.rule) { message += "\nguide: " + reference.text }
-            out += "::\(d.severity.rawValue) "
+            out += "::\(d.severity == .note ? "notice" : d.severity.rawValue) "
                 + properties.map { "\($0.0)=\(githubProperty($0.1))" }.joined(separator: ",")
                 + "::" + githubData(message) + "\n"
         }

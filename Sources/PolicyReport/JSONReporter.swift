@@ -96,6 +96,16 @@ extension Diagnostic {
         })
         // Only when there is one: readers that compare the members exactly see no change otherwise.
         if let fix { members["fix"] = fix.json }
+        if let waived {
+            members["waived"] = .object([
+                "owner": .string(waived.owner),
+                "reason": .string(waived.reason),
+                "expires": .string(waived.expires),
+                "line": .int(waived.span.start.line),
+                "column": .int(waived.span.start.column),
+            ])
+        }
+        if baselined { members["baselined"] = .bool(true) }
         return .object(members)
     }
 }

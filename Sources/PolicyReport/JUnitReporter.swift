@@ -19,10 +19,11 @@ extension Reporters {
             var cases = ""
             var failures = 0
             for d in diagnostics {
-                let fails = d.severity == .error || strict
+                let fails = d.severity == .error || (strict && d.severity == .warning)
                 let name = "\(d.rule) at \(d.line):\(d.column)"
                 var detail = d.headline
                 if let help = d.help { detail += "\nhelp: " + help }
+                if let accepted = d.acceptance { detail += "\n" + accepted }
                 if let reference = reference(of: d.rule) { detail += "\nguide: " + reference.text }
                 cases += "    <testcase name=\"\(xml(name, attribute: true))\" classname=\"\(xml(file.path, attribute: true))\""
                     + " file=\"\(xml(file.path, attribute: true))\" line=\"\(d.line)\">\n"

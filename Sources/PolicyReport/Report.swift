@@ -101,6 +101,8 @@ public struct ReportSummary: Sendable, Hashable {
     public var warnings: Int
     /// Paths that could not be read: not findings, but they fail the run (exit 2).
     public var unreadable: Int
+    /// Findings accepted by a waiver or the baseline (notes): shown, not counted.
+    public var accepted = 0
 
     public init(files: Int, errors: Int, warnings: Int, unreadable: Int = 0) {
         self.files = files
@@ -113,18 +115,20 @@ public struct ReportSummary: Sendable, Hashable {
         // By index, and from the findings themselves: passing each file along, or asking it for
         // its counts, copied it, its whole policy with it; and `count(where:)` copied each
         // finding, 3,000 instructions apiece.
-        var errors = 0, warnings = 0
+        var errors = 0, warnings = 0, accepted = 0
         for i in files.indices {
             for j in files[i].diagnostics.indices {
                 switch files[i].diagnostics[j].severity {
                 case .error: errors += 1
                 case .warning: warnings += 1
+                case .note: accepted += 1
                 }
             }
         }
         warnings += notices.count { $0.severity == .warning }
         self.init(files: files.count, errors: errors, warnings: warnings,
                   unreadable: notices.count { $0.kind == .unreadable })
+        self.accepted = accepted
     }
 
     /// Lint's one decision: errors fail, warnings fail only under `--strict`. (An unreadable
@@ -142,6 +146,9 @@ public struct ReportSummary: Sendable, Hashable {
     /// (`0 errors, 1 warning in 1 file; failing because of --strict`).
     public func line(strict: Bool) -> String {
         var line = text
+        if accepted > 0 {
+            line += " (\(Reporters.count(accepted, "accepted finding")) not counted: waived or in the baseline)"
+        }
         if unreadable > 0 {
             line += "; \(unreadable) \(unreadable == 1 ? "path" : "paths") could not be read"
         }
@@ -204,5 +211,16 @@ public enum Reporters {
         if span.end <= span.start { return span.start }
         if span.end.line == span.start.line { return Mark(line: span.end.line, column: max(span.start.column, span.end.column - 1)) }
         return span.end
+    }
+}
+
+extension Diagnostic {
+    /// Why an accepted finding does not count: `waived until 2027-03-31 by @payments-platform
+    /// (policy.yaml:40:5): reason`, or that the baseline holds it; nil for a finding that counts.
+    public var acceptance: String? {
+        if let waived {
+            return "waived until \(waived.expires) by \(excerpt(waived.owner)) (\(file):\(waived.span.start.line):\(waived.span.start.column)): \(excerpt(waived.reason))"
+        }
+        return baselined ? "accepted: recorded in the baseline" : nil
     }
 }

@@ -31,6 +31,22 @@ extension Reporters {
                 "locations": .array([.object(["physicalLocation": sarifPhysicalLocation(d.file, d.span)])]),
             ]
             if let fix = d.fix { result["fixes"] = .array([sarifFix(fix, file: d.file)]) }
+            // An accepted finding is a suppressed result: in the policy (a waiver) or beside it (the baseline).
+            if let waived = d.waived {
+                result["suppressions"] = .array([.object([
+                    "kind": .string("inSource"),
+                    "status": .string("accepted"),
+                    "justification": .string(waived.reason),
+                    "location": .object(["physicalLocation": sarifPhysicalLocation(d.file, waived.span)]),
+                    "properties": .object(["owner": .string(waived.owner), "expires": .string(waived.expires)]),
+                ])])
+            } else if d.baselined {
+                result["suppressions"] = .array([.object([
+                    "kind": .string("external"),
+                    "status": .string("accepted"),
+                    "justification": .string("recorded in the baseline"),
+                ])])
+            }
             if !d.related.isEmpty {
                 result["relatedLocations"] = .array(d.related.enumerated().map { i, related in
                     .object([

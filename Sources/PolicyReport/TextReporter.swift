@@ -60,6 +60,11 @@ extension Reporters {
                 // A help of several lines (a section to paste) keeps its lines, indented under it.
                 writeLines(help, firstPrefix: "  help: ", prefix: "        ", to: &out)
             }
+            if let accepted = d.acceptance {
+                out += "  ".utf8
+                out += printable(accepted).utf8
+                out.append(0x0A)
+            }
             for related in d.related {
                 out += "  note: \(printable(related.file)):\(related.span.start.line):\(related.span.start.column): ".utf8
                 out += printable(related.message).utf8
@@ -119,7 +124,7 @@ extension Reporters {
         out.append(0x3A)
         if color { out += ANSI.reset.utf8 }
         out.append(0x20)
-        if color { out += (d.severity == .error ? ANSI.error : ANSI.warning).utf8 }
+        if color { out += (d.severity == .error ? ANSI.error : d.severity == .warning ? ANSI.warning : ANSI.note).utf8 }
         out += d.severity.rawValue.utf8
         out.append(0x3A)
         if color { out += ANSI.reset.utf8 }
@@ -159,6 +164,7 @@ extension Reporters {
         package static let bold = "\u{1B}[1m"
         package static let error = "\u{1B}[1;31m"
         package static let warning = "\u{1B}[1;33m"
+        package static let note = "\u{1B}[1;36m"
         package static let caret = "\u{1B}[1;32m"
         package static let reset = "\u{1B}[0m"
     }

@@ -160,9 +160,10 @@ package enum ReviewMarkdown {
 
     /// One list item: severity, position, message, rule and help.
     package static func item(_ d: Diagnostic) -> String {
-        var out = "- \(d.severity == .error ? "❌" : "⚠️") \(d.severity.rawValue) at "
+        var out = "- \(d.severity == .error ? "❌" : d.severity == .warning ? "⚠️" : "ℹ️") \(d.severity.rawValue) at "
             + "\(Spoken.code("\(d.file):\(d.line):\(d.column)")): \(message(d))"
         if let help = d.help { out += " — \(Spoken.markdown(help))" }
+        if let accepted = d.acceptance { out += " — \(Spoken.markdown(accepted))" }
         return out + "\n"
     }
 }

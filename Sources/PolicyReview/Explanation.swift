@@ -83,8 +83,10 @@ public struct Explanation: Sendable {
     /// written`, or `1 warning`; nil without findings.
     package static func findingsHeading(_ p: ExplainedPolicy) -> String? {
         guard !p.findings.isEmpty else { return nil }
-        let warnings = p.findings.count - p.errors
-        let counts = [p.errors > 0 ? Spoken.count(p.errors, "error") : nil, warnings > 0 ? Spoken.count(warnings, "warning") : nil]
+        let warnings = p.findings.count { $0.severity == .warning }
+        let accepted = p.findings.count { $0.severity == .note }
+        let counts = [p.errors > 0 ? Spoken.count(p.errors, "error") : nil, warnings > 0 ? Spoken.count(warnings, "warning") : nil,
+                      accepted > 0 ? Spoken.count(accepted, "accepted finding") : nil]
             .compactMap { $0 }.joined(separator: ", ")
         guard p.errors > 0 else { return counts }
         return counts + ": the policy breaks \(p.errors == 1 ? "a limit" : "limits") of the guide, so generate refuses it; explained as written"

@@ -1,9 +1,33 @@
 public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    /// A finding that is accepted (a waiver or the baseline holds it): shown, never counted.
+    case note
     case warning
     case error
 
-    public static func < (a: Severity, b: Severity) -> Bool {
-        a == .warning && b == .error
+    private var rank: Int {
+        switch self {
+        case .note: return 0
+        case .warning: return 1
+        case .error: return 2
+        }
+    }
+
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+}
+
+/// The waiver that turned a finding into a note: who accepted it, why, until when, and where.
+public struct Waived: Sendable, Hashable {
+    public var owner: String
+    public var reason: String
+    /// `YYYY-MM-DD`, as written.
+    public var expires: String
+    public var span: Span
+
+    public init(owner: String, reason: String, expires: String, span: Span) {
+        self.owner = owner
+        self.reason = reason
+        self.expires = expires
+        self.span = span
     }
 }
 
@@ -23,6 +47,10 @@ public struct Diagnostic: Sendable, Hashable {
     public var related: [Related]
     /// The correction, when the finding has one (see `Fix`).
     public var fix: Fix?
+    /// The waiver that accepted the finding (its severity is then `note`).
+    public var waived: Waived?
+    /// Whether the baseline holds the finding (its severity is then `note`).
+    public var baselined = false
 
     public struct Related: Sendable, Hashable {
         public var file: String

@@ -12,6 +12,7 @@ public enum RuleID: String, Sendable, CaseIterable, Hashable {
     case nameCollision = "name-collision"
     case timeoutMin = "timeout-min"
     case interactiveRetriesMax = "interactive-retries-max"
+    case backgroundRetriesMax = "background-retries-max"
     case backoffOrder = "backoff-order"
     case timeoutWithinDeadline = "timeout-within-deadline"
     case interactiveDeadline = "interactive-deadline"
@@ -28,4 +29,10 @@ public enum RuleID: String, Sendable, CaseIterable, Hashable {
     case ticketReuseMargin = "ticket-reuse-margin"
     case ticketReuseKey = "ticket-reuse-key"
     case viewerRefStable = "viewer-ref-stable"
+    case waiverExpired = "waiver-expired"
+    case waiverExpiring = "waiver-expiring"
+    case waiverTooLong = "waiver-too-long"
+    case waiverUnused = "waiver-unused"
+    case waiverNotAllowed = "waiver-not-allowed"
+    case baselineStale = "baseline-stale"
 }

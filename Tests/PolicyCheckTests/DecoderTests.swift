@@ -141,7 +141,7 @@ import TestSupport
         d = try only(check("  viewerRef: per-viewer-device\n", "  viewerRef: per-viewer-device\n  timeout: 5s\n"),
                      .unknownKey, at: 42, 3)
         #expect(d.message == "key 'timeout' belongs in a profile, not in 'tickets'")
-        d = try only(check("  viewerRef: per-viewer-device\n", "  viewerRef: per-viewer-device\n  owner: me\n"),
+        d = try only(check("  viewerRef: per-viewer-device\n", "  viewerRef: per-viewer-device\n  keeper: me\n"),
                      .unknownKey, at: 42, 3)
         #expect(d.help == "the keys of 'tickets' are reuseKey, stopReuseBefore and viewerRef")
         d = try only(check("      code: not_ready\n", "      code: not_ready\n      reason: later\n"), .unknownKey, at: 25, 7)

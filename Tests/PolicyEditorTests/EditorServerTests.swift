@@ -146,6 +146,23 @@ import TestSupport
     }
 
     /// Incremental changes apply in order, in the agreed units; the document's findings follow.
+    @Test func waivedFindingsAreInformationWithTheWaiver() throws {
+        var server = Self.initialized(encodings: nil)
+        server.judgeWaivers(on: Day(year: 2027, month: 1, day: 15))
+        let text = Canonical.text.replacingFirst("maxRetries: 3", with: "maxRetries: 4")
+            + "\nwaivers:\n  - rule: interactive-retries-max\n    reason: PAY-311\n    owner: \"@payments\"\n    expires: 2027-03-31\n"
+        let published = Self.open(&server, text)
+        let got = try #require(published.first?["params"]?["diagnostics"]?.arrayValue)
+        #expect(got.count == 1)
+        #expect(got.first?["severity"] == .int(3) && got.first?["code"] == .string("interactive-retries-max"))
+        #expect(got.first?["message"]?.stringValue?.contains("waived until 2027-03-31 by @payments") == true)
+        // Past the expiry the finding is an error again.
+        server.judgeWaivers(on: Day(year: 2027, month: 4, day: 1))
+        let later = Self.open(&server, text, uri: "file:///tmp/other/Policies/playback.yaml")
+        let errors = try #require(later.first?["params"]?["diagnostics"]?.arrayValue)
+        #expect(errors.map { $0["severity"] } == [.int(1), .int(1)])
+    }
+
     @Test func incrementalChanges() throws {
         var server = Self.initialized()
         _ = Self.open(&server, Canonical.text)

@@ -149,7 +149,7 @@ enum HostilePipeline {
                 if let bad = unsafe(in: strippingColor(text), allowing: ["\n", "\t"]) { problems.append("\(name) output holds \(bad)") }
             case "github", "pair-github":
                 if let bad = unsafe(in: text, allowing: ["\n"]) { problems.append("\(name) output holds \(bad)") }
-                for line in text.split(separator: "\n") where !(line.hasPrefix("::error ") || line.hasPrefix("::warning ")) {
+                for line in text.split(separator: "\n") where !(line.hasPrefix("::error ") || line.hasPrefix("::warning ") || line.hasPrefix("::notice ")) {
                     problems.append("\(name) output has a line that is not a workflow command: \(line.prefix(80).debugDescription)")
                 }
             case "json", "sarif", "diff-from-json", "diff-to-json", "explain-json":

@@ -278,8 +278,9 @@ import TestSupport
         }
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("gen").path))
         #expect(Self.files(dir, under: "Policies") == ["playback.yaml"])
-        // schema and rules do not read it.
-        #expect(try CLITests.policyc(["rules", "--format", "json"], in: dir).status == 0)
+        // schema does not read it; rules does, for the limits in effect.
+        #expect(try CLITests.policyc(["schema"], in: dir).status == 0)
+        #expect(try CLITests.policyc(["rules", "--format", "json"], in: dir).status == 2)
 
         for (text, message) in [
             ("version: 2\n", "policyc.yaml:1:10: error: the project file is version 2; this policyc reads version 1 [unsupported-version]"),
@@ -385,7 +386,7 @@ import TestSupport
         #expect(schema["$id"] as? String == "urn:policyc:schema:project:1")
         #expect(schema["additionalProperties"] as? Bool == false)
         let properties = try #require(schema["properties"] as? [String: Any])
-        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage"])
+        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage", "guide", "waiverMaxDays", "limits", "baseline"])
         #expect(schema["required"] as? [String] == ["version"])
     }
 }

@@ -28,8 +28,8 @@ public enum Fixer {
     }
 
     /// Fixes `bytes`: the safe fixes, and the unsafe ones too when `unsafe`.
-    public static func fix(_ bytes: [UInt8], path: String, unsafe: Bool) -> Outcome {
-        fix(bytes, path: path, unsafe: unsafe) { Checker.check($0, path: $1) }
+    public static func fix(_ bytes: [UInt8], path: String, unsafe: Bool, options: CheckOptions = CheckOptions()) -> Outcome {
+        fix(bytes, path: path, unsafe: unsafe) { Checker.check($0, path: $1, options: options) }
     }
 
     /// `fix` of a file that `check` reads (the project file's reader, say).

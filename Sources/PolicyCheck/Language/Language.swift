@@ -57,6 +57,22 @@ public enum Language {
         ]), title: "Retry budget", help: "Caps retries so that an outage is not made worse."),
     ]
 
+    /// An entry of `waivers`: an exception to a limit of the guide, owned and bounded in time.
+    public static let waiver: [Field] = [
+        Field("rule", .string, title: "Rule waived",
+              help: "The id of a rule of the guide's limits, such as interactive-retries-max (rules of the language cannot be waived)."),
+        Field("at", .string, required: false, title: "Key path",
+              help: "The key path the finding points at, such as retry.profiles.checkout.maxRetries. Default: every finding of the rule."),
+        Field("allow", .string, required: false, title: "Value accepted",
+              help: "The value accepted, as a policy writes it (4, 12s, 15%); a finding of another value is not waived."),
+        Field("reason", .string, title: "Reason",
+              help: "Why the exception is needed and what ends it; not empty."),
+        Field("owner", .string, title: "Owner",
+              help: "Who answers for the exception, such as @payments-platform; not empty."),
+        Field("expires", .string, title: "Expiry",
+              help: "The last day the waiver holds, YYYY-MM-DD; at most waiverMaxDays (180 by default) ahead."),
+    ]
+
     public static let root: [Field] = [
         Field("version", .integer(min: Int.min, max: Int.max), title: "Language version",
               help: "The version of the policy language; must be 1."),
@@ -82,5 +98,7 @@ public enum Language {
             Field("viewerRef", .choice(viewerRefs), title: "viewer_ref scheme",
                   help: "A stable viewer_ref per viewer and device, without personal data; must be per-viewer-device."),
         ]), title: "Tickets", help: "When a playback ticket may be reused."),
+        Field("waivers", .list(.object(waiver), unique: false), required: false, title: "Waivers",
+              help: "Accepted exceptions to the guide's limits, each with a rule, a reason, an owner and an expiry."),
     ]
 }

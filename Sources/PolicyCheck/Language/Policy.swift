@@ -63,6 +63,18 @@ public struct Policy: Sendable, Hashable {
     /// Boxed: each `CheckedFile` holds a whole `Policy`, and fifteen optionals more in it made
     /// linting copy more.
     fileprivate var keyLineBox: KeyLineBox
+    /// The policy's waivers that are whole (rule, reason, owner, expiry), in the order written:
+    /// generated files record them for an app's reviewers.
+    public var waivers: [Waiver] = []
+
+    public struct Waiver: Sendable, Hashable {
+        public var rule: String
+        public var at: String?
+        public var allow: String?
+        public var reason: String
+        public var owner: String
+        public var expires: String
+    }
 }
 
 /// `KeyLines` behind a reference, never changed once made.
@@ -158,7 +170,7 @@ extension PolicyDoc {
         at.reuseKey = line(reuseKey)
         at.stopReuseBefore = line(stopReuseBefore)
         at.viewerRef = line(viewerRef)
-        return Policy(
+        var complete = Policy(
             file: file, name: policy.value, description: description?.value, profiles: profiles,
             retryOnNetwork: retryOn.value.contains { $0.value == .network },
             retryStatuses: retryOn.value.compactMap { if case .status(let s) = $0.value { return s } else { return nil } },
@@ -168,5 +180,11 @@ extension PolicyDoc {
             prefetchOnlyUnlocked: prefetchOnlyUnlocked.value, prefetchRetryRefused: prefetchRetryRefused.value,
             reuseKey: reuseKey.value.map(\.value), stopReuseBeforeMs: stopReuseBefore.value,
             viewerRef: viewerRef.value, lines: at.byPath, keyLineBox: KeyLineBox(at))
+        for w in waivers?.value ?? [] {
+            guard let rule = w.rule, let reason = w.reason, let owner = w.owner, let expires = w.expires else { continue }
+            complete.waivers.append(Policy.Waiver(rule: rule.value, at: w.at?.value, allow: w.allow?.value,
+                                                  reason: reason.value, owner: owner.value, expires: expires.value))
+        }
+        return complete
     }
 }

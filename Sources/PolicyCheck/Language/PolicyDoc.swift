@@ -99,6 +99,20 @@ public struct PolicyDoc: Sendable, Hashable {
         }
     }
 
+    /// An entry of `waivers`, as written: each field nil when absent or not decoded.
+    public struct Waiver: Sendable, Hashable {
+        public var rule: Located<String>?
+        public var at: Located<String>?
+        public var allow: Located<String>?
+        public var reason: Located<String>?
+        public var owner: Located<String>?
+        public var expires: Located<String>?
+        /// The entry itself (from its `- `'s item to its last value).
+        public var span: Span
+        /// The entry's index in the list, for a fix that removes it.
+        public var index: Int
+    }
+
     public struct NeverRetry: Sendable, Hashable {
         public var status: Located<Int>?
         public var code: Located<String>?
@@ -132,6 +146,8 @@ public struct PolicyDoc: Sendable, Hashable {
     public var reuseKeyComplete = true
     public var stopReuseBefore: Located<Int>?
     public var viewerRef: Located<String>?
+    /// `waivers` (nil when absent or not a list).
+    public var waivers: Located<[Waiver]>?
 
     public init() {}
 
@@ -171,6 +187,25 @@ public struct PolicyDoc: Sendable, Hashable {
                     default: break
                     }
                 }
+            case "waivers":
+                guard case .list(let items) = top[i].value.value else { break }
+                waivers = Located(items.indices.map { item in
+                    var waiver = Waiver(span: items[item].span, index: item)
+                    if case .object(let fields) = items[item].value {
+                        for f in fields.indices {
+                            switch fields[f].key {
+                            case "rule": waiver.rule = fields[f].value.string
+                            case "at": waiver.at = fields[f].value.string
+                            case "allow": waiver.allow = fields[f].value.string
+                            case "reason": waiver.reason = fields[f].value.string
+                            case "owner": waiver.owner = fields[f].value.string
+                            case "expires": waiver.expires = fields[f].value.string
+                            default: break
+                            }
+                        }
+                    }
+                    return waiver
+                }, top[i].value.span)
             default: break
             }
         }

@@ -9,6 +9,10 @@ import PolicySource
 /// out: Generated                    # generate's output folder
 /// targets: [swift, kotlin, schema]  # generate's targets
 /// kotlinPackage: wandura.policies   # the package of the generated Kotlin
+/// guide: 2026-11                    # the edition of the guide's limits
+/// waiverMaxDays: 90                 # how far ahead a waiver may expire (at most 365)
+/// limits: {interactiveMaxRetries: 2}  # the guide's limits, tightened
+/// baseline: policyc-baseline.json   # findings accepted as they are (lint)
 /// ```
 ///
 /// Every key but `version` is optional; a key left out keeps the command's default. Read with the
@@ -27,6 +31,27 @@ public struct ProjectConfig: Sendable, Hashable {
     public var targets: Located<[CodeTarget]>?
     /// The package of the generated Kotlin; satisfies `Naming.isKotlinPackage`.
     public var kotlinPackage: Located<String>?
+    /// The edition of the guide the limits come from, as written (checked against `Guide.editions`).
+    public var guide: Located<String>?
+    /// The limits the project sets, each tighter than the edition's.
+    public var limits: [LimitKey: Located<LimitValue>] = [:]
+    /// How far ahead a waiver may expire, 1 to 365 days.
+    public var waiverMaxDays: Located<Int>?
+    /// The baseline file lint reads, relative to the project file's folder.
+    public var baseline: Located<String>?
+
+    public static let maxWaiverMaxDays = 365
+
+    /// The limits checks apply: the edition named (the newest without `guide`), tightened by
+    /// `limits`; `file` names the project file in the findings of a tightened limit.
+    public func effectiveLimits(file: String, editions: [GuideEdition] = Guide.editions) -> Limits {
+        let edition = guide.flatMap { Guide.edition(named: $0.value, in: editions) } ?? editions[editions.count - 1]
+        var effective = Limits(edition: edition)
+        for key in LimitKey.allCases {
+            if let value = limits[key] { effective.set(key, value.value, from: .init(file: file, span: value.span)) }
+        }
+        return effective
+    }
 
     public init(policies: [Located<String>]? = nil, out: Located<String>? = nil,
                 targets: Located<[CodeTarget]>? = nil, kotlinPackage: Located<String>? = nil) {
@@ -49,6 +74,25 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "What 'policyc generate' writes. Default: " + CodeTarget.defaults.map(\.rawValue).joined(separator: ", ") + "."),
         Field("kotlinPackage", .string, required: false, title: "Kotlin package",
               help: "The package of the generated Kotlin. Default: \(Naming.defaultKotlinPackage)."),
+        Field("guide", .string, required: false, title: "Edition of the guide",
+              help: "The edition of the integration guide the limits come from: "
+                + Guide.editions.map(\.name).joined(separator: ", ") + ". Default: the newest, \(Guide.newest.name)."),
+        Field("waiverMaxDays", .integer(min: 1, max: maxWaiverMaxDays), required: false, title: "Longest waiver",
+              help: "How many days ahead a waiver of a policy may expire, at most \(maxWaiverMaxDays). Default: \(CheckOptions.defaultWaiverMaxDays)."),
+        Field("limits", .object(LimitKey.allCases.map { key in
+            let shape: Shape
+            switch key.kind {
+            case .count: shape = .integer(min: 0, max: Language.maxCount)
+            case .duration: shape = .duration
+            case .percent: shape = .percent
+            }
+            let guide = Guide.newest.values[key].map { "the guide's \($0)" } ?? "the guide sets none"
+            return Field(key.rawValue, shape, required: false, title: key.meaning.prefix(1).uppercased() + key.meaning.dropFirst(),
+                         help: "The \(key.meaning) (\(guide)); may only be \(key.isMinimum ? "raised" : "lowered"). Checked by \(key.rule.rawValue).")
+        }), required: false, title: "Tighter limits",
+              help: "The guide's limits made stricter for this project; a looser one is an error (write a waiver in the policy instead)."),
+        Field("baseline", .string, required: false, title: "Baseline file",
+              help: "Findings recorded by 'policyc lint --write-baseline FILE': lint reports them as notes. Relative to this file's folder."),
     ]
 
     /// Bytes → the project file and its findings (file names left empty, as `Checker` leaves them
@@ -135,6 +179,18 @@ public struct ProjectConfig: Sendable, Hashable {
                 config.targets = Located(targets, list.span)
             }
         }
+        readGuide(root, into: &config, decoder: &decoder)
+        if let days = root["waiverMaxDays"], case .integer(let n) = days.value {
+            config.waiverMaxDays = Located(n, days.span)
+        }
+        if let baseline = root["baseline"], case .string(let path) = baseline.value {
+            if path.isEmpty {
+                decoder.fail(.typeMismatch, at: baseline.span, "'baseline' is empty; it must name a file",
+                             help: "leave 'baseline' out to count every finding")
+            } else {
+                config.baseline = Located(path, baseline.span)
+            }
+        }
         if let package = root["kotlinPackage"], case .string(let name) = package.value {
             if Naming.isKotlinPackage(name) {
                 config.kotlinPackage = Located(name, package.span)
@@ -145,6 +201,47 @@ public struct ProjectConfig: Sendable, Hashable {
             }
         }
         return config
+    }
+
+    /// `guide` and `limits`: an edition this policyc knows, and limits that only tighten it.
+    package static func readGuide(_ root: Decoded, into config: inout ProjectConfig, decoder: inout Decoder,
+                                  editions: [GuideEdition] = Guide.editions) {
+        var edition = editions[editions.count - 1]
+        if let guide = root["guide"], case .string(let name) = guide.value {
+            if let known = Guide.edition(named: name, in: editions) {
+                edition = known
+                config.guide = Located(name, guide.span)
+            } else {
+                let names = editions.map(\.name)
+                decoder.fail(.typeMismatch, at: guide.span,
+                             "'guide' is '\(excerpt(name))', an edition of the guide this policyc does not know; it knows \(Suggest.andList(names))",
+                             help: Suggest.nearest(name, in: names).map { Suggest.didYouMean(name, $0) }
+                                ?? "write guide: \(edition.name), or upgrade policyc for a newer edition")
+                // Limits against an unknown edition cannot be judged.
+                return
+            }
+        }
+        guard let limits = root["limits"], case .object(let entries) = limits.value else { return }
+        let guideLimits = Limits(edition: edition)
+        for i in entries.indices {
+            guard let key = LimitKey(rawValue: entries[i].key) else { continue }
+            let decoded = entries[i].value
+            let value: LimitValue
+            switch decoded.value {
+            case .integer(let n): value = .count(n)
+            case .duration(let ms): value = .duration(ms)
+            case .percent(let p): value = .percent(p)
+            default: continue
+            }
+            guard guideLimits.tightens(key, value) else {
+                let guideValue = edition.values[key].map(String.init(describing:)) ?? "none"
+                decoder.fail(.typeMismatch, at: decoded.span,
+                             "limits.\(key.rawValue) is \(value), looser than the guide \(edition.name)'s \(guideValue); the project's limits may only tighten the guide's",
+                             help: "write \(key.rawValue): \(guideValue) or \(key.isMinimum ? "more" : "less"), or accept the exception in the policy with a waiver (rule \(key.rule.rawValue), an owner and an expiry)")
+                continue
+            }
+            config.limits[key] = Located(value, decoded.span)
+        }
     }
 }
 

@@ -15,6 +15,7 @@ public enum Catalog {
         .nameCollision,
         .timeoutMin,
         .interactiveRetriesMax,
+        .backgroundRetriesMax,
         .backoffOrder,
         .timeoutWithinDeadline,
         .interactiveDeadline,
@@ -31,6 +32,12 @@ public enum Catalog {
         .ticketReuseMargin,
         .ticketReuseKey,
         .viewerRefStable,
+        .waiverExpired,
+        .waiverExpiring,
+        .waiverTooLong,
+        .waiverUnused,
+        .waiverNotAllowed,
+        .baselineStale,
     ]
 
     public static func rule(_ id: RuleID) -> Rule? { byID[id] }

@@ -35,31 +35,35 @@ public struct Example: Sendable {
     /// Set when the example was built from edits that did not apply (a target text not found):
     /// the catalog test fails on it, so a stale example cannot pass silently.
     public var authoringError: String?
+    /// What the example is checked with: a project's limits, a fixed today (see `CheckOptions`).
+    public var options: CheckOptions
 
     public init(_ text: String, triggers: Bool, note: String, alsoFinds: [RuleID] = [],
-                fixed: String? = nil, unsafeFixed: String? = nil) {
+                fixed: String? = nil, unsafeFixed: String? = nil, options: CheckOptions = .example) {
         self.text = text
         self.triggers = triggers
         self.note = note
         self.alsoFinds = alsoFinds
         self.fixed = fixed
         self.unsafeFixed = unsafeFixed
+        self.options = options
     }
 
     /// The canonical policy (`Canonical.text`) with one piece of text replaced: most examples are a
     /// single change to a policy that is otherwise clean. `fixed` and `unsafeFixed` are what the
     /// fixes make of the replaced piece (see `fixed`).
     public static func canonical(replacing old: String, with new: String, triggers: Bool, note: String,
-                                 alsoFinds: [RuleID] = [], fixed: String? = nil, unsafeFixed: String? = nil) -> Example {
+                                 alsoFinds: [RuleID] = [], fixed: String? = nil, unsafeFixed: String? = nil,
+                                 limits: Limits? = nil) -> Example {
         canonical([(old, new)], triggers: triggers, note: note, alsoFinds: alsoFinds,
-                  fixed: fixed.map { [(old, $0)] }, unsafeFixed: unsafeFixed.map { [(old, $0)] })
+                  fixed: fixed.map { [(old, $0)] }, unsafeFixed: unsafeFixed.map { [(old, $0)] }, limits: limits)
     }
 
     /// The canonical policy with several pieces of text replaced, each at its first occurrence;
     /// `fixed` and `unsafeFixed` are replacements of the canonical policy too.
     public static func canonical(_ edits: [(String, String)], triggers: Bool, note: String,
                                  alsoFinds: [RuleID] = [], fixed: [(String, String)]? = nil,
-                                 unsafeFixed: [(String, String)]? = nil) -> Example {
+                                 unsafeFixed: [(String, String)]? = nil, limits: Limits? = nil) -> Example {
         var missing: [String] = []
         func apply(_ edits: [(String, String)]) -> String {
             var text = Canonical.text
@@ -71,6 +75,7 @@ public struct Example: Sendable {
         }
         var example = Example(apply(edits), triggers: triggers, note: note, alsoFinds: alsoFinds,
                               fixed: fixed.map(apply), unsafeFixed: unsafeFixed.map(apply))
+        if let limits { example.options.limits = limits }
         if !missing.isEmpty {
             example.authoringError = "not in the canonical policy: " + missing.map { "'\($0)'" }.joined(separator: ", ")
         }
@@ -145,6 +150,8 @@ public struct Findings: Sendable {
     package var source: SourceMap.Builder?
     package var root: Node?
     private var madeEditor: Editor?
+    /// The limits the rules apply: the guide's edition, tightened by the project (see `Limits`).
+    public package(set) var limits = Limits.guide
 
     public init() {}
 

@@ -10,11 +10,37 @@ struct Project {
     var config = ProjectConfig()
     /// The folder the file's paths are relative to, "" for the working folder.
     var folder = ""
+    /// What policies are checked with: the limits (the file's edition and `limits`), today
+    /// (`--today`, else `POLICYC_TODAY`, else the UTC date) and the file's `waiverMaxDays`.
+    var options = CheckOptions()
 
     /// The option of every command that reads the project file.
     static let option = OptionSpec(
         name: "--config", valueName: "FILE",
         help: "The project file to read (default: ./policyc.yaml when there is one).")
+
+    /// The option of the commands that judge waivers.
+    static let todayOption = OptionSpec(
+        name: "--today", valueName: "DATE",
+        help: "The day waivers are judged by, such as 2027-03-31 (default: $POLICYC_TODAY, else the UTC date).")
+
+    /// `--today`, else `POLICYC_TODAY`, else nil (the UTC date when a waiver needs it); a value
+    /// that is not a date is an error.
+    static func today(_ args: ParsedArguments?) -> Result<Day?, UsageError> {
+        if let given = args?.value(todayOption.name) {
+            guard let day = Day(given) else {
+                return .failure(UsageError(message: "'--today' is '\(printable(given))', not a date; write YYYY-MM-DD, such as 2027-03-31"))
+            }
+            return .success(day)
+        }
+        if let text = Output.environment("POLICYC_TODAY"), !text.isEmpty {
+            guard let day = Day(text) else {
+                return .failure(UsageError(message: "POLICYC_TODAY is '\(printable(text))', not a date; write YYYY-MM-DD, such as 2027-03-31"))
+            }
+            return .success(day)
+        }
+        return .success(nil)
+    }
 
     /// The paths to check when none is given and the project file names none; like every path
     /// of the project file, relative to its folder.
@@ -27,6 +53,20 @@ struct Project {
     /// `lookInWorkingFolder` is false (a build plugin's run, whose folder is not the project's).
     /// With `text`, those bytes are read as the project file's (`lint --diff` of a fixed one).
     static func load(_ args: ParsedArguments, lookInWorkingFolder: Bool = true, text: [UInt8]? = nil) -> Project? {
+        let today: Day?
+        switch Self.today(args) {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+            return nil
+        case .success(let day):
+            today = day
+        }
+        guard var project = loadFile(args, lookInWorkingFolder: lookInWorkingFolder, text: text) else { return nil }
+        project.options.today = today
+        return project
+    }
+
+    private static func loadFile(_ args: ParsedArguments, lookInWorkingFolder: Bool, text: [UInt8]?) -> Project? {
         let path: String
         switch locate(args, lookInWorkingFolder: lookInWorkingFolder) {
         case .failure: return nil
@@ -58,7 +98,18 @@ struct Project {
         if let slash = path.lastIndex(of: "/") {
             folder = slash == path.startIndex ? "/" : String(path[..<slash])
         }
-        return Project(file: path, config: loaded.config, folder: folder)
+        var project = Project(file: path, config: loaded.config, folder: folder)
+        project.options.limits = loaded.config.effectiveLimits(file: path)
+        if let days = loaded.config.waiverMaxDays { project.options.waiverMaxDays = days.value }
+        return project
+    }
+
+    /// Which edition of the guide applies when the project file sets limits without naming one:
+    /// said once by lint, so a repository knows what it was checked against.
+    var editionNote: String? {
+        guard let file, config.guide == nil, !config.limits.isEmpty else { return nil }
+        return "note: \(printable(file)) names no guide edition; its limits tighten the newest, \(Guide.newest.name)"
+            + " (write 'guide: \(Guide.newest.name)' to keep to it)\n"
     }
 
     struct Reported: Error {}

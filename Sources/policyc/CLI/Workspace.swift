@@ -119,14 +119,15 @@ enum Workspace {
 
     /// With `scenarios`, a file that reads as a `simulate` scenario (as the language server tells
     /// one) is checked as one: `lint` given a scenario reports what is wrong with the scenario.
-    static func check(_ paths: [String], threads: Int? = nil, scenarios: Bool = false) -> Run {
+    static func check(_ paths: [String], threads: Int? = nil, scenarios: Bool = false,
+                      options: CheckOptions = CheckOptions()) -> Run {
         let threads = threads ?? threadsFromEnvironment
         var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
         let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
             let path = paths[i]
             return Files.read(path).map { bytes in
                 let shown = path == "-" ? Files.stdinPath : path
-                let file = Checker.check(bytes, path: shown, threads: threads)
+                let file = Checker.check(bytes, path: shown, threads: threads, options: options)
                 return scenarios ? asScenario(bytes, path: shown, hasFindings: !file.diagnostics.isEmpty) ?? file : file
             }
         }

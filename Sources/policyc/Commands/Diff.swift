@@ -6,8 +6,8 @@ enum Diff {
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Reviews a change of policies: what it means for viewers, servers and apps.",
-        usage: "policyc diff [--format FORMAT] [--allow-breaking] [--config FILE] OLD NEW\n"
-            + "       policyc diff --base GIT_REF [--format FORMAT] [--allow-breaking] [--config FILE] [PATH ...]",
+        usage: "policyc diff [--format FORMAT] [--allow-breaking] [--config FILE] [--today DATE] OLD NEW\n"
+            + "       policyc diff --base GIT_REF [--format FORMAT] [--allow-breaking] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [
             ("OLD NEW", "Two policy files or folders: the policies before and after the change."),
             ("PATH", "With --base: files or folders of the working tree (default: the project file's policies, else Policies/)."),
@@ -20,6 +20,7 @@ enum Diff {
             OptionSpec(name: "--allow-breaking", valueName: nil,
                        help: "A change that removes generated code (a policy or profile) does not fail the check."),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Policies are matched by name and profiles by name; values are compared as parsed, so
@@ -46,14 +47,14 @@ enum Diff {
             guard !ref.isEmpty, !ref.hasPrefix("-") else {
                 return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
             }
-            sides = againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals)
+            sides = againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals, options: project.options)
         } else {
             guard args.positionals.count == 2 else {
                 return CommandLine.usageError(
                     args.positionals.count < 2 ? "diff needs OLD and NEW (or --base GIT_REF)" : "diff takes only OLD and NEW; use --base to compare more paths",
                     command: spec)
             }
-            sides = betweenPaths(old: args.positionals[0], new: args.positionals[1])
+            sides = betweenPaths(old: args.positionals[0], new: args.positionals[1], options: project.options)
         }
         let old: [ReviewInput], new: [ReviewInput]
         switch sides {
@@ -81,10 +82,10 @@ enum Diff {
 
     /// OLD and NEW, each a file or a folder. A file without a readable policy name is matched
     /// with the file at the same place under the other folder.
-    static func betweenPaths(old: String, new: String) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
+    static func betweenPaths(old: String, new: String, options: CheckOptions) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
         func side(_ root: String) -> Result<[ReviewInput], Files.ReadError> {
             Files.expand([root], allowStdin: false).flatMap { paths in
-                let run = Workspace.check(paths)
+                let run = Workspace.check(paths, options: options)
                 if let error = run.readErrors.first { return .failure(error) }
                 let base = Git.normalize(root)
                 let isFolder = Files.isDirectory(root)
@@ -103,7 +104,7 @@ enum Diff {
 
     /// The working tree against the same paths at `ref`, read with git; files added or deleted
     /// since then count.
-    static func againstRevision(_ ref: String, paths: [String]) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
+    static func againstRevision(_ ref: String, paths: [String], options: CheckOptions) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
         func gitError(_ f: Git.Failure) -> Files.ReadError { Files.ReadError(path: ref, message: f.message) }
         if case .failure(let f) = Git.verify(ref: ref) { return .failure(gitError(f)) }
         let entries: [Git.Entry]
@@ -117,7 +118,7 @@ enum Diff {
             switch Git.blob(entry.object) {
             case .failure(let f): return .failure(gitError(f))
             case .success(let bytes):
-                oldFiles.append(Checker.check(bytes, path: entry.path))
+                oldFiles.append(Checker.check(bytes, path: entry.path, options: options))
                 oldBytes.append(bytes)
             }
         }
@@ -146,7 +147,7 @@ enum Diff {
             switch Files.expand(present, allowStdin: false) {
             case .failure(let error): return .failure(error)
             case .success(let files):
-                let run = Workspace.check(files)
+                let run = Workspace.check(files, options: options)
                 if let error = run.readErrors.first { return .failure(error) }
                 new = run.files.map { ReviewInput(file: $0, matchKey: Git.normalize($0.path)) }
             }

@@ -6,12 +6,13 @@ enum Explain {
     static let spec = CommandSpec(
         name: "explain",
         abstract: "What each policy means for a viewer and for the servers.",
-        usage: "policyc explain [--format FORMAT] [--config FILE] [PATH ...]",
+        usage: "policyc explain [--format FORMAT] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
                        help: "How the explanation is printed.", defaultValue: "text"),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Per profile: attemptsMax (maxRetries + 1), maxBackoffTotalMs (the largest waits
@@ -20,6 +21,9 @@ enum Explain {
             worstCaseWaitMs (how long a viewer can wait before Retry shows). Per policy: what
             the retry budget lets retries add to the load during an outage. Each profile also gets
             the figures of the standard outage, simulated ('policyc simulate --scenario outage').
+
+            When the project file names a guide edition or tightens limits, the limits in effect
+            follow, each with where it comes from.
 
             A policy that breaks limits of the guide is explained as written, its findings
             listed with it, so that a reviewer sees what it would do (generate still refuses
@@ -39,7 +43,7 @@ enum Explain {
         }
         guard let project = Project.load(args),
               let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
-        let run = Workspace.check(paths)
+        let run = Workspace.check(paths, options: project.options)
         var explanation = Explanation(files: run.files)
         let format = args.value("--format") ?? "text"
         // Text shows the findings of an explained policy with it; a machine or comment format
@@ -58,10 +62,19 @@ enum Explain {
         }
 
         explanation.addOutageFigures()   // simulate (issue 14)
+        // The limits in effect, when the project file chose them (an edition, tighter limits).
+        let limits = project.options.limits
+        let chosen = project.config.guide != nil || !limits.origins.isEmpty
         switch format {
-        case "json": Output.out(explanation.json.rendered())
-        case "markdown": Output.out(explanation.markdown)
-        default: Output.out(explanation.text)
+        case "json":
+            var json = explanation.json
+            if chosen, case .object(var members) = json {
+                members["limits"] = CatalogReport.limitsJSON(limits)
+                json = .object(members)
+            }
+            Output.out(json.rendered())
+        case "markdown": Output.out(explanation.markdown + (chosen ? "\n" + CatalogReport.limitsMarkdown(limits) : ""))
+        default: Output.out(explanation.text + (chosen ? "\n" + CatalogReport.limitsText(limits) : ""))
         }
         let failed = !explanation.notExplained.isEmpty || explanation.policies.contains { $0.errors > 0 }
         if !run.readErrors.isEmpty { return 2 }

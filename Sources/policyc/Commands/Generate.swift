@@ -13,8 +13,8 @@ enum Generate {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "Validates, then writes the generated code and the JSON Schema.",
-        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--config FILE] [PATH ...]\n"
-            + "       policyc generate --swift-output FILE [--config FILE] PATH",
+        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--config FILE] [--today DATE] [PATH ...]\n"
+            + "       policyc generate --swift-output FILE [--config FILE] [--today DATE] PATH",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--out", valueName: "DIR", help: "The folder to write into.", defaultValue: defaultOut + "/"),
@@ -27,6 +27,7 @@ enum Generate {
             OptionSpec(name: "--swift-output", valueName: "FILE",
                        help: "Write only the Swift of the one policy given, to FILE (for build-tool plugins)."),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Writes DIR/Swift/<Type>.swift, DIR/Kotlin/<Type>.kt, DIR/TypeScript/<Type>.ts (and
@@ -102,7 +103,7 @@ enum Generate {
         let paths = gathered.paths
         for folder in gathered.empty { Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n") }
         for link in gathered.skipped { Output.err("warning: \(link.message)\n") }
-        let run = Workspace.check(paths)
+        let run = Workspace.check(paths, options: project.options)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0
         for file in run.files {

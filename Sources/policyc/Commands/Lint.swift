@@ -6,7 +6,7 @@ enum Lint {
     static let spec = CommandSpec(
         name: "lint",
         abstract: "Checks policy files against the language and the integration guide's limits.",
-        usage: "policyc lint [--format FORMAT] [--strict] [--fix] [--unsafe-fixes] [--diff] [--project-only] [--config FILE] [PATH ...]",
+        usage: "policyc lint [--format FORMAT] [--strict] [--fix] [--unsafe-fixes] [--diff] [--project-only] [--baseline FILE] [--write-baseline FILE] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [("PATH", "Policy files, folders, or - for standard input (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
@@ -17,7 +17,11 @@ enum Lint {
             OptionSpec(name: "--diff", valueName: nil, help: "Print the fixes as a unified diff; write nothing."),
             OptionSpec(name: "--project-only", valueName: nil,
                        help: "Check only the PATHs that are the project's policies, skipping others quietly (for pre-commit hooks)."),
+            OptionSpec(name: "--baseline", valueName: "FILE",
+                       help: "Findings recorded in FILE are notes; only new ones count (default: the project file's baseline)."),
+            OptionSpec(name: "--write-baseline", valueName: "FILE", help: "Record every finding in FILE and exit 0."),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Machine formats (json, github, sarif, junit) go to stdout and carry inputs that could
@@ -51,7 +55,26 @@ enum Lint {
         // The project file first: its mistakes would stop the run before any policy is fixed.
         let projectFix = fixing ? Project.fix(args, unsafe: args.flag("--unsafe-fixes"), diff: args.flag("--diff")) : (status: nil, fixed: nil, applied: 0)
         if let status = projectFix.status { return status }
-        guard let project = Project.load(args, text: projectFix.fixed) else { return 2 }
+        guard var project = Project.load(args, text: projectFix.fixed) else { return 2 }
+        if let note = project.editionNote { Output.err(note) }
+        if let out = args.value("--write-baseline") {
+            return writeBaseline(out, args: args, project: project)
+        }
+        if let path = args.value("--baseline") ?? project.config.baseline.map({ project.resolve($0.value) }) {
+            switch Files.read(path) {
+            case .failure(let error):
+                Output.err("error: \(error.message)\n")
+                return 2
+            case .success(let bytes):
+                switch Baseline.parse(bytes, file: path) {
+                case .failure(let problem):
+                    Output.err("error: \(problem.message)\n")
+                    return 2
+                case .success(let baseline):
+                    project.options.baseline = baseline
+                }
+            }
+        }
         // The parser already refused any other value.
         let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
         let strict = args.flag("--strict")
@@ -64,9 +87,9 @@ enum Lint {
             gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         }
         if fixing {
-            return LintFix.run(args, gathered: gathered, format: format, strict: strict, projectFixes: projectFix.applied)
+            return LintFix.run(args, project: project, gathered: gathered, format: format, strict: strict, projectFixes: projectFix.applied)
         }
-        let run = Workspace.check(gathered.paths, scenarios: true)
+        let run = Workspace.check(gathered.paths, scenarios: true, options: project.options)
         let readErrors = gathered.errors + run.readErrors
         let notices = notices(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         writeReport(format, run.files, notices: notices, options: reportOptions(format, strict: strict), to: 1)
@@ -77,6 +100,26 @@ enum Lint {
 
         if !readErrors.isEmpty { return 2 }
         return summary.failed(strict: strict) ? 1 : 0
+    }
+
+    /// `--write-baseline FILE`: every finding that counts, recorded (the file replaced only when
+    /// its bytes change); exit 0 unless an input cannot be read.
+    static func writeBaseline(_ out: String, args: ParsedArguments, project: Project) -> Int32 {
+        guard !out.isEmpty else { return CommandLine.usageError("'--write-baseline' needs a file", command: spec) }
+        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
+        let run = Workspace.check(gathered.paths, options: project.options)
+        reportInputProblems(readErrors: gathered.errors + run.readErrors, empty: gathered.empty, skipped: gathered.skipped)
+        let baseline = Baseline.record(run.files)
+        let bytes = Array(baseline.rendered.utf8)
+        let written: Result<Bool, OutputFolder.Failure> = Files.exists(out)
+            ? OutputFolder.replaceFile(out, with: bytes)
+            : OutputFolder.writeNew(out, bytes).map { true }
+        if case .failure(let failure) = written {
+            Output.err("error: \(failure.message)\n")
+            return 2
+        }
+        Output.err("recorded \(Reporters.count(baseline.entries.count, "finding")) in \(printable(out))\n")
+        return gathered.errors.isEmpty && run.readErrors.isEmpty ? 0 : 2
     }
 
     /// What the machine formats carry besides findings: unreadable inputs and empty folders.

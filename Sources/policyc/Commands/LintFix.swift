@@ -5,7 +5,7 @@ import PolicyKit
 /// back as `generate` writes (`OutputFolder.replaceFile`) or shown as a diff. The findings that
 /// remain decide the exit status, as for `lint`.
 enum LintFix {
-    static func run(_ args: ParsedArguments, gathered: Files.Expanded,
+    static func run(_ args: ParsedArguments, project: Project, gathered: Files.Expanded,
                     format: ReportFormat, strict: Bool, projectFixes: Int = 0) -> Int32 {
         let unsafe = args.flag("--unsafe-fixes")
         let diff = args.flag("--diff")
@@ -22,10 +22,11 @@ enum LintFix {
         // Each file read and fixed on its own: in parallel, or one after the other with
         // POLICYC_THREADS=1, as `Workspace.check` does.
         var results = [Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>?](repeating: nil, count: paths.count)
+        let options = project.options
         let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
             Files.read(path).map { bytes in
                 let shown = path == "-" ? Files.stdinPath : path
-                var outcome = Fixer.fix(bytes, path: shown, unsafe: unsafe)
+                var outcome = Fixer.fix(bytes, path: shown, unsafe: unsafe, options: options)
                 // A scenario gets no policy's fixes (a `policy:` key added, say): its own findings.
                 if let scenario = Workspace.asScenario(bytes, path: shown, hasFindings: outcome.changed || !outcome.file.diagnostics.isEmpty) {
                     outcome.bytes = bytes
@@ -77,6 +78,20 @@ enum LintFix {
         // A finding across files on a file clean on its own: its text was not kept with it.
         for i in files.indices where files[i].source.isEmpty && !files[i].diagnostics.isEmpty {
             files[i].source = fixed[i].outcome.bytes
+        }
+        // The baseline's stale entries are removed from it, as a safe fix removes text.
+        if !diff, let baseline = project.options.baseline {
+            let kept = baseline.withoutStale(files)
+            let removed = baseline.entries.count - kept.entries.count
+            if removed > 0 {
+                switch OutputFolder.replaceFile(baseline.file, with: Array(kept.rendered.utf8)) {
+                case .failure(let failure):
+                    Output.err("error: \(failure.message)\n")
+                case .success:
+                    Output.err("removed \(removed == 1 ? "1 stale entry" : "\(removed) stale entries") from \(printable(baseline.file))\n")
+                    for i in files.indices { files[i].diagnostics.removeAll { $0.rule == RuleID.baselineStale.rawValue } }
+                }
+            }
         }
 
         // What was (or would be) fixed, on stderr.

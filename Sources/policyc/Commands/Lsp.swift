@@ -44,6 +44,8 @@ enum Lsp {
         var reader = MessageReader(fd: 0)
         var writer = MessageWriter(fd: 1)
         var server = LanguageServer()
+        // POLICYC_TODAY, as the other commands read it; a value that is not a date is left aside.
+        if case .success(let today) = Project.today(nil) { server.judgeWaivers(on: today) }
         var disk = DiskScanner()
         var deferredSince: Double?
 

@@ -14,7 +14,7 @@ enum Simulate {
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulates a fleet of clients following each policy through an outage, a surge or a brownout.",
-        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--base GIT_REF] [--config FILE] [PATH ...]",
+        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--base GIT_REF] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--scenario", valueName: "NAME|FILE",
@@ -31,6 +31,7 @@ enum Simulate {
             OptionSpec(name: "--base", valueName: "GIT_REF",
                        help: "Also run each policy as GIT_REF has it (as diff --base reads it), under the same scenarios and seeds, side by side."),
             Project.option,
+            Project.todayOption,
         ],
         discussion: """
             Every client starts calls as a Poisson process and follows the profile exactly as the
@@ -110,7 +111,7 @@ enum Simulate {
             return againstBase(ref, args: args, project: project, scenarios: scenarios, failed: failed, seed: seed, format: format)
         }
         guard let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
-        let checked = Workspace.check(paths)
+        let checked = Workspace.check(paths, options: project.options)
         for error in checked.readErrors { Output.err("error: \(error.message)\n") }
         Output.err(Reporters.text(checked.files, color: Output.useColor(fd: 2)))
         var policies: [Policy] = []

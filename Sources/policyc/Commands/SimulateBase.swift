@@ -27,7 +27,7 @@ extension Simulate {
             return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
         }
         let sides: (old: [ReviewInput], new: [ReviewInput])
-        switch Diff.againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals) {
+        switch Diff.againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals, options: project.options) {
         case .failure(let error):
             Output.err("error: \(error.message)\n")
             return 2

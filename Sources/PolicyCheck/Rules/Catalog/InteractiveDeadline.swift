@@ -19,12 +19,17 @@ extension Rule {
                        note: "background profiles may take longer"),
         ],
         check: { doc, findings in
+            let limits = findings.limits
+            guard let most = limits.duration(.interactiveDeadlineMax) else { return }
+            let note = limits.note(.interactiveDeadlineMax)
+            let shown = Format.duration(most)
             for profile in doc.profiles where profile.isInteractive {
-                guard let deadline = profile.deadline, deadline.value > 15_000 else { continue }
-                let fix = (profile.timeout?.value ?? 0) <= 15_000 ? findings.replacing(deadline.span, key: "deadline", with: "15s") : nil
+                guard let deadline = profile.deadline, deadline.value > most else { continue }
+                let fix = (profile.timeout?.value ?? 0) <= most ? findings.replacing(deadline.span, key: "deadline", with: shown) : nil
                 findings.add(at: deadline.span,
-                             "interactive profile '\(excerpt(profile.name.value))' has a deadline of \(Format.duration(deadline.value)); a viewer should see Retry after about 15s",
-                             help: "keep the deadline of an interactive profile at 15s or less", fix: fix)
+                             "interactive profile '\(excerpt(profile.name.value))' has a deadline of \(Format.duration(deadline.value)); a viewer should see Retry after about \(shown)\(note)",
+                             help: "keep the deadline of an interactive profile at \(shown) or less",
+                             related: limits.related(.interactiveDeadlineMax), fix: fix)
             }
         })
 }

@@ -15,12 +15,15 @@ extension Rule {
                        note: "background profiles may retry more"),
         ],
         check: { doc, findings in
+            let limits = findings.limits
+            guard let limit = limits.count(.interactiveMaxRetries) else { return }
+            let note = limits.note(.interactiveMaxRetries)
             for profile in doc.profiles where profile.isInteractive {
-                guard let retries = profile.maxRetries, retries.value > 3 else { continue }
-                let fix = findings.replacing(retries.span, key: "maxRetries", with: "3")
+                guard let retries = profile.maxRetries, retries.value > limit else { continue }
+                let fix = findings.replacing(retries.span, key: "maxRetries", with: String(limit))
                 findings.add(at: retries.span,
-                             "interactive profile '\(excerpt(profile.name.value))' allows \(retries.value) retries; at most 3 are allowed",
-                             fix: fix)
+                             "interactive profile '\(excerpt(profile.name.value))' allows \(retries.value) retries; at most \(limit) are allowed\(note)",
+                             related: limits.related(.interactiveMaxRetries), fix: fix)
             }
         })
 }

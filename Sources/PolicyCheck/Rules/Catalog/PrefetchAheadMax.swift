@@ -12,10 +12,13 @@ extension Rule {
             .canonical(replacing: "ahead: 2", with: "ahead: 0", triggers: false, note: "no prefetch"),
         ],
         check: { doc, findings in
-            guard let ahead = doc.prefetchAhead, ahead.value > 2 else { return }
-            let fix = findings.replacing(ahead.span, key: "ahead", with: "2")
+            let limits = findings.limits
+            guard let most = limits.count(.prefetchAheadMax),
+                  let ahead = doc.prefetchAhead, ahead.value > most else { return }
+            let fix = findings.replacing(ahead.span, key: "ahead", with: String(most))
+            let tickets = most == 2 ? "three tickets" : Spoken.count(most + 1, "ticket")
             findings.add(at: ahead.span,
-                         "prefetch.ahead is \(ahead.value), \(ahead.value + 1) tickets in one request; at most 2 episodes ride along (three tickets)",
-                         help: "write ahead: 2", fix: fix)
+                         "prefetch.ahead is \(ahead.value), \(ahead.value &+ 1) tickets in one request; at most \(most) episode\(most == 1 ? "" : "s") ride\(most == 1 ? "s" : "") along (\(tickets))\(limits.note(.prefetchAheadMax))",
+                         help: "write ahead: \(most)", related: limits.related(.prefetchAheadMax), fix: fix)
         })
 }

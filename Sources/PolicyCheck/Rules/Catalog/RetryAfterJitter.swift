@@ -15,12 +15,17 @@ extension Rule {
                        note: "some jitter, under 1 s"),
         ],
         check: { doc, findings in
-            guard let jitter = doc.retryAfterMaxJitter, jitter.value == 0 || jitter.value > 1000 else { return }
-            let fix = findings.replacing(jitter.span, key: "maxJitter", with: "1s")
+            let limits = findings.limits
+            guard let most = limits.duration(.retryAfterMaxJitter),
+                  let jitter = doc.retryAfterMaxJitter, jitter.value == 0 || jitter.value > most else { return }
+            let shown = Format.duration(most)
+            let over = jitter.value > most
+            let fix = findings.replacing(jitter.span, key: "maxJitter", with: shown)
             findings.add(at: jitter.span,
                          jitter.value == 0
-                            ? "retryAfter.maxJitter is 0ms; Retry-After needs some jitter, up to 1s"
-                            : "retryAfter.maxJitter is \(Format.duration(jitter.value)); the jitter after Retry-After is at most 1s",
-                         help: "write maxJitter: 1s", fix: fix)
+                            ? "retryAfter.maxJitter is 0ms; Retry-After needs some jitter, up to \(shown)"
+                            : "retryAfter.maxJitter is \(Format.duration(jitter.value)); the jitter after Retry-After is at most \(shown)\(limits.note(.retryAfterMaxJitter))",
+                         help: "write maxJitter: \(shown)",
+                         related: over ? limits.related(.retryAfterMaxJitter) : [], fix: fix)
         })
 }

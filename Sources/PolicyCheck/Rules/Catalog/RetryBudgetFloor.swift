@@ -13,10 +13,13 @@ extension Rule {
                        note: "no floor at all"),
         ],
         check: { doc, findings in
-            guard let floor = doc.budgetMinPerMinute, floor.value > 10 else { return }
-            let fix = findings.replacing(floor.span, key: "minPerMinute", with: "10")
+            let limits = findings.limits
+            guard let most = limits.count(.budgetFloorMax),
+                  let floor = doc.budgetMinPerMinute, floor.value > most else { return }
+            let fix = findings.replacing(floor.span, key: "minPerMinute", with: String(most))
+            let whose = limits.origins[.budgetFloorMax] == nil ? "the guide's" : "the project's"
             findings.add(at: floor.span,
-                         "budget.minPerMinute is \(floor.value); the guide's floor is 10 retries a minute",
-                         help: "write minPerMinute: 10", fix: fix)
+                         "budget.minPerMinute is \(floor.value); \(whose) floor is \(most) retries a minute\(limits.note(.budgetFloorMax))",
+                         help: "write minPerMinute: \(most)", related: limits.related(.budgetFloorMax), fix: fix)
         })
 }

@@ -17,11 +17,14 @@ extension Rule {
             .canonical(replacing: "ratio: 10%", with: "ratio: 2.5%", triggers: false, note: "a smaller budget"),
         ],
         check: { doc, findings in
-            guard let ratio = doc.budgetRatio, isOverTen(ratio.value) else { return }
-            let fix = findings.replacing(ratio.span, key: "ratio", with: "10%")
+            let limits = findings.limits
+            guard let most = limits.percent(.budgetRatioMax),
+                  let ratio = doc.budgetRatio, Percent.compare(ratio.value, most) > 0 else { return }
+            let shown = Format.percent(most)
+            let fix = findings.replacing(ratio.span, key: "ratio", with: shown)
             findings.add(at: ratio.span,
-                         "budget.ratio is \(Format.percent(ratio.value)); retries may be at most 10% of the requests of the last minute",
-                         help: "write ratio: 10%", fix: fix)
+                         "budget.ratio is \(Format.percent(ratio.value)); retries may be at most \(shown) of the requests of the last minute\(limits.note(.budgetRatioMax))",
+                         help: "write ratio: \(shown)", related: limits.related(.budgetRatioMax), fix: fix)
         })
 
     /// Exact decimal comparison on the written digits (`canonical` has no leading or trailing zeros).

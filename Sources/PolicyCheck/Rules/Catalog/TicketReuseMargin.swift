@@ -17,10 +17,13 @@ extension Rule {
                        note: "a wider margin"),
         ],
         check: { doc, findings in
-            guard let margin = doc.stopReuseBefore, margin.value < 300_000 else { return }
-            let fix = findings.replacing(margin.span, key: "stopReuseBefore", with: "5m")
+            let limits = findings.limits
+            guard let least = limits.duration(.ticketReuseMarginMin),
+                  let margin = doc.stopReuseBefore, margin.value < least else { return }
+            let shown = Format.duration(least)
+            let fix = findings.replacing(margin.span, key: "stopReuseBefore", with: shown)
             findings.add(at: margin.span,
-                         "tickets.stopReuseBefore is \(Format.duration(margin.value)); tickets are reused only until 5m before they expire",
-                         help: "write stopReuseBefore: 5m", fix: fix)
+                         "tickets.stopReuseBefore is \(Format.duration(margin.value)); tickets are reused only until \(shown) before they expire\(limits.note(.ticketReuseMarginMin))",
+                         help: "write stopReuseBefore: \(shown)", related: limits.related(.ticketReuseMarginMin), fix: fix)
         })
 }

@@ -21,19 +21,25 @@ extension Rule {
                        note: "any spelling of 5 s"),
         ],
         check: { doc, findings in
+            let limits = findings.limits
+            guard let least = limits.duration(.timeoutMin) else { return }
+            let note = limits.note(.timeoutMin)
             for profile in doc.profiles {
-                guard let timeout = profile.timeout, timeout.value < 5000 else { continue }
-                // 5s is the nearest compliant value, unless it would break the deadline. The guide's
-                // own profiles leave more room (8s interactive, 15s background): named as the
-                // alternative when it fits the deadline too.
+                guard let timeout = profile.timeout, timeout.value < least else { continue }
+                // The least allowed is the nearest compliant value, unless it would break the
+                // deadline. The guide's own profiles leave more room (8s interactive, 15s
+                // background): named as the alternative when it is more and fits the deadline too.
                 let deadline = profile.deadline?.value ?? Int.max
                 let (own, ownMs) = profile.kind?.value == "background" ? ("15s", 15000) : ("8s", 8000)
                 let kind = profile.kind?.value == "background" ? "background" : "interactive"
-                let why = "the least the guide allows" + (deadline >= ownMs ? "; the guide's own \(kind) profile uses \(own)" : "")
-                let fix = deadline >= 5000 ? findings.replacing(timeout.span, key: "timeout", with: "5s", why: why) : nil
+                let whose = least == Limits.guide.duration(.timeoutMin) ? "the guide" : "the project"
+                let why = "the least \(whose) allows"
+                    + (deadline >= ownMs && ownMs > least ? "; the guide's own \(kind) profile uses \(own)" : "")
+                let fix = deadline >= least
+                    ? findings.replacing(timeout.span, key: "timeout", with: Format.duration(least), why: why) : nil
                 findings.add(at: timeout.span,
-                             "profile '\(excerpt(profile.name.value))' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least 5s",
-                             fix: fix)
+                             "profile '\(excerpt(profile.name.value))' has a timeout of \(Format.duration(timeout.value)); ticket requests need at least \(Format.duration(least))\(note)",
+                             related: limits.related(.timeoutMin), fix: fix)
             }
         })
 }
