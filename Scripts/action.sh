@@ -54,7 +54,7 @@ install() {
         [[ -n $tag ]] || fail "no release to download: the action is used from a path (uses: ./); set version, binary or build-from-source: true"
         local version=${tag#v}
         [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]*)?$ ]] ||
-            fail "'$tag' is not a release tag: pin one (uses: OWNER/policyc@v0.2.0), or set version, binary or build-from-source: true"
+            fail "'$tag' is not a release tag: pin one (uses: OWNER/policyc@v0.3.0), or set version, binary or build-from-source: true"
         [[ ${RUNNER_OS:-Linux} == Linux ]] || fail "releases are Linux binaries; on ${RUNNER_OS} use build-from-source: true"
         . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
         local arch=$policyc_arch

@@ -1,7 +1,7 @@
 import Foundation
 import PackagePlugin
 
-/// Gives policyc the commit it is built from, for `policyc --version` (`0.2.0 (1a2b3c4)`).
+/// Gives policyc the commit it is built from, for `policyc --version` (`0.3.0 (1a2b3c4)`).
 ///
 /// A build command whose inputs are git's `HEAD` and its reflog `logs/HEAD`, which git appends to
 /// on every commit, checkout, reset or merge; so the command runs again exactly when the commit may

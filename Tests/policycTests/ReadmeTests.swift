@@ -23,4 +23,25 @@ import TestSupport
         let ours = try String(contentsOf: CLITests.packageRoot.appendingPathComponent("Policies/playback.yaml"), encoding: .utf8)
         #expect(written == ours, "Policies/playback.yaml is what `policyc init` writes")
     }
+
+    /// Every YAML example in Docs/ that is a scenario or a policy lints clean: a reader copies them.
+    @Test func yamlExamplesInTheDocsLintClean() throws {
+        let docs = CLITests.packageRoot.appendingPathComponent("Docs")
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var checked = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: docs.path).sorted() where name.hasSuffix(".md") {
+            let text = try String(contentsOf: docs.appendingPathComponent(name), encoding: .utf8)
+            for (i, block) in text.components(separatedBy: "```yaml\n").dropFirst().enumerated() {
+                guard let body = block.components(separatedBy: "```").first,
+                      body.hasPrefix("version: 1\n") else { continue }
+                let file = "\(name)-\(i).yaml"
+                try CLITests.write(body, to: file, in: dir)
+                let run = try CLITests.policyc(["lint", file], in: dir)
+                #expect(run.status == 0, "Docs/\(name), YAML example \(i + 1):\n\(run)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 1, "no YAML example found in Docs/")
+    }
 }

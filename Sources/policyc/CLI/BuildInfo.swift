@@ -1,4 +1,4 @@
-/// The commit policyc was built from, for `--version` (`0.2.0 (1a2b3c4)`).
+/// The commit policyc was built from, for `--version` (`0.3.0 (1a2b3c4)`).
 ///
 /// Plugins/BuildInfoPlugin writes `extension BuildInfo { static var commit: String? { "1a2b3c4" } }`
 /// at build time, and a member of the type itself wins over this protocol's default. The default

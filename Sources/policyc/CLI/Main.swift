@@ -35,7 +35,7 @@ extension CommandLine {
             Output.out(overview + commandList + "\nSee 'policyc help COMMAND' for a command's options.\n")
             return 0
         case "--version", "version":
-            // The commit, when the build knew it (Plugins/BuildInfoPlugin): `0.2.0 (1a2b3c4)`.
+            // The commit, when the build knew it (Plugins/BuildInfoPlugin): `0.3.0 (1a2b3c4)`.
             Output.out(PolicycVersion.string + (BuildInfo.commit.map { " (\($0))" } ?? "") + "\n")
             return 0
         default:
