@@ -50,12 +50,17 @@ public enum Generator {
         /// Threads for the per-policy work: nil for every core, 1 for one policy after the other
         /// (`POLICYC_THREADS`). The bytes never depend on it.
         public var threads: Int?
+        /// The limits the policies were checked against: their edition (and what the project
+        /// tightened) is recorded in every header.
+        public var limits: PolicyCheck.Limits
 
         public init(kotlinPackage: String = Generator.defaultKotlinPackage,
-                    targets: some Sequence<Target> = Target.defaults, threads: Int? = nil) {
+                    targets: some Sequence<Target> = Target.defaults, threads: Int? = nil,
+                    limits: PolicyCheck.Limits = .guide) {
             self.kotlinPackage = kotlinPackage
             self.targets = Set(targets)
             self.threads = threads
+            self.limits = limits
         }
     }
 
@@ -80,7 +85,7 @@ public enum Generator {
             file.isSettled = true
             return file
         }
-        let kotlinPackage = options.kotlinPackage
+        let kotlinPackage = options.kotlinPackage, limits = options.limits
         let wantSwift = options.targets.contains(.swift), wantKotlin = options.targets.contains(.kotlin)
         let wantTypeScript = options.targets.contains(.typescript)
         // Indices, not policies, are sorted: moving whole policies about cost more than comparing.
@@ -92,7 +97,8 @@ public enum Generator {
         var pairs = [PolicyFiles?](repeating: nil, count: order.count)
         let make = { @Sendable (policy: Policy) -> PolicyFiles in
             // What the module holds, once; each language renders it.
-            let module = PolicyModule(policy)
+            var module = PolicyModule(policy)
+            module.limits = limits
             return PolicyFiles(
                 swift: wantSwift ? file("Swift/" + module.type + ".swift", SwiftGenerator.bytes(for: policy, module)) : nil,
                 kotlin: wantKotlin ? file("Kotlin/" + module.type + ".kt", KotlinGenerator.bytes(for: policy, module, package: kotlinPackage)) : nil,
@@ -142,8 +148,15 @@ public enum Generator {
 
     /// The first line of every generated Swift, Kotlin and TypeScript file. The path is neutralised so that
     /// not even a file name with a line break can leave the comment.
-    package static func writeHeader(for policy: Policy, to w: CodeWriter) {
+    package static func writeHeader(for policy: Policy, limits: PolicyCheck.Limits, to w: CodeWriter) {
         w.line(headerStart, printable(policy.file), ". DO NOT EDIT.")
+        // Which edition of the guide (and which of the project's own limits) it was checked against.
+        var checked = "Checked against the limits of the guide's edition " + limits.edition.name
+        let tightened = LimitKey.allCases.compactMap { key in
+            limits.origins[key] == nil ? nil : limits.values[key].map { key.rawValue + " " + $0.description }
+        }
+        if !tightened.isEmpty { checked += ", tightened by the project: " + tightened.joined(separator: ", ") }
+        w.line("// ", checked + ".")
         // Each accepted exception to the guide's limits, where an app's reviewers read the diff.
         guard !policy.waivers.isEmpty else { return }
         w.line("// Waivers: exceptions to the guide's limits, accepted in the policy until they expire.")

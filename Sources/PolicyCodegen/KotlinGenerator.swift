@@ -16,7 +16,7 @@ package enum KotlinGenerator {
     package static func bytes(for policy: Policy, _ module: PolicyModule, package: String) -> [UInt8] {
         let at = module.at
         let w = CodeWriter(.kotlin)
-        Generator.writeHeader(for: policy, to: w)
+        Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
         w.line("package ", package)
         w.line()

@@ -57,6 +57,8 @@ package struct PolicyModule {
     /// One constant per profile, in the policy's order (see `writeProfileDoc`).
     package var profiles: [Policy.Profile]
     package var constants: [Constant]
+    /// The limits the policy was checked against, named in every file's header.
+    package var limits = PolicyCheck.Limits.guide
 
     package init(_ policy: Policy) {
         type = Naming.typeName(policy: policy.name)

@@ -14,7 +14,7 @@ package enum SwiftGenerator {
     package static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
         let at = module.at
         let w = CodeWriter(.swift)
-        Generator.writeHeader(for: policy, to: w)
+        Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
         w.line("import Foundation")
         w.line()

@@ -20,7 +20,7 @@ package enum TypeScriptGenerator {
     package static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
         let at = module.at
         let w = CodeWriter(.typeScript)
-        Generator.writeHeader(for: policy, to: w)
+        Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
         w.doc {
             w.docLine("Retry policy `", policy.name, "`", at.policy, ": the values and functions a backend retries its ticket requests with.")
