@@ -104,8 +104,8 @@ public enum Generator {
                 kotlin: wantKotlin ? file("Kotlin/" + module.type + ".kt", KotlinGenerator.bytes(for: policy, module, package: kotlinPackage)) : nil,
                 typeScript: wantTypeScript ? file("TypeScript/" + module.type + ".ts", TypeScriptGenerator.bytes(for: policy, module)) : nil)
         }
-        // A chunk of policies is a task: ~80 k instructions a policy, far more work than handing a
-        // task to a thread. Fewer than two chunks gain nothing from a second thread.
+        // A chunk of policies is a task: a policy is far more work than handing a task to a
+        // thread. Fewer than two chunks gain nothing from a second thread.
         let chunk = 8
         let chunks = (order.count + chunk - 1) / chunk
         if order.count < 2 * chunk || options.threads == 1 {
@@ -196,8 +196,8 @@ public enum Generator {
     }
 
     /// The last non-empty part of `path` between `/`s, or "". On bytes when each byte is a
-    /// Character (ASCII, and no CR that an LF would join): splitting by Character cost ~300
-    /// instructions a byte, for every file of a `generate` given absolute paths.
+    /// Character (ASCII, and no CR that an LF would join): splitting by Character is far slower,
+    /// and is done for every file of a `generate` given absolute paths.
     package static func lastComponent(_ path: String) -> String {
         guard allUTF8(path, { $0 < 0x80 && $0 != 0x0D }) else {
             return String(path.split(separator: "/").last ?? "")

@@ -168,8 +168,8 @@ extension Reporters {
 
     /// RFC 3986 path: unreserved characters and `/` stay, every other byte is `%XX` (so a space,
     /// `%`, `#`, `?`, `<stdin>` and non-ASCII names all give a valid URI reference).
-    /// Made as bytes (a path is made for every finding and fix: appended scalar by scalar, a
-    /// thousand findings' paths took 33 million instructions).
+    /// Made as bytes (a path is made for every finding and fix, and appending scalar by scalar
+    /// is slow).
     package static func percentEncodedPath(_ path: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)

@@ -17,7 +17,7 @@ extension Reporters {
 
     /// `text`'s UTF-8, as it is made: every piece of it comes from a String (an excerpt's
     /// scalars are decoded from the source), so it is valid, and checking it again to make it a
-    /// String cost 6.5 million instructions for a thousand findings on lines of accented letters.
+    /// String would be wasted work, heavy on lines of accented letters.
     public static func textBytes(_ files: [CheckedFile], color: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         for file in sortedFiles(files, where: { !$0.diagnostics.isEmpty }) {
@@ -34,8 +34,8 @@ extension Reporters {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The report is written as bytes: joining Strings piece by piece (a thousand findings, each
-    /// with a canonical profile of eight lines as its help) cost 57,000 instructions a finding.
+    /// The report is written as bytes: joining Strings piece by piece (each finding with a
+    /// canonical profile of several lines as its help) is far slower.
     package static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: SourceMap? = nil, color: Bool,
                       to out: inout [UInt8]) {
         var source = SourceLines(bytes, map: lines)
@@ -71,7 +71,7 @@ extension Reporters {
                 out.append(0x0A)
             }
             // The guide's line of the rule, made once for the findings of a rule in a row: the
-            // rule's lookup and the text cost 2,000 instructions a finding.
+            // rule's lookup and the text are too dear to repeat for each finding.
             if guide?.rule != d.rule {
                 guide = (d.rule, reference(of: d.rule).map { Array("  guide: \(printable($0.text))\n".utf8) } ?? [])
             }
@@ -86,7 +86,7 @@ extension Reporters {
     }
 
     /// Each line of `text` after its prefix, made printable, each ending in a newline. Split on
-    /// bytes: by Characters it cost 300 instructions a character. A line of printable ASCII, as
+    /// bytes: splitting by Characters is far slower. A line of printable ASCII, as
     /// help lines are, is copied as it is.
     package static func writeLines(_ text: String, firstPrefix: String, prefix: String, to out: inout [UInt8]) {
         var text = text
@@ -112,8 +112,8 @@ extension Reporters {
     }
 
     /// `Diagnostic.headline` with `file` for its file, coloured as compilers do: bold location and
-    /// message, red `error:`, yellow `warning:`. Written as bytes: the headline's interpolation
-    /// was 6,600 instructions a finding, a fifth of the report.
+    /// message, red `error:`, yellow `warning:`. Written as bytes: interpolating the headline
+    /// is a large share of the report's cost.
     package static func writeHeadline(_ d: Diagnostic, file: String, color: Bool, to out: inout [UInt8]) {
         if color { out += ANSI.bold.utf8 }
         out += file.utf8
@@ -174,8 +174,8 @@ extension Reporters {
     package struct SourceLines {
         /// The file's bytes, and where each line's bytes start and end, found as far as lines
         /// are asked for: findings come in line order, and the first thousand of a 1 MiB file
-        /// often stand in its first lines (decoding and splitting all of it was a third of the
-        /// report's cost).
+        /// often stand in its first lines (decoding and splitting all of it is a large share of
+        /// the report's cost).
         private let bytes: [UInt8]
         private var bounds: [(start: UInt32, end: UInt32)] = []
         /// Where the next line starts; nil once the whole file is split.
@@ -206,7 +206,7 @@ extension Reporters {
         }
 
         /// Splits lines until there are `n` (or the file ends). On the bytes: walking the text
-        /// scalar by scalar cost about 170 instructions a byte, more than libyaml's whole parse.
+        /// scalar by scalar costs more than libyaml's whole parse.
         /// In UTF-8, NEL is C2 85 and LS/PS are E2 80 A8/A9, and those lead bytes never occur
         /// inside another character, nor does repairing invalid UTF-8 ever take them in, so a
         /// byte match is a character match.
@@ -306,9 +306,9 @@ extension Reporters {
 
         private mutating func makeExcerpt(line n: Int, column: Int, endColumn: Int?) -> Excerpt? {
             // A line of ASCII: its scalars are its bytes, and it is never decoded. Decoding a
-            // 1 MiB line, walking it scalar by scalar and each finding's window from its mark cost
-            // 130 million instructions for a thousand findings; a line of 200 bytes, decoded and
-            // copied whole for each finding, a sixth of the report of a thousand unknown keys.
+            // long line and walking it scalar by scalar, and each finding's window from its mark,
+            // is slow for many findings; even a short line, decoded and copied whole for each
+            // finding, is a large share of the report.
             guard let (start, end) = lineBounds(n) else { return nil }
             let isLong = end - start > 4 * Excerpt.window
             if isLong, long[n] == nil, Self.isASCII(bytes[start..<end]) { long[n] = (end - start, [], true) }
@@ -319,8 +319,8 @@ extension Reporters {
             }
             // Other lines are decoded from their bytes as `String(decoding:as:)` decodes them, the
             // window's scalars only: a String made of the line and walked index by index, and
-            // each scalar's width asked of Unicode's tables, were a third of lint's instructions
-            // for a thousand findings on lines of 400 accented letters.
+            // each scalar's width asked of Unicode's tables, were a large share of lint's work
+            // for many findings on long lines of accented letters.
             guard isLong else {
                 // Bytes bound scalars: a line of few bytes is cheap to decode whole.
                 var scalars: [Unicode.Scalar] = []
@@ -337,8 +337,8 @@ extension Reporters {
                 var count = 0, marks: [Int] = []
                 let valid = bytes.withUnsafeBufferPointer { Encoding.firstInvalidUTF8(UnsafeBufferPointer(rebasing: $0[start..<end])) == nil }
                 if valid {
-                    // Valid UTF-8: a scalar starts at each byte that does not continue one. Decoded
-                    // scalar by scalar, a line of 1 MiB took 43 million instructions to count.
+                    // Valid UTF-8: a scalar starts at each byte that does not continue one, so
+                    // counting needs no decoding, which is slow on a long line.
                     bytes.withUnsafeBufferPointer { b in
                         for i in start..<end where b[i] & 0xC0 != 0x80 {
                             if count % Self.step == 0 { marks.append(i) }
@@ -469,8 +469,8 @@ extension Reporters {
             let upper = lower + window.count
             // The caret stands under the start; `~` runs to the span's end when it is on this line.
             let end = endColumn.map { max(at + 1, min($0 - 1, upper)) } ?? at + 1
-            // Both lines made as bytes: appending to a String a scalar at a time cost 150,000
-            // instructions for a line of 200 characters, and a report has up to a thousand.
+            // Both lines made as bytes: appending to a String a scalar at a time is slow, and a
+            // report has up to a thousand.
             var shownLine: [UInt8] = [], caretLine: [UInt8] = []
             shownLine.reserveCapacity(window.count + 8)
             caretLine.reserveCapacity(min(at, upper) - lower + 2)
@@ -528,10 +528,9 @@ extension Reporters {
         }
 
         /// The terminal columns of the scalars a report has met. `width` asks Unicode's tables
-        /// (general category, emoji presentation): for a thousand findings on lines of accented
-        /// words, 160,000 asks took a sixth of lint's instructions. Kept for the Basic
-        /// Multilingual Plane in a table of 64 KB, made at the first scalar past ASCII (a
-        /// dictionary's lookups still cost 45 instructions each).
+        /// (general category, emoji presentation), which is slow when many findings stand on
+        /// lines of accented words. Kept for the Basic Multilingual Plane in a table of 64 KB,
+        /// made at the first scalar past ASCII (a dictionary's lookups are slower still).
         package struct Widths {
             private var known: [Int8] = []
 

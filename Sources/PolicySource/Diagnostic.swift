@@ -94,7 +94,7 @@ extension Array where Element == Diagnostic {
     /// Puts the findings in report order (`Diagnostic.inReportOrder`), as a stable sort does. A
     /// list in order, as most are, is only compared; one out of order is sorted by index and each
     /// finding then moved once: sorting the findings themselves copied each (a dozen references)
-    /// at every step, 8 million instructions for the thousand findings of one file.
+    /// at every step.
     package mutating func sortForReport() {
         var inOrder = true
         for i in indices.dropFirst() where Diagnostic.inReportOrder(self[i], self[i - 1]) {

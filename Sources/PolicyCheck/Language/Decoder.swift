@@ -113,10 +113,10 @@ package struct Decoder {
     private var path: [String] = []
     /// Keys written under another mapping than theirs, by the path of the mapping where they
     /// belong (`retry`), then the key (`budget`): that mapping does not also report them missing.
-    /// With the depths of those paths, so that a mapping at any other depth is not asked (the
-    /// path joined for each missing key of 50,000 profiles, after one misplaced key, tripled the
-    /// time of lint; a set of the depths, hashed for each, still cost a sixth). Bit n of the
-    /// depths: a path of n keys (paths are at most `Loader.maxDepth` long).
+    /// With the depths of those paths, so that a mapping at any other depth is not asked (joining
+    /// the path for each missing key of many profiles, after one misplaced key, is dear, and a set
+    /// of the depths, hashed for each, is dear too). Bit n of the depths: a path of n keys (paths
+    /// are at most `Loader.maxDepth` long).
     /// Keyed by bytes, as policy text compares (a path holds profile names as written).
     private var misplaced: [ExactText: Set<ExactText>] = [:]
     private var misplacedDepths: UInt64 = 0
@@ -166,8 +166,8 @@ package struct Decoder {
     /// A long list under an owned tree (see `ownsTree`) is decoded from a tree whose top mappings
     /// are the decoder's own copies, each value taken out while it is decoded and put back after.
     /// Once the report is full, the decoder lets go of the file's tree and its editor; the list's
-    /// items are then held by nothing else, and each is let go once decoded. 80,000 `{code: x}`
-    /// items held their nodes (152 bytes each) and their decoded values (176) at once: 40 MiB.
+    /// items are then held by nothing else, and each is let go once decoded, so a long list's
+    /// nodes and its decoded values are not all held at once.
     package mutating func decodeOwned(_ node: inout Node, as shape: Shape, key: Label, owner: Label, keySpan: Span?) -> Decoded? {
         // The collection is taken out of `node` (left `.reported`) and put back after: no binding
         // or temporary may hold it meanwhile, or its items would have a second holder.
@@ -564,8 +564,8 @@ package struct Decoder {
     }
 
     /// `CanonicalEntry.find`, once per key and path for the file: each call cuts the entry's
-    /// lines out of the canonical text again, 40,000 instructions, and a file of a thousand
-    /// findings asks for the same few entries a thousand times. Its place in `foundCanonical`.
+    /// lines out of the canonical text again, which is dear, and a file of many findings asks for
+    /// the same few entries again and again. Its place in `foundCanonical`.
     private mutating func canonical(_ key: String, at path: [String]) -> Int {
         if let known = recentCanonical.first(where: { $0.key == key && $0.path == path }) { return known.index }
         let id = (path + [key]).joined(separator: "\u{0}")
@@ -586,7 +586,7 @@ package struct Decoder {
 
     /// The mappings of the language that have each key, as paths ("*" a profile, "-" a list item).
     /// Looked up by bytes: a key written with the Kelvin sign is not `reuseKey`, and is not hashed
-    /// whole as Unicode (a key of 1 MiB took 27 million instructions to normalize).
+    /// whole as Unicode (normalizing a very long key is slow).
     package static let homes: [ExactText: [[String]]] = {
         var table: [ExactText: [[String]]] = [:]
         func walk(_ shape: Shape, _ path: [String]) {
@@ -644,7 +644,8 @@ package struct Decoder {
                 parsed = .value(v)
             } else if diagnostics.count >= room {
                 // Past the report's end only whether it is an integer counts, and every integer
-                // is read by the fast path: explaining "zwei" cost 3,500 instructions a profile.
+                // is read by the fast path: explaining a word like "zwei" for every profile is
+                // dear.
                 return fail(.typeMismatch, at: span, "")
             } else {
                 parsed = Values.fullInteger(text)
@@ -684,8 +685,7 @@ package struct Decoder {
         case .duration:
             if let ms = Values.fastDuration(text) { return ok(.duration(ms)) }
             // Past the report's end only whether it is a duration counts, and the fast reading
-            // refuses exactly what the full one does (20 000 bad values cost 28,000 instructions
-            // each to explain).
+            // refuses exactly what the full one does (explaining each of many bad values is dear).
             if diagnostics.count >= room { return fail(.typeMismatch, at: span, "") }
             // A finding that will be kept: the full reading says why, the usual value picks a
             // fix's unit (a value here is not reached: the fast reading takes every duration).
@@ -708,14 +708,14 @@ package struct Decoder {
         case .statusOrNetwork:
             if sameText(text, "network") { return ok(.network) }
             // Only a text that starts as a number can read as one (and `Values.integer` explains
-            // every other text at length: 10,000 instructions for each of 80 000 words). The fast
+            // every other text at length, which is dear for many words). The fast
             // reading refuses exactly what the full one does.
             let numeric = text.utf8.first.map { Values.isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E } ?? false
             if style.isPlain, numeric, Values.fastInteger(text) != nil {
                 return decodeScalar(text, style, .status, key: key, span: span)
             }
-            // Past the report's end nothing more is said (66,000 items like `503.5` cost 14,000
-            // instructions each to explain).
+            // Past the report's end nothing more is said (explaining each of many items like
+            // `503.5` is dear).
             guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
             if !style.isPlain, let v = Int(text) {
                 return fail(.typeMismatch, at: span, "\(key) must be network or an HTTP status code, found the quoted string \(shown)",
@@ -923,7 +923,7 @@ package struct FirstSeen {
     private var many = HashIndex()
     /// The hash of the value last asked about, by the index it takes in `earlier` when it is not
     /// a repeat (the caller then keeps it there): found by, then placed by, one hash. Hashing each
-    /// item twice was a third of decoding a list of 30 000 `neverRetry` exceptions.
+    /// item twice is a large share of decoding a long list of `neverRetry` exceptions.
     private var asked: (hash: UInt64, index: Int)?
     package static let scanned = 16
 

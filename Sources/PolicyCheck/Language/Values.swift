@@ -42,8 +42,8 @@ public enum Values {
             }
             return .value(v)
         }
-        // No spelling explained below is this long (see `fullDuration`): a value of 1 MiB,
-        // lowered and read by Characters, cost 530 million instructions.
+        // No spelling explained below is this long (see `fullDuration`), and lowering a very
+        // long value and reading it by Characters is slow.
         if t.utf8.count > longestExplained {
             return .invalid(message: "'\(excerpt(t))' is not an integer", help: nil)
         }
@@ -80,7 +80,7 @@ public enum Values {
 
     /// Plain decimals within `maxMagnitude` read on bytes; nil for any other text, which
     /// `integer` then reads in full and explains. Parsing with `Int(_:)` after checking the digits
-    /// cost several hundred instructions a value. Agrees with the full parser wherever it returns
+    /// is slower. Agrees with the full parser wherever it returns
     /// a value (see PerfFastPathTests).
     package static func fastInteger(_ text: String) -> Int? {
         var text = text
@@ -166,7 +166,7 @@ public enum Values {
     package static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
         let t = text
         // The fast reading takes every duration, however long; explaining why a longer text is
-        // none reads its Characters (a 1 MiB one cost 920 million instructions).
+        // none reads its Characters, which is slow for a very long one.
         if t.utf8.count > longestExplained, fastDuration(t) == nil {
             return .invalid(message: "'\(excerpt(t))' is too long a duration", help: nil)
         }
@@ -265,10 +265,10 @@ public enum Values {
     ]
 
     /// Every duration (`[0-9]+(.[0-9]+)?(ms|s|m|h)`, all ASCII) read on bytes; nil for any other
-    /// text, which `duration` then reads in full and explains. The Character-based reading cost
-    /// about 10,000 instructions a value. Nil exactly where the full parser refuses (see
-    /// PerfFastPathTests): past a file's report end, nil is all the decoder needs to know (14,000
-    /// over-long durations cost 780 million instructions read in full).
+    /// text, which `duration` then reads in full and explains. The Character-based reading is far
+    /// slower. Nil exactly where the full parser refuses (see PerfFastPathTests): past a file's
+    /// report end, nil is all the decoder needs to know (reading many over-long durations in full
+    /// is slow).
     package static func fastDuration(_ text: String) -> Int? {
         var text = text
         return text.withUTF8 { b -> Int? in
@@ -321,7 +321,7 @@ public enum Values {
 
     /// `123` or `1.5`: digits, optionally a point and more digits. Returns (whole, fraction) digits.
     package static func decimal(_ s: Substring) -> (Substring, Substring)? {
-        // On bytes: split and a Character test a digit cost 30,000 instructions a duration. Each
+        // On bytes: splitting and testing digits as Characters is far slower. Each
         // part is ASCII digits, so every index here is a Character's boundary.
         let u = s.utf8
         guard let dot = u.firstIndex(of: UInt8(ascii: ".")) ?? Optional(u.endIndex), dot != u.startIndex,
@@ -462,7 +462,7 @@ public enum Values {
     /// Why `s` is not a name, in words.
     public static func nameProblem(_ s: String) -> String {
         if s.isEmpty { return "a name cannot be empty" }
-        // Counted once, and only past the limit in bytes (a name of 1 MiB was counted three times).
+        // Counted once, and only past the limit in bytes (counting a long name is not free).
         let length = s.utf8.count > maxNameLength ? s.scalarCount : 0
         if length > maxNameLength { return "it is \(length) characters long, over the limit of \(maxNameLength)" }
         // Named by code and name: a Cyrillic 'е' or a KELVIN SIGN looks like the ASCII letter.

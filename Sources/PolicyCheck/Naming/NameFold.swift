@@ -3,7 +3,7 @@ import PolicySource
 /// A name's fold: a 64-bit hash of its bytes with '-' and '_' left out and ASCII letters
 /// lowercased. Every identifier made from a valid name (ASCII, no '_') by `Naming` folds as the name
 /// does, so two names with one identifier in any language have one fold, and a name whose fold
-/// no taken word has cannot become one. Rules compare folds first, a few instructions a name,
+/// no taken word has cannot become one. Rules compare folds first, cheaply,
 /// and make identifiers only for the names that share one (PerfFastPathTests checks the property).
 ///
 /// The folded bytes are hashed eight at a time (`Folder`), and read eight at a time where no

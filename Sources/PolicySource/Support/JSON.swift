@@ -82,8 +82,8 @@ public indirect enum JSON: Sendable, Hashable {
             out += "\""
             return
         }
-        // Byte by byte into a buffer made a String once: appending scalar by scalar cost 100
-        // instructions a scalar, and a thousand fixes indented 900 columns are 4.5 million.
+        // Byte by byte into a buffer made a String once: appending scalar by scalar is slow, and
+        // many deeply indented fixes make long texts.
         // Every byte past ASCII is copied but those of LS and PS (E2 80 A8/A9), which JavaScript
         // reads as line breaks.
         var text = s

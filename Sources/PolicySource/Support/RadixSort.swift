@@ -1,8 +1,8 @@
 extension Array where Element == UInt64 {
     /// Sorts ascending, as `sort()` does, by the integers' bits eleven at a time (least
     /// significant first): `name-collision` sorts one integer a profile, and the standard
-    /// library's merge sort of 65 000 cost it 20 million instructions and a branch mispredicted in
-    /// most comparisons. A digit that every element shares is skipped, and short arrays are left
+    /// library's merge sort is slower for many profiles, with a branch mispredicted in most
+    /// comparisons. A digit that every element shares is skipped, and short arrays are left
     /// to `sort()`.
     package mutating func radixSort() {
         let n = count

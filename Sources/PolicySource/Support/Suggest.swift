@@ -3,8 +3,8 @@ public enum Suggest {
     public static func nearest(_ word: String, in candidates: [String]) -> String? {
         let w = lowercasedScalars(word, upTo: 64)
         // The distance is at least the difference in length: when that alone puts every candidate
-        // past its limit, none can be a typo's answer, and a long unknown key (5 000 of them in a
-        // file) skips the distances, which cost 60,000 instructions each. An ASCII candidate's
+        // past its limit, none can be a typo's answer, and a long unknown key (a file may hold
+        // thousands) skips the distances, which are dear. An ASCII candidate's
         // length is its bytes': it is lowercased only when a distance is wanted.
         let hopeless = candidates.allSatisfy { c in
             let count = c.utf8.allSatisfy { $0 < 0x80 } ? c.utf8.count : lowercasedScalars(c).count
@@ -55,7 +55,7 @@ public enum Suggest {
         }
         if let ascii { return ascii }
         // Past ASCII: the lowered scalars compared as they are made, to the first that differs
-        // (squashing both whole for each candidate took 8 billion instructions for a key of 1 MiB).
+        // (squashing both whole for each candidate is ruinous for a very long key).
         var x = Lowered(a, squashed: true), y = Lowered(b, squashed: true)
         while true {
             let p = x.next(), q = y.next()
@@ -100,8 +100,8 @@ public enum Suggest {
     }
 
     /// `text.lowercased()`'s scalars, the first `limit`. ASCII text (every key of the language, and
-    /// most typos of one) is lowered byte by byte: `lowercased()` cost thousands of instructions a
-    /// word, and a file of a thousand unknown keys asked it of ten candidates each.
+    /// most typos of one) is lowered byte by byte: `lowercased()` is slow, and a file of many
+    /// unknown keys asks it of several candidates each.
     package static func lowercasedScalars(_ text: String, upTo limit: Int = .max) -> [Unicode.Scalar] {
         var text = text
         let ascii = text.withUTF8 { bytes -> [Unicode.Scalar]? in
@@ -109,8 +109,8 @@ public enum Suggest {
             return bytes.prefix(limit).map { Unicode.Scalar(ASCIIName.lower($0)) }
         }
         if let ascii { return ascii }
-        // As they are read, and no further than `limit`: a value of 1 MiB was lowered whole to
-        // keep its first 64 scalars.
+        // As they are read, and no further than `limit`: a long value is not lowered whole to
+        // keep only its first scalars.
         var lowered = Lowered(text), out: [Unicode.Scalar] = []
         while out.count < limit, let scalar = lowered.next() { out.append(scalar) }
         return out
@@ -151,8 +151,8 @@ public enum Suggest {
     /// `word` lowered for `byParts`. Against ASCII candidates only ASCII scalars can match, and
     /// only İ (to i and a combining dot) and the Kelvin sign (to k) lower to any from past ASCII,
     /// each other scalar to one scalar past it (a test holds these facts to Unicode's tables):
-    /// so the others stay as they are. Lowering a key of 1 MiB scalar by scalar took 200 million
-    /// instructions; this takes about 10 a byte.
+    /// so the others stay as they are, and a long key is not lowered scalar by scalar, which is
+    /// slow.
     package static func forParts(_ word: String, asciiOnly: Bool) -> [Unicode.Scalar] {
         guard asciiOnly else { return lowercasedScalars(word) }
         var out: [Unicode.Scalar] = []

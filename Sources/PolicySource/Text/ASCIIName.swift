@@ -1,6 +1,6 @@
 /// Names of ASCII letters, digits and '-' only (every valid policy and profile name), converted on
-/// bytes in one pass. The Character-based conversions cost about 20,000 instructions a name, and the
-/// rules convert every profile name of every file; for such names both give the same result (see
+/// bytes in one pass. The Character-based conversions are far slower, and the rules convert every
+/// profile name of every file; for such names both give the same result (see
 /// PerfFastPathTests).
 package enum ASCIIName {
     package enum Kind { case upperCamel, lowerCamel, screamingSnake }
@@ -58,8 +58,8 @@ package enum ASCIIName {
     }
 
     /// `write`'s SCREAMING_SNAKE, through pointers and without a branch on the bytes. Written with
-    /// branches it took 27 instructions a byte, and names of random capitals (an attacker's case
-    /// variants) mispredicted about every other byte; it is made for every name of a group
+    /// branches it is slower, and names of random capitals (an attacker's case variants)
+    /// mispredicted about every other byte; it is made for every name of a group
     /// `name-collision` compares, and for every name whose constants may be taken. Each byte's
     /// class (`snakeClass`) and its neighbours' say whether an underscore goes before it
     /// (`snakeUnderscores`); an underscore is always stored and kept only then, and a dash is
@@ -118,8 +118,8 @@ package enum ASCIIName {
     }()
 
     package static func isASCIIName(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Eight bytes at a time (`Bytes8`): a byte at a time it took 19 instructions a byte, asked
-        // of every name whose constants may be taken.
+        // Eight bytes at a time (`Bytes8`): a byte at a time is slower, and this is asked of
+        // every name whose constants may be taken.
         var i = 0
         while i + 8 <= b.count {
             guard Bytes8.allLettersDigitsOrDashes(Bytes8.load(b, at: i)) else { return false }

@@ -44,8 +44,8 @@ extension StringProtocol {
 
 extension String {
     /// `count` spaces (none for a negative count), as indentation. `String(repeating: " ",
-    /// count:)` appends one string at a time, about 300 instructions a space: a fix written for
-    /// each of 1,000 keys in column 900 took three quarters of lint's time.
+    /// count:)` appends one string at a time, which is slow: a fix written for each of many
+    /// deeply indented keys would take most of lint's time.
     public static func spaces(_ count: Int) -> String {
         let count = Swift.max(0, count)
         return String(unsafeUninitializedCapacity: count) { buffer in
@@ -57,8 +57,8 @@ extension String {
 
 extension String {
     /// `unicodeScalars.count`, from the UTF-8 bytes (a String's are valid): each byte that does
-    /// not continue a scalar (10xxxxxx) starts one. Eight bytes at a time: the scalar view walked
-    /// a name of 1 MiB at 33 instructions a byte, and bad-name counted it twice.
+    /// not continue a scalar (10xxxxxx) starts one. Eight bytes at a time: walking the scalar
+    /// view is far slower on a long name.
     public var scalarCount: Int {
         var text = self
         return text.withUTF8 { b in

@@ -1,6 +1,6 @@
 /// Whether `a` sorts before `b` by their UTF-8 bytes (a prefix first): the order of every sorted
 /// list of paths and names policyc prints or writes. On the contiguous bytes: the generic
-/// comparison of two UTF8Views cost thousands of instructions a comparison. Borrowed, not copied:
+/// comparison of two UTF8Views is far slower. Borrowed, not copied:
 /// `withUTF8` needs a mutable copy of each string, and retaining and releasing them cost more
 /// than comparing them.
 public func utf8Precedes(_ a: String, _ b: String) -> Bool {

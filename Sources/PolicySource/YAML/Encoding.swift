@@ -34,7 +34,8 @@ package enum Encoding {
         let n = bytes.count
         while i < n {
             // ASCII 32 bytes at a time, then eight: no byte of the words has its top bit set (a
-            // word a step, a 1 MiB file cost 900,000 instructions, before libyaml's first event).
+            // word a step is slower, and this runs over the whole file before libyaml's first
+            // event).
             if let base = bytes.baseAddress {
                 while i + 32 <= n {
                     let p = UnsafeRawPointer(base + i)
@@ -54,8 +55,7 @@ package enum Encoding {
                 continue
             }
             // Two-byte characters in a row (accented Latin, Greek, Cyrillic, Hebrew, Arabic) at
-            // once: one by one through the switch below, a file of accented words cost 27
-            // instructions a byte.
+            // once: one by one through the switch below, a file of accented words is slow.
             if b >= 0xC2, b <= 0xDF, i + 1 < n, bytes[i + 1] & 0xC0 == 0x80 {
                 i += 2
                 while i + 1 < n, bytes[i] >= 0xC2, bytes[i] <= 0xDF, bytes[i + 1] & 0xC0 == 0x80 { i += 2 }

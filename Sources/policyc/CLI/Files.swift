@@ -194,7 +194,7 @@ enum Files {
             }
             return got
         }
-        // Read straight into the array's room: zeroing it first cost a million instructions a MiB.
+        // Read straight into the array's room: zeroing it first is wasted work.
         var bytes = [UInt8](unsafeUninitializedCapacity: min(cap, size)) { buffer, initialized in
             count = fill(buffer.baseAddress!, buffer.count)
             initialized = count

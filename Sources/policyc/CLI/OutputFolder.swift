@@ -77,8 +77,8 @@ enum OutputFolder {
         // Every folder a file goes in, and every folder searched for stale files: none may be a
         // link (it would be written through) or something else in the way.
         var folders = Set(stale.map(\.name))
-        // Thousands of files share a few folders: each folder's parents are made once (split and
-        // joined again for each of 6,000 files, they were 5 % of an up-to-date generate).
+        // Thousands of files share a few folders: each folder's parents are made once (splitting
+        // and joining them again for each file is a noticeable share of an up-to-date generate).
         var seen: Set<Substring> = []
         for file in files {
             guard let slash = file.path.utf8.lastIndex(of: UInt8(ascii: "/")),
@@ -145,8 +145,8 @@ enum OutputFolder {
     }
 
     /// Whether a file's old bytes are its new ones, by `memcmp`: `==` on two arrays compares them
-    /// a byte at a time, which was a fifth of the instructions of `generate` of 2,000 policies
-    /// when every file was up to date (the everyday build step).
+    /// a byte at a time, a large share of `generate` when every file is up to date (the everyday
+    /// build step).
     static func sameContents(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         return a.withUnsafeBufferPointer { x in
@@ -408,8 +408,8 @@ enum OutputFolder {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return .failure(Failure(message: "cannot read '\(printable(path))': \(Files.describeErrno())")) }
         defer { close(fd) }
-        // Sized by fstat, read straight into the result: a zeroed 64 KiB buffer per file cost more
-        // than reading thousands of generated files. The size is a hint; reading goes on to EOF.
+        // Sized by fstat, read straight into the result: zeroing a large buffer per file costs more
+        // than reading the small generated files. The size is a hint; reading goes on to EOF.
         var info = stat()
         let hint = fstat(fd, &info) == 0 && info.st_size > 0 ? min(Int(info.st_size), readLimit) : 0
         var out = [UInt8](repeating: 0, count: hint + 1)

@@ -17,8 +17,8 @@ enum Workspace {
         var readErrors: [Files.ReadError]
 
         /// Keeps the run to the end of the process, for a command that is about to exit: letting
-        /// go of a large file's policy piece by piece was the last 11 million instructions of
-        /// linting 28,000 profiles, for memory the exit hands back at once.
+        /// go of a large file's policy piece by piece is slow work for memory the exit hands back
+        /// at once.
         consuming func keepUntilExit() {
             _ = Unmanaged.passRetained(Kept(self))
         }

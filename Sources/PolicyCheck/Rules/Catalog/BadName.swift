@@ -86,8 +86,8 @@ package enum NameAdvice {
     package static func taken(_ identifier: String) -> Taken { takenTable[identifier] ?? [] }
 
     /// `takenTable` by an identifier's bytes: a name's constants are looked up without making a
-    /// String of them (two Strings and three look-ups a name were 110 of 591 million instructions
-    /// linting a file of names of one taken word's fold).
+    /// String of them (making Strings and looking each up was a large share of linting a file of
+    /// names of one taken word's fold).
     private static let takenByBytes = TakenWords(takenTable)
 
     package static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken { takenByBytes.taken(identifier) }
@@ -186,10 +186,10 @@ package enum NameAdvice {
     /// `Ios_Player` → `ios-player`; a reserved `default` → `default-profile`. Nil when nothing sensible.
     package static func suggestion(for name: String, isProfile: Bool) -> String? {
         // The suggestion keeps the name's ASCII letters and digits: with more than a name may
-        // have it would be refused below, and building it scalar by scalar cost 170,000
-        // instructions for each of 5 000 profile names of 200 letters. The words are read from the
-        // bytes, to one letter past the limit: every other byte (a scalar past ASCII is all such
-        // bytes) ends a word. A name of 1 MiB cost 68 million instructions read by scalars.
+        // have it would be refused below, and building it scalar by scalar is slow for many long
+        // profile names. The words are read from the bytes, to one letter past the limit: every
+        // other byte (a scalar past ASCII is all such bytes) ends a word, so a very long name is
+        // not read by scalars.
         var name = name
         let words: [String]? = name.withUTF8 { b in
             var words: [String] = [], start = -1, kept = 0
