@@ -8,7 +8,7 @@ extension DiffReport {
     public var breakingCount: Int { policies.reduce(0) { $0 + $1.changes.count(where: \.breaking) } }
 
     /// The one-line verdict: passes or fails, and why.
-    public func verdict(allowBreaking: Bool) -> (passes: Bool, text: String) {
+    public func verdict(allowBreaking: Bool, allowWorse: Bool = false) -> (passes: Bool, text: String) {
         var reasons: [String] = []
         if errors > 0 {
             let old = errors - newErrors
@@ -20,7 +20,10 @@ extension DiffReport {
                 ? "\(Spoken.count(breakingCount, "breaking change")) (allowed)"
                 : "\(Spoken.count(breakingCount, "breaking change")) removing generated code that apps use (--allow-breaking accepts it)")
         }
-        let passes = exitCode(allowBreaking: allowBreaking) == 0
+        if let worse = WorseReview.verdict(scenarioVerdict?.worse ?? []) {
+            reasons.append(worse + (allowWorse ? " (allowed)" : " (--allow-worse accepts it)"))
+        }
+        let passes = exitCode(allowBreaking: allowBreaking, allowWorse: allowWorse) == 0
         // A policy whose file could not be read was not compared: it is neither changed nor not.
         let notCompared = policies.count { $0.notCompared != nil }
         let changed = policies.filter { $0.status != .unchanged && ($0.notCompared == nil || !$0.changes.isEmpty) }.count
@@ -68,8 +71,8 @@ extension DiffReport {
         return out
     }
 
-    public func text(allowBreaking: Bool) -> String {
-        var out = "policyc diff \(verdict(allowBreaking: allowBreaking).text)\n"
+    public func text(allowBreaking: Bool, allowWorse: Bool = false) -> String {
+        var out = "policyc diff \(verdict(allowBreaking: allowBreaking, allowWorse: allowWorse).text)\n"
         for p in notable {
             out += "\n\(DiffReport.title(p)) (\(DiffReport.files(p))): \(p.status.rawValue)\n"
             if let why = p.notCompared { out += "  not compared: \(why)\n" }
@@ -83,6 +86,7 @@ extension DiffReport {
                 for line in profile.lines { out += "  \(printable(profile.name)) — \(line)\n" }
             }
             out += OutageReview.text(p.outage)   // simulate (issue 14)
+            out += scenarioText(p.scenarioChanges)
             for (title, findings) in [("new findings", p.newFindings), ("findings already there", p.oldFindings)]
             where !findings.isEmpty {
                 out += "  \(title):\n"
@@ -113,8 +117,8 @@ extension DiffReport {
     /// What a bot posts: the verdict first, one section per policy with its table of changes and
     /// its findings. Every piece of policy text is escaped (`Spoken.markdown`), so none can break
     /// the table or add markup.
-    public func markdown(allowBreaking: Bool) -> String {
-        let v = verdict(allowBreaking: allowBreaking)
+    public func markdown(allowBreaking: Bool, allowWorse: Bool = false) -> String {
+        let v = verdict(allowBreaking: allowBreaking, allowWorse: allowWorse)
         var out = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
             + Spoken.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
         for p in notable {
@@ -138,6 +142,7 @@ extension DiffReport {
                 for (name, line) in lines { out += "- \(Spoken.code(name)) — \(Spoken.markdown(line))\n" }
             }
             out += OutageReview.markdown(p.outage)   // simulate (issue 14)
+            out += scenarioMarkdown(p.scenarioChanges)
             for (title, findings) in [("New findings", p.newFindings), ("Findings already there", p.oldFindings)]
             where !findings.isEmpty {
                 out += "\n\(title):\n\n"
@@ -146,6 +151,31 @@ extension DiffReport {
         }
         if !quiet.isEmpty {
             out += "\nUnchanged: " + quiet.map { $0.policy.map(Spoken.code) ?? Spoken.code($0.file) }.joined(separator: ", ") + "\n"
+        }
+        return out
+    }
+}
+
+extension DiffReport {
+    /// The figures of the built-in scenarios that moved past the thresholds, worse then better.
+    package func scenarioText(_ changes: [FigureChange]) -> String {
+        guard let v = scenarioVerdict, !changes.isEmpty else { return "" }
+        var out = ""
+        for (title, list) in [("worse in an outage", changes.filter(\.worse)), ("better in an outage", changes.filter { !$0.worse })]
+        where !list.isEmpty {
+            out += "  \(title)" + (out.isEmpty ? " (\(WorseReview.source(v.thresholds)))" : "") + ":\n"
+            for c in list { out += "    \(c.line)\n" }
+        }
+        return out
+    }
+
+    package func scenarioMarkdown(_ changes: [FigureChange]) -> String {
+        guard let v = scenarioVerdict, !changes.isEmpty else { return "" }
+        var out = ""
+        for (title, list) in [("❌ **Worse in an outage**", changes.filter(\.worse)), ("✅ Better in an outage", changes.filter { !$0.worse })]
+        where !list.isEmpty {
+            out += "\n\(title)" + (out.isEmpty ? " (\(Spoken.markdown(WorseReview.source(v.thresholds))))" : "") + ":\n\n"
+            for c in list { out += "- \(Spoken.markdown(c.line))\n" }
         }
         return out
     }

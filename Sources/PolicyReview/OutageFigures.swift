@@ -80,33 +80,14 @@ public enum OutageReview {
     /// The figures of every profile of each policy, by policy then profile: all runs at once on
     /// every core, results in a fixed order, so the same policies give the same figures.
     public static func figures(_ policies: [Policy]) -> [[String: OutageFigures]] {
-        let jobs = policies.flatMap { p in p.profiles.map { (p, $0) } }
-        // Runs with the same retry values give the same figures: each is made once.
-        var unique: [RetryValues: Int] = [:]
-        var distinct: [(Policy, Policy.Profile)] = []
-        let index = jobs.map { job -> Int in
-            let key = RetryValues(job.0, job.1)
-            if let i = unique[key] { return i }
-            unique[key] = distinct.count
-            distinct.append(job)
-            return distinct.count - 1
-        }
-        let runs = distinct
-        var results = [OutageFigures?](repeating: nil, count: runs.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: runs.count) { i in
-                let (policy, profile) = runs[i]
-                if case .success(let run) = Simulator.run(policy: policy, profile: profile, scenario: Scenario.standard) {
-                    slots[i] = OutageFigures(run)
-                }
-            }
-        }
+        let jobs = policies.flatMap { p in p.profiles.map { (p, $0, Scenario.standard) } }
+        let runs = simulate(jobs)
         var out = policies.map { _ in [String: OutageFigures]() }
         var j = 0
         for (p, policy) in policies.enumerated() {
             for profile in policy.profiles {
-                if var f = results[index[j]] {
+                if let run = runs[j] {
+                    var f = OutageFigures(run)
                     f.profile = profile.name
                     f.interactive = profile.isInteractive
                     out[p][profile.name] = f
@@ -115,6 +96,37 @@ public enum OutageReview {
             }
         }
         return out
+    }
+
+    /// Each job's run (nil when it could not run), in the jobs' order: all at once on every core,
+    /// and runs with the same retry values under the same scenario made once, so the same jobs
+    /// give the same runs whatever the threads.
+    package static func simulate(_ jobs: [(Policy, Policy.Profile, Scenario)]) -> [SimulationRun?] {
+        struct Key: Hashable {
+            var values: RetryValues
+            var scenario: String
+        }
+        var unique: [Key: Int] = [:]
+        var distinct: [(Policy, Policy.Profile, Scenario)] = []
+        let index = jobs.map { job -> Int in
+            let key = Key(values: RetryValues(job.0, job.1), scenario: job.2.name)
+            if let i = unique[key] { return i }
+            unique[key] = distinct.count
+            distinct.append(job)
+            return distinct.count - 1
+        }
+        let runs = distinct
+        var results = [SimulationRun?](repeating: nil, count: runs.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let slots = buffer
+            DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+                let (policy, profile, scenario) = runs[i]
+                if case .success(let run) = Simulator.run(policy: policy, profile: profile, scenario: scenario, seed: WorseReview.seed) {
+                    slots[i] = run
+                }
+            }
+        }
+        return index.map { results[$0] }
     }
 
     /// "in a 30 s outage: peak load 2.4× of normal; viewers who see Retry 1 %; recovery 38 s".
@@ -177,8 +189,10 @@ package struct RetryValues: Hashable {
 extension DiffReport {
     /// Runs the standard outage on both sides of every changed policy whose retry behaviour
     /// changed (a change under `retry.`), when both sides can be simulated, and adds a comparison
-    /// per profile present on both sides. `old` and `new` are the inputs the report was made from.
-    public mutating func addOutageFigures(old: [ReviewInput], new: [ReviewInput]) {
+    /// per profile present on both sides. Each such profile whose retry values differ also runs
+    /// every built-in scenario on both sides; the figures that moved past `thresholds` become
+    /// `scenarioVerdict`. `old` and `new` are the inputs the report was made from.
+    public mutating func addOutageFigures(old: [ReviewInput], new: [ReviewInput], thresholds: ReviewThresholds = ReviewThresholds()) {
         func policy(_ inputs: [ReviewInput], named name: String) -> Policy? {
             inputs.first { $0.file.doc?.policy?.value == name }?.file.simulatable
         }
@@ -189,14 +203,59 @@ extension DiffReport {
             pairs.append((i, o, n))
         }
         guard !pairs.isEmpty else { return }
-        let figures = OutageReview.figures(pairs.flatMap { [$0.old, $0.new] })
-        for (k, pair) in pairs.enumerated() {
-            let before = figures[2 * k], after = figures[2 * k + 1]
+        // Every job: the standard outage for each profile of each side, then the built-in
+        // scenarios for each profile on both sides whose retry values changed.
+        var jobs: [(Policy, Policy.Profile, Scenario)] = []
+        for pair in pairs {
+            for side in [pair.old, pair.new] { jobs += side.profiles.map { (side, $0, Scenario.standard) } }
+        }
+        let standardCount = jobs.count
+        let builtins = Scenario.builtinNames.compactMap(Scenario.builtin)
+        var compared: [(review: Int, policy: String, profile: Policy.Profile)] = []
+        for pair in pairs {
+            for profile in pair.new.profiles {
+                guard let before = pair.old.profiles.first(where: { $0.name == profile.name }),
+                      RetryValues(pair.old, before) != RetryValues(pair.new, profile) else { continue }
+                compared.append((pair.review, pair.new.name, profile))
+                for scenario in builtins { jobs += [(pair.old, before, scenario), (pair.new, profile, scenario)] }
+            }
+        }
+        let runs = OutageReview.simulate(jobs)
+        var j = 0
+        for pair in pairs {
+            var sides: [[String: OutageFigures]] = []
+            for side in [pair.old, pair.new] {
+                var figures: [String: OutageFigures] = [:]
+                for profile in side.profiles {
+                    if let run = runs[j] {
+                        var f = OutageFigures(run)
+                        f.profile = profile.name
+                        f.interactive = profile.isInteractive
+                        figures[profile.name] = f
+                    }
+                    j += 1
+                }
+                sides.append(figures)
+            }
             policies[pair.review].outage = pair.new.profiles.compactMap { profile in
-                guard let b = before[profile.name], let a = after[profile.name] else { return nil }
+                guard let b = sides[0][profile.name], let a = sides[1][profile.name] else { return nil }
                 return OutageComparison(profile: profile.name, before: b, after: a)
             }
         }
+        j = standardCount
+        var changes: [FigureChange] = []
+        for c in compared {
+            for _ in builtins {
+                if let b = runs[j], let h = runs[j + 1] {
+                    let found = WorseReview.compare(policy: c.policy, base: ScenarioFigures(b, profile: c.profile),
+                                                    head: ScenarioFigures(h, profile: c.profile), thresholds: thresholds)
+                    policies[c.review].scenarioChanges += found
+                    changes += found
+                }
+                j += 2
+            }
+        }
+        if !compared.isEmpty { scenarioVerdict = ScenarioVerdict(thresholds: thresholds, changes: changes) }
     }
 }
 

@@ -108,6 +108,8 @@ public struct PolicyReview: Sendable {
     public var profiles: [ProfileReview] = []
     /// simulate (issue 14): the standard outage on both sides, per profile (`addOutageFigures`).
     public var outage: [OutageComparison] = []
+    /// Figures of the built-in scenarios that moved past the review's thresholds, worse or better.
+    public var scenarioChanges: [FigureChange] = []
     /// Why the values could not be compared: a side's file could not be read as a policy (not
     /// well-formed YAML, over a limit). Nil when they were.
     public var notCompared: String?
@@ -140,6 +142,10 @@ public struct PolicyReview: Sendable {
 
 public struct DiffReport: Sendable {
     public var policies: [PolicyReview]
+    /// The built-in scenarios on both sides: nil when no profile's retry values changed.
+    public var scenarioVerdict: ScenarioVerdict?
+    /// A simulated figure got worse past the project's thresholds.
+    public var worse: Bool { !(scenarioVerdict?.worse.isEmpty ?? true) }
 
     public var breaking: Bool { policies.contains(where: \.isBreaking) }
     public var errors: Int { policies.reduce(0) { $0 + $1.diagnostics.count { $0.severity == .error } } }
@@ -150,14 +156,23 @@ public struct DiffReport: Sendable {
     public var warnings: Int { policies.reduce(0) { $0 + $1.diagnostics.count { $0.severity == .warning } } }
     public var changeCount: Int { policies.reduce(0) { $0 + $1.changes.count } }
 
-    /// 1 when the new side has errors, or a change is breaking and that was not allowed; else 0.
-    public func exitCode(allowBreaking: Bool) -> Int32 {
-        errors > 0 || (breaking && !allowBreaking) ? 1 : 0
+    /// 1 when the new side has errors, or a change is breaking or worse in an outage and that was
+    /// not allowed; else 0.
+    public func exitCode(allowBreaking: Bool, allowWorse: Bool = false) -> Int32 {
+        errors > 0 || (breaking && !allowBreaking) || (worse && !allowWorse) ? 1 : 0
     }
 
     public var json: JSON {
-        .object(["policies": .array(policies.map(\.json)), "breaking": .bool(breaking), "errors": .int(errors),
-                 "newErrors": .int(newErrors)])
+        var members: [String: JSON] = [
+            "policies": .array(policies.map(\.json)), "breaking": .bool(breaking), "errors": .int(errors),
+            "newErrors": .int(newErrors),
+        ]
+        // Only when the built-in scenarios ran (a profile's retry values changed).
+        if let v = scenarioVerdict {
+            members["worse"] = .array(v.worse.map(\.json))
+            members["better"] = .array(v.better.map(\.json))
+        }
+        return .object(members)
     }
 
     /// Compares the old side with the new. The new side should have been through

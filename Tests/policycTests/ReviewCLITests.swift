@@ -192,6 +192,66 @@ struct ReviewCLITests {
         #expect(r.stderr.contains("missing"))
     }
 
+    /// issue 40 item 7: a legal but harmful change is worse in an outage (exit 1), a harmless one
+    /// is not, --allow-worse accepts it, and the project file's thresholds decide.
+    @Test func diffSaysWorseInAnOutage() throws {
+        let dir = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let playback = try canonical()
+        try write(playback, to: "old/playback.yaml", in: dir)
+        // Legal: background allows more retries, with a deadline long enough for them.
+        try write(playback.replacingOccurrences(of: "maxRetries: 5", with: "maxRetries: 10")
+            .replacingOccurrences(of: "deadline: 120s", with: "deadline: 300s"), to: "harmful/playback.yaml", in: dir)
+        try write(playback.replacingOccurrences(of: "cap: 30s", with: "cap: 40s")
+            .replacingOccurrences(of: "Ticket requests", with: "The ticket requests"), to: "harmless/playback.yaml", in: dir)
+        #expect(playback.contains("maxRetries: 5") && playback.contains("cap: 30s") && playback.contains("Ticket requests"))
+
+        var r = try policycRun(["diff", "old", "harmful"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.hasPrefix("policyc diff fails: worse in an outage: policy playback, background in scenario "))
+        #expect(r.stdout.contains("(--allow-worse accepts it)"))
+        #expect(r.stdout.contains("  worse in an outage (every built-in scenario, seed 1; thresholds: peak load +20 %"))
+        #expect(r.stdout.contains("background in scenario outage: peak load "))
+
+        r = try policycRun(["diff", "old", "harmful", "--allow-worse"], in: dir)
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("policyc diff passes: "))
+        #expect(r.stdout.contains("worse in an outage") && r.stdout.contains("(allowed)"))
+
+        r = try policycRun(["diff", "old", "harmful", "--format", "json"], in: dir)
+        #expect(r.status == 1)
+        let worse = r.json["worse"] as? [[String: Any]] ?? []
+        #expect(!worse.isEmpty)
+        #expect(worse.first.map { Set($0.keys) } == ["policy", "profile", "scenario", "figure", "base", "head", "change"])
+        #expect(worse.allSatisfy { $0["profile"] as? String == "background" })
+        #expect(r.json["better"] is [Any])
+        #expect(r.stderr.contains("worse in an outage"))
+
+        r = try policycRun(["diff", "old", "harmful", "--format", "markdown"], in: dir)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("❌ **Worse in an outage**"))
+
+        r = try policycRun(["diff", "old", "harmless"], in: dir)
+        #expect(r.status == 0)
+        #expect(!r.stdout.contains("worse"))
+
+        // Interactive retries 3 → 2 is not worse by the defaults; thresholds tight enough make it so.
+        try write(playback.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 2 "), to: "fewer/playback.yaml", in: dir)
+        r = try policycRun(["diff", "old", "fewer"], in: dir)
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("  better in an outage ("))
+        #expect(!r.stdout.contains("worse in an outage"))
+        try write("version: 1\nreview: {peakLoad: 1%, sawRetry: 0.1, p95: 1%, recovery: 0s}\n", to: "policyc.yaml", in: dir)
+        r = try policycRun(["diff", "old", "fewer"], in: dir)
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("policyc diff fails: worse in an outage: policy playback, interactive in scenario "))
+        // A misspelled key is the project file's finding, with a did-you-mean.
+        try write("version: 1\nreview: {peakLaod: 10%}\n", to: "policyc.yaml", in: dir)
+        r = try policycRun(["diff", "old", "harmful"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("peakLaod") && r.stderr.contains("peakLoad"))
+    }
+
     @Test func explainFiguresAndExitCodes() throws {
         let dir = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -288,7 +348,7 @@ struct ReviewCLITests {
 
         var r = try policycRun(["diff", "old", "new", "--format", "markdown", "--allow-breaking"], in: dir)
         #expect(r.status == 1)
-        #expect(r.stdout.hasPrefix("❌ **policyc diff fails**: 2 errors in the new policies (1 new, 1 already there);"), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("❌ **policyc diff fails**: 2 errors in the new policies (1 new, 1 already there), worse in an outage: "), "\(r.stdout)")
         #expect(r.stdout.contains("| `retry.profiles.interactive.maxRetries` | 3 → 4 | "))
         #expect(r.stdout.contains(" | ❌ **fails**: interactive profile 'interactive' allows 4 retries; at most 3 are allowed (`interactive-retries-max`) |\n"))
         #expect(!r.stdout.contains("| no |"))

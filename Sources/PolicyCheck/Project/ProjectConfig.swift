@@ -13,6 +13,7 @@ import PolicySource
 /// waiverMaxDays: 90                 # how far ahead a waiver may expire (at most 365)
 /// limits: {interactiveMaxRetries: 2}  # the guide's limits, tightened
 /// baseline: policyc-baseline.json   # findings accepted as they are (lint)
+/// review: {peakLoad: 20%}           # how much worse diff lets a simulated outage get
 /// ```
 ///
 /// Every key but `version` is optional; a key left out keeps the command's default. Read with the
@@ -39,6 +40,8 @@ public struct ProjectConfig: Sendable, Hashable {
     public var waiverMaxDays: Located<Int>?
     /// The baseline file lint reads, relative to the project file's folder.
     public var baseline: Located<String>?
+    /// How much worse `diff` lets a simulated outage's figures get (`review:`).
+    public var review = ReviewThresholds()
 
     public static let maxWaiverMaxDays = 365
 
@@ -93,6 +96,8 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "The guide's limits made stricter for this project; a looser one is an error (write a waiver in the policy instead)."),
         Field("baseline", .string, required: false, title: "Baseline file",
               help: "Findings recorded by 'policyc lint --write-baseline FILE': lint reports them as notes. Relative to this file's folder."),
+        Field("review", .object(ReviewThresholds.fields), required: false, title: "Review thresholds",
+              help: "How much worse a figure of a simulated outage may get before 'policyc diff' fails a change as worse (--allow-worse accepts it)."),
     ]
 
     /// Bytes → the project file and its findings (file names left empty, as `Checker` leaves them
@@ -191,6 +196,7 @@ public struct ProjectConfig: Sendable, Hashable {
                 config.baseline = Located(path, baseline.span)
             }
         }
+        if let review = root["review"] { config.review = ReviewThresholds.read(review) }
         if let package = root["kotlinPackage"], case .string(let name) = package.value {
             if Naming.isKotlinPackage(name) {
                 config.kotlinPackage = Located(name, package.span)

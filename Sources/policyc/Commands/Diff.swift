@@ -6,8 +6,8 @@ enum Diff {
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Reviews a change of policies: what it means for viewers, servers and apps.",
-        usage: "policyc diff [--format FORMAT] [--allow-breaking] [--config FILE] [--today DATE] OLD NEW\n"
-            + "       policyc diff --base GIT_REF [--format FORMAT] [--allow-breaking] [--config FILE] [--today DATE] [PATH ...]",
+        usage: "policyc diff [--format FORMAT] [--allow-breaking] [--allow-worse] [--config FILE] [--today DATE] OLD NEW\n"
+            + "       policyc diff --base GIT_REF [--format FORMAT] [--allow-breaking] [--allow-worse] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [
             ("OLD NEW", "Two policy files or folders: the policies before and after the change."),
             ("PATH", "With --base: files or folders of the working tree (default: the project file's policies, else Policies/)."),
@@ -19,6 +19,8 @@ enum Diff {
                        help: "How the review is printed (markdown is for a pull-request comment).", defaultValue: "text"),
             OptionSpec(name: "--allow-breaking", valueName: nil,
                        help: "A change that removes generated code (a policy or profile) does not fail the check."),
+            OptionSpec(name: "--allow-worse", valueName: nil,
+                       help: "A change that makes a simulated outage worse past the project's thresholds does not fail the check."),
             Project.option,
             Project.todayOption,
         ],
@@ -28,10 +30,16 @@ enum Diff {
             since GIT_REF count. Findings of the new side are part of the review. When the retry
             behaviour of a policy changed, the standard outage is simulated on both sides
             ('policyc simulate --scenario outage') and each profile gets a line of its figures.
+            Each profile whose retry values changed also runs every built-in scenario on both
+            sides (seed 1, 'policyc simulate --scenario all'); a headline figure worse past the
+            project file's 'review:' thresholds (defaults: peak load +20%, viewers who see Retry
+            +5 points, p95 time to a ticket +25%, recovery +10s) makes the change "worse in an
+            outage", and figures better past them are listed too.
 
             EXIT STATUS:
               0  no errors in the new policies, and nothing breaking (or --allow-breaking)
-              1  the new policies have errors, or a change is breaking
+              1  the new policies have errors, a change is breaking (unless --allow-breaking),
+                 or worse in an outage (unless --allow-worse)
               2  usage error, an error in the project file, unreadable input or git failure
             """,
         run: run)
@@ -66,18 +74,18 @@ enum Diff {
         }
 
         var report = DiffReport(old: old, new: new, targets: project.config.targets?.value ?? CodeTarget.defaults)
-        report.addOutageFigures(old: old, new: new)   // simulate (issue 14)
-        let allowBreaking = args.flag("--allow-breaking")
+        report.addOutageFigures(old: old, new: new, thresholds: project.config.review)   // simulate (issue 14)
+        let allowBreaking = args.flag("--allow-breaking"), allowWorse = args.flag("--allow-worse")
         switch args.value("--format") ?? "text" {
         case "json":
             Output.out(report.json.rendered())
-            Output.err("policyc diff \(report.verdict(allowBreaking: allowBreaking).text)\n")
+            Output.err("policyc diff \(report.verdict(allowBreaking: allowBreaking, allowWorse: allowWorse).text)\n")
         case "markdown":
-            Output.out(report.markdown(allowBreaking: allowBreaking))
+            Output.out(report.markdown(allowBreaking: allowBreaking, allowWorse: allowWorse))
         default:
-            Output.out(report.text(allowBreaking: allowBreaking))
+            Output.out(report.text(allowBreaking: allowBreaking, allowWorse: allowWorse))
         }
-        return report.exitCode(allowBreaking: allowBreaking)
+        return report.exitCode(allowBreaking: allowBreaking, allowWorse: allowWorse)
     }
 
     /// OLD and NEW, each a file or a folder. A file without a readable policy name is matched
