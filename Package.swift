@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "PolicyCheck", dependencies: ["PolicySource"]),
         .target(name: "PolicyReport", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),
-        .target(name: "PolicySimulation", dependencies: ["PolicyCheck", "CPrefetch"]),
+        .target(name: "PolicySimulation", dependencies: ["PolicyCheck", "CPrefetch"], swiftSettings: simulationOptimized),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
         .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen"]),
         .target(name: "PolicyKit", dependencies: ["PolicyEditor"]),
@@ -81,3 +81,12 @@ var policycLinking: [LinkerSetting] {
     guard !isCheckout, Context.environment["POLICYC_DYNAMIC_STDLIB"] != "1" else { return [] }
     return [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 }
+
+/// The simulator optimized in debug builds too: `diff` runs the built-in scenarios on both sides
+/// of a change, which unoptimized takes seconds a diff (the test suite runs dozens). Not in a
+/// checkout, where SwiftPM refuses unsafe flags (see `policycLinking`).
+var simulationOptimized: [SwiftSetting] {
+    let isCheckout = Context.packageDirectory.split(separator: "/").contains("checkouts")
+    return isCheckout ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+}
+
