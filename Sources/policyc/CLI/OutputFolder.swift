@@ -288,7 +288,7 @@ enum OutputFolder {
         let temp = folder + "." + name + tempMarker + "\(getpid())-0"
         if case .failure(let f) = writeNew(temp, bytes, flush: true, mode: info.st_mode & 0o7777) {
             // Named by the file the user gave, not by the temporary one beside it.
-            return .failure(Failure(message: f.message.replacing("'\(printable(temp))'", with: "'\(printable(path))'")))
+            return .failure(Failure(message: f.message.replacingAll("'\(printable(temp))'", with: "'\(printable(path))'")))
         }
         guard rename(temp, target) == 0 else {
             let failure = Failure(message: "cannot replace '\(printable(path))': \(Files.describeErrno())")
