@@ -141,21 +141,10 @@ enum Simulate {
             }
         }
         let jobs = planned
-        var results = [Result<SimulationRun, Simulator.Failure>?](repeating: nil, count: jobs.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            let work = { @Sendable (i: Int) in
-                slots[i] = Simulator.run(policy: jobs[i].0, scenario: jobs[i].1, profile: profile, seed: fixedSeed)
-            }
-            if jobs.count < 2 || Workspace.threadsFromEnvironment == 1 {
-                for i in jobs.indices { work(i) }
-            } else {
-                DispatchQueue.concurrentPerform(iterations: jobs.count, execute: work)
-            }
-        }
+        let results = runAll(jobs, profile: profile, seed: fixedSeed)
         var runs: [SimulationRun] = []
         for (i, result) in results.enumerated() {
-            switch result! {
+            switch result {
             case .success(let run): runs.append(run)
             case .failure(let failure):
                 failed = true
