@@ -73,6 +73,7 @@ public struct FigureChange: Sendable, Hashable {
         guard let b = base, let h = head else {
             switch figure {
             case .recovery: return head == nil ? "no longer recovers within the run" : "now recovers"
+            case .p95: return head == nil ? "over 5 % of calls now get no ticket" : "95 % of calls now get one"
             default: return head == nil ? "none on the head side" : "now measured"
             }
         }

@@ -25,7 +25,11 @@ public struct SimulationComparison: Sendable {
     /// Each headline figure as text for base and head, and the change in words.
     package var rows: [(figure: String, base: String, head: String, change: String)] {
         func times(_ x: Double?) -> String { SimulationReport.times(x) }
-        func ms(_ x: Int?) -> String { x.map(Spoken.duration) ?? "–" }
+        /// "–" without a base side; "no ticket" when that percentile's call got none.
+        func ticket(_ s: SimulationSummary?, _ p: KeyPath<SimulationSummary.Percentiles, Int?>) -> String {
+            guard let s else { return "–" }
+            return s.timeToTicketMs[keyPath: p].map(Spoken.duration) ?? "no ticket"
+        }
         func change(_ a: Double?, _ b: Double?) -> String {
             guard let a, let b else { return a == nil && b == nil ? "" : "–" }
             if a == b { return "unchanged" }
@@ -43,9 +47,9 @@ public struct SimulationComparison: Sendable {
             (head.interactive ? "viewers who saw Retry" : "calls that failed", SimulationReport.percent(b?.failedPercent),
              SimulationReport.percent(h.failedPercent),
              b?.failedPercent.flatMap { a in h.failedPercent.map { SimulationReport.points($0 - a) } } ?? "–"),
-            ("time to a ticket p50", ms(b?.timeToTicketMs.p50), ms(h.timeToTicketMs.p50), change(d(b?.timeToTicketMs.p50), d(h.timeToTicketMs.p50))),
-            ("time to a ticket p95", ms(b?.timeToTicketMs.p95), ms(h.timeToTicketMs.p95), change(d(b?.timeToTicketMs.p95), d(h.timeToTicketMs.p95))),
-            ("time to a ticket p99", ms(b?.timeToTicketMs.p99), ms(h.timeToTicketMs.p99), change(d(b?.timeToTicketMs.p99), d(h.timeToTicketMs.p99))),
+            ("time to a ticket p50", ticket(b, \.p50), ticket(h, \.p50), change(d(b?.timeToTicketMs.p50), d(h.timeToTicketMs.p50))),
+            ("time to a ticket p95", ticket(b, \.p95), ticket(h, \.p95), change(d(b?.timeToTicketMs.p95), d(h.timeToTicketMs.p95))),
+            ("time to a ticket p99", ticket(b, \.p99), ticket(h, \.p99), change(d(b?.timeToTicketMs.p99), d(h.timeToTicketMs.p99))),
             ("recovery", b.map { SimulationReport.recovery($0.recoverySeconds) } ?? "–", SimulationReport.recovery(h.recoverySeconds),
              change(d(b?.recoverySeconds), d(h.recoverySeconds))),
             ("wasted attempts", b.map { "\($0.wastedAttempts)" } ?? "–", "\(h.wastedAttempts)", change(d(b?.wastedAttempts), Double(h.wastedAttempts))),

@@ -92,7 +92,7 @@ public struct SimulationReport: Sendable {
     }
 
     package static func percentiles(_ p: SimulationSummary.Percentiles) -> String {
-        [p.p50, p.p95, p.p99].map { $0.map(Spoken.duration) ?? "–" }.joined(separator: " / ")
+        [p.p50, p.p95, p.p99].map { $0.map(Spoken.duration) ?? "no ticket" }.joined(separator: " / ")
     }
 
     /// `x` with `places` decimals, rounded half away from zero, without Foundation.
@@ -210,7 +210,7 @@ extension SimulationRun {
         out += "  succeeded \(s.succeeded); failed \(s.failed) (\(SimulationReport.percent(s.failedPercent)) of calls: \(failedWords))"
             + " — retries used \(s.failedBy.retriesUsed), budget \(s.failedBy.budget), deadline \(s.failedBy.deadline), "
             + "not retryable \(s.failedBy.notRetryable); unfinished \(s.unfinished)\n"
-        out += "  time to a ticket: p50 / p95 / p99 \(SimulationReport.percentiles(s.timeToTicketMs))\n"
+        out += "  time to a ticket (every call): p50 / p95 / p99 \(SimulationReport.percentiles(s.timeToTicketMs))\n"
         for g in groups {
             out += "  group \(printable(g.name)) (\(g.clients) clients, \(printable(g.profile))): calls \(g.calls), "
                 + "\(SimulationReport.times(g.amplification)) per call, peak \(SimulationReport.times(g.peakLoad)) of its normal, "

@@ -837,7 +837,8 @@ package struct Engine {
             s.peakLoad100ms = Double(tenthPeak) / (normalRate / 10)
             s.peakTenthMs = Int(tenthAt) * 100
         }
-        s.timeToTicketMs = .init(p50: histogram.percentile(50), p95: histogram.percentile(95), p99: histogram.percentile(99))
+        s.timeToTicketMs = .init(p50: histogram.percentile(50, of: s.calls), p95: histogram.percentile(95, of: s.calls),
+                                p99: histogram.percentile(99, of: s.calls))
         s.recoverySeconds = SimulationSummary.recovery(seriesList(), lastFaultEndMs: scenario.faults.isEmpty ? nil : scenario.lastFaultEndMs)
         return s
     }

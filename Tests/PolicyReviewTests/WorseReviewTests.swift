@@ -105,4 +105,19 @@ struct WorseReviewTests {
         #expect(json.contains(#""worse":[{"#))
         #expect(json.contains(#""better":["#))
     }
+
+    /// Fewer background retries: fewer calls fail and more of the slow ones now end in a ticket.
+    /// Over the successes alone their p95 rose from 0.05 s to 15.9 s in the spike, and the review
+    /// called a harmless change worse; over every call there is no p95 on either side.
+    @Test func fewerRetriesAreNotWorseBecauseMoreSlowCallsSucceed() {
+        let fewer = variant([("maxRetries: 5", "maxRetries: 4")])
+        var report = review(Canonical.text, fewer)
+        report.addOutageFigures(old: reviewSide([("Policies/playback.yaml", Canonical.text)]),
+                                new: reviewSide([("Policies/playback.yaml", fewer)]))
+        let verdict = report.scenarioVerdict
+        #expect(verdict != nil)
+        #expect(verdict?.worse.isEmpty == true, "\(verdict?.worse.map(\.line) ?? [])")
+        #expect(verdict?.better.isEmpty == false)
+        #expect(report.exitCode(allowBreaking: false) == 0)
+    }
 }

@@ -152,7 +152,8 @@ import TestSupport
     }
 
     @Test func retryAfterIsHonoredWithItsJitter() throws {
-        // Retry-After 3 s plus up to 1 s: the second attempt comes 3.05 to 4.05 s after the first.
+        // Retry-After 3 s plus up to 1 s: the second attempt comes 3.05 to 4.05 s after the first,
+        // after the 3 s outage, so every call gets its ticket.
         let run = try Self.run(Self.policy(maxRetries: 1, ratio: "100%", floor: 1_000_000), Self.scenario("""
             version: 1
             scenario: later
@@ -160,15 +161,15 @@ import TestSupport
             fleet: {clients: 1000, callsPerMinute: 6}
             server: {capacity: 100000, mode: shed, latency: 50ms}
             faults:
-              - {kind: outage, from: 0s, to: 10s, status: 503, retryAfter: 3s}
+              - {kind: outage, from: 0s, to: 3s, status: 503, retryAfter: 3s}
             """))
-        // Calls of the first 5 s all retry, in seconds 3 to 9; none in seconds 0 to 2.
+        // Calls of the outage retry in seconds 3 to 7; none in seconds 0 to 2.
         #expect(run.series[0..<3].allSatisfy { $0.retries == 0 })
-        #expect(run.series[3..<9].reduce(0) { $0 + $1.retries } > 0)
+        #expect(run.series[3..<8].reduce(0) { $0 + $1.retries } > 0)
         let s = run.summary
-        #expect(s.failedBy.retriesUsed > 0)
-        // Calls of the last ~6 s of the outage retry after it and succeed, in 3.1 to 4.1 s.
-        #expect(s.timeToTicketMs.p99.map { $0 <= 4100 } == true)
+        #expect(s.failed == 0 && s.retries > 0)
+        // The calls of the outage (5 % of all) are the slowest: 3.1 to 4.1 s.
+        #expect(s.timeToTicketMs.p99.map { $0 >= 3100 && $0 <= 4100 } == true, "\(s.timeToTicketMs)")
     }
 
     // MARK: the retry budget (Google SRE book, "Handling Overload")
@@ -408,6 +409,19 @@ import TestSupport
             #expect(TicketHistogram.bucket(low) == b)
         }
         #expect(TicketHistogram().percentile(50) == nil)
+    }
+
+    /// Percentiles over every call: the calls without a ticket sit above every time, so a p95
+    /// only exists when at least 95 % of the calls got one.
+    @Test func ticketPercentilesCountTheCallsWithoutATicket() {
+        var h = TicketHistogram()
+        for ms in 1...90 { h.add(ms) }
+        #expect(h.percentile(50, of: 100) == 50)
+        #expect(h.percentile(90, of: 100) == 90)
+        #expect(h.percentile(91, of: 100) == nil)
+        #expect(h.percentile(95, of: 100) == nil)
+        #expect(h.percentile(95, of: 94) == 90)
+        #expect(h.percentile(95) == 86)
     }
 
     @Test func profileChoiceDefaultsToTheFirstInteractiveOne() throws {

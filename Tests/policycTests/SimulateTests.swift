@@ -87,7 +87,7 @@ import TestSupport
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.err.isEmpty)
         #expect(outcome.out.hasPrefix("playback (Policies/playback.yaml) · interactive · outage (seed 1)\n"))
-        for part in ["  load ", "▃", "█", "peak ", "viewers who saw Retry", "time to a ticket: p50 / p95 / p99 50 ms",
+        for part in ["  load ", "▃", "█", "peak ", "viewers who saw Retry", "time to a ticket (every call): p50 / p95 / p99 50 ms / no ticket / no ticket",
                      "recovery: 0 s after the last fault ended (90 s)"] {
             #expect(outcome.out.contains(part), "no '\(part)' in:\n\(outcome.out)")
         }
