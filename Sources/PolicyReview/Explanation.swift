@@ -11,8 +11,10 @@ public struct Explanation: Sendable {
     public struct ExplainedProfile: Sendable {
         public var profile: Policy.Profile
         public var figures: ProfileFigures
-        /// simulate (issue 14): the standard outage's figures (`addOutageFigures`).
+        /// The standard outage's figures (`addSimulatedFigures`).
         public var outage: OutageFigures? = nil
+        /// The built-in scenario that shows this profile's weakest point (`addSimulatedFigures`).
+        public var weakest: WeakestPoint? = nil
 
         public init(profile: Policy.Profile, figures: ProfileFigures, outage: OutageFigures? = nil) {
             self.profile = profile
@@ -106,7 +108,8 @@ public struct Explanation: Sendable {
                 members["maxBackoffTotalMs"] = e.figures.maxBackoffTotalMs.json
                 members["worstCaseAttempts"] = .int(e.figures.worstCaseAttempts)
                 members["worstCaseWaitMs"] = .int(e.figures.worstCaseWaitMs)
-                if let o = e.outage { members["outage"] = o.json }   // simulate (issue 14)
+                if let o = e.outage { members["outage"] = o.json }
+                if let w = e.weakest { members["weakestPoint"] = w.json }
                 profiles[e.profile.name] = .object(members)
             }
             out[p.policy.name] = .object([
@@ -140,9 +143,10 @@ public struct Explanation: Sendable {
             for e in p.profiles {
                 out += "  \(printable(e.profile.name)) (\(Explanation.kindWords(e.profile.kind)))\n"
                 for sentence in Explanation.sentences(e) { out += "    \(sentence)\n" }
-                if let o = e.outage { out += "    \(Explanation.outageSentence(o))\n" }   // simulate (issue 14)
+                for sentence in Explanation.simulatedSentences(e) { out += "    \(sentence)\n" }
             }
             out += "  retry budget: \(p.budget.sentence)\n"
+            if let r = Explanation.retryAfterSentence(p.policy) { out += "  Retry-After: \(r)\n" }
         }
         return out
     }
@@ -171,9 +175,10 @@ public struct Explanation: Sendable {
             out += "\n"
             for e in p.profiles {
                 out += "- **\(Spoken.markdown(e.profile.name))** (\(Explanation.kindWords(e.profile.kind))): "
-                    + Spoken.markdown((Explanation.sentences(e) + (e.outage.map { [Explanation.outageSentence($0)] } ?? [])).joined(separator: " ")) + "\n"
+                    + Spoken.markdown((Explanation.sentences(e) + Explanation.simulatedSentences(e)).joined(separator: " ")) + "\n"
             }
             out += "- **Retry budget**: " + Spoken.markdown(p.budget.sentence) + "\n"
+            if let r = Explanation.retryAfterSentence(p.policy) { out += "- **Retry-After**: " + Spoken.markdown(r) + "\n" }
         }
         for (n, f) in notExplained.enumerated() {
             if n > 0 || !policies.isEmpty { out += "\n" }

@@ -77,27 +77,6 @@ public enum OutageReview {
             + "\(Int(s.normalCallsPerSecond.rounded())) calls a second at peak time, capacity \(JSON.number(s.capacity)) a second"
     }
 
-    /// The figures of every profile of each policy, by policy then profile: all runs at once on
-    /// every core, results in a fixed order, so the same policies give the same figures.
-    public static func figures(_ policies: [Policy]) -> [[String: OutageFigures]] {
-        let jobs = policies.flatMap { p in p.profiles.map { (p, $0, Scenario.standard) } }
-        let runs = simulate(jobs)
-        var out = policies.map { _ in [String: OutageFigures]() }
-        var j = 0
-        for (p, policy) in policies.enumerated() {
-            for profile in policy.profiles {
-                if let run = runs[j] {
-                    var f = OutageFigures(run)
-                    f.profile = profile.name
-                    f.interactive = profile.isInteractive
-                    out[p][profile.name] = f
-                }
-                j += 1
-            }
-        }
-        return out
-    }
-
     /// Each job's run (nil when it could not run), in the jobs' order: all at once on every core,
     /// and runs with the same retry values under the same scenario made once, so the same jobs
     /// give the same runs whatever the threads.
@@ -260,21 +239,29 @@ extension DiffReport {
 }
 
 extension Explanation {
-    /// Adds the standard outage's figures to every profile.
-    public mutating func addOutageFigures() {
-        let figures = OutageReview.figures(policies.map(\.policy))
-        for p in policies.indices {
-            for e in policies[p].profiles.indices {
-                policies[p].profiles[e].outage = figures[p][policies[p].profiles[e].profile.name]
-            }
-        }
-    }
-}
-
-extension Explanation {
     /// "Simulated, in a 30 s outage: …", the line `explain` adds under a profile.
     package static func outageSentence(_ f: OutageFigures) -> String {
         let line = OutageReview.line(f)
         return "Simulated " + line + " (policyc simulate --scenario \(Scenario.standard.name))."
+    }
+
+    /// The standard outage's sentence and the weakest point's, when simulated.
+    package static func simulatedSentences(_ e: ExplainedProfile) -> [String] {
+        (e.outage.map { [outageSentence($0)] } ?? []) + (e.weakest.map { [$0.sentence] } ?? [])
+    }
+
+    /// What honouring Retry-After buys and costs, as the built-in scenarios show it: in the spike
+    /// it keeps the peak down (clients come back after the spike, not in it); in the surge and
+    /// the brownout the guide's policy recovers more slowly than one that ignores it, since
+    /// viewers wait out the time the server named and the calls turned away together come back
+    /// together.
+    package static func retryAfterSentence(_ p: Policy) -> String? {
+        guard p.retryAfterHonor else { return nil }
+        let jitter = Spoken.duration(p.retryAfterMaxJitterMs)
+        return "honoured, with at most \(jitter) of jitter added. It keeps a short spike's peak down: clients come back "
+            + "after the spike, not in it (policyc simulate --scenario spike). It costs recovery time in a longer surge or "
+            + "brownout: viewers wait out the time the server named, and the calls it turned away together come back "
+            + "together, within \(jitter) of that time, so calls succeed again later than they would if Retry-After were "
+            + "ignored (policyc simulate --scenario surge, beside a copy with retryAfter.honor: false)."
     }
 }

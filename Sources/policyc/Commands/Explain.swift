@@ -19,8 +19,11 @@ enum Explain {
             between attempts, added up), worstCaseAttempts (attempts that start before the
             deadline when each runs to its timeout and each wait is at its longest) and
             worstCaseWaitMs (how long a viewer can wait before Retry shows). Per policy: what
-            the retry budget lets retries add to the load during an outage. Each profile also gets
-            the figures of the standard outage, simulated ('policyc simulate --scenario outage').
+            the retry budget lets retries add to the load during an outage, and what honouring
+            Retry-After costs. Each profile also gets the figures of the standard outage, simulated
+            ('policyc simulate --scenario outage'), and the built-in scenario that shows its
+            weakest point: the one where it is furthest behind the guide's own policy (by the
+            project file's 'review:' thresholds), else the one hardest on it.
 
             When the project file names a guide edition or tightens limits, the limits in effect
             follow, each with where it comes from.
@@ -61,7 +64,7 @@ enum Explain {
             Output.err("error: \(error.message)\n")
         }
 
-        explanation.addOutageFigures()   // simulate (issue 14)
+        explanation.addSimulatedFigures(thresholds: project.config.review)
         // The limits in effect, when the project file chose them (an edition, tighter limits).
         let limits = project.options.limits
         let chosen = project.config.guide != nil || !limits.origins.isEmpty

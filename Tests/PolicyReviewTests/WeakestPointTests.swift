@@ -1,0 +1,95 @@
+import Testing
+import PolicySource
+import PolicyCheck
+import PolicyReport
+import PolicySimulation
+import PolicyReview
+
+/// explain's weakest point: the built-in scenario where a profile is furthest behind the guide's
+/// own policy, else the one hardest on it.
+struct WeakestPointTests {
+    static func figures(_ scenario: String, peak: Double, failed: Double, recovery: Int?) -> ScenarioFigures {
+        ScenarioFigures(scenario: scenario, profile: "interactive", interactive: true, peakLoad: peak,
+                        failedPercent: failed, p95Ms: nil, recoverySeconds: recovery)
+    }
+
+    static let scenarios = ["outage", "spike", "reset"].compactMap(Scenario.builtin)
+
+    @Test func theScenarioFurthestBehindTheGuideWins() throws {
+        let guide = [Self.figures("outage", peak: 4, failed: 16, recovery: 0),
+                     Self.figures("spike", peak: 7, failed: 10, recovery: 5),
+                     Self.figures("reset", peak: 3, failed: 5, recovery: 0)]
+        // outage +25 % peak, spike +190 % peak: the spike.
+        let head = [Self.figures("outage", peak: 5, failed: 16, recovery: 0),
+                    Self.figures("spike", peak: 20.3, failed: 10, recovery: 5),
+                    Self.figures("reset", peak: 3, failed: 5, recovery: 0)]
+        let w = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, head)), guide: guide,
+                                               thresholds: ReviewThresholds()))
+        #expect(w.scenario == "spike")
+        #expect(w.worseThanGuide.map(\.figure) == [.peakLoad])
+        #expect(w.sentence.hasPrefix("Weakest point of the built-in scenarios: spike (five times the calls for 5 s (a push notification)): peak load 20.3× where the guide's policy has 7.0×"))
+        #expect(w.sentence.hasSuffix(" (policyc simulate --scenario spike)."))
+        // No recovery where the guide's policy recovers outranks any finite move.
+        var never = head
+        never[2].recoverySeconds = nil
+        let n = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, never)), guide: guide,
+                                               thresholds: ReviewThresholds()))
+        #expect(n.scenario == "reset")
+    }
+
+    @Test func withoutAnythingWorseTheHardestScenarioWins() throws {
+        let same = [Self.figures("outage", peak: 4, failed: 16, recovery: 0),
+                    Self.figures("spike", peak: 7, failed: 30, recovery: 5),
+                    Self.figures("reset", peak: 3, failed: 5, recovery: 0)]
+        let w = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, same)), guide: same,
+                                               thresholds: ReviewThresholds()))
+        #expect(w.scenario == "spike" && w.worseThanGuide.isEmpty)
+        #expect(w.sentence.contains("viewers who see Retry 30 %, peak load 7.0× of normal, recovery 5 s; no built-in scenario shows it worse than the guide's own policy"))
+        // No recovery within the run is harder than any share of failed calls.
+        var stuck = same
+        stuck[2].recoverySeconds = nil
+        let s = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, stuck)), guide: same,
+                                               thresholds: ReviewThresholds()))
+        #expect(s.scenario == "reset")
+    }
+
+    static func explained(_ replacements: [(String, String)]) throws -> Explanation {
+        var text = Canonical.text
+        for (from, to) in replacements {
+            #expect(text.contains(from), "the canonical policy has no '\(from)'")
+            text = text.replacingFirst(from, with: to)
+        }
+        let policy = try #require(Checker.check(Array(text.utf8), path: "p.yaml").simulatable)
+        var e = Explanation([policy])
+        e.addSimulatedFigures()
+        return e
+    }
+
+    /// Simulated: each rule of the guide broken alone shows in the scenario made for it.
+    @Test(arguments: [
+        ("honor: true", "honor: false", "interactive", "spike"),
+        ("backoff: full-jitter", "backoff: exponential", "interactive", "reset"),
+        ("maxRetries: 3 ", "maxRetries: 5 ", "interactive", "outage"),
+    ])
+    func eachBrokenRuleNamesItsScenario(from: String, to: String, profile: String, scenario: String) throws {
+        let e = try Self.explained([(from, to)])
+        let w = try #require(e.policies.first?.profiles.first { $0.profile.name == profile }?.weakest)
+        #expect(w.scenario == scenario, "\(w.sentence)")
+        #expect(!w.worseThanGuide.isEmpty)
+        #expect(e.text.contains("    Weakest point of the built-in scenarios: \(scenario) ("))
+    }
+
+    @Test func theGuidesOwnPolicyIsNowhereWorseThanItself() throws {
+        let e = try Self.explained([])
+        for p in e.policies.flatMap(\.profiles) {
+            let w = try #require(p.weakest)
+            #expect(w.worseThanGuide.isEmpty)
+            #expect(Scenario.builtinNames.contains(w.scenario))
+        }
+        #expect(e.text.contains("no built-in scenario shows it worse than the guide's own policy"))
+        #expect(e.text.contains("  Retry-After: honoured, with at most 1 s of jitter added. It keeps a short spike's peak down"))
+        #expect(e.markdown.contains("- **Retry-After**: honoured"))
+        let json = e.json.rendered(pretty: false)
+        #expect(json.contains(#""weakestPoint":{"#))
+    }
+}
