@@ -9,24 +9,10 @@ import TestSupport
 @Suite struct HostileReplayTests {
     static let crashes = Corpus.crashes
     static let seeds = Corpus.hostile
-    static let kept = Corpus.kept
-    static let shards = 8
 
     @Test func thereAreFixturesToReplay() {
         #expect(!Self.crashes.isEmpty)
         #expect(Self.seeds.count >= 40)
-    }
-
-    /// Every kept input through the same pipeline and invariants as the fuzzer's (the full set of
-    /// products for one input in eight, as there), in shards so they run side by side.
-    @Test(arguments: 0..<shards)
-    func replayTheKeptCorpus(_ shard: Int) throws {
-        #expect(Self.kept.count >= 500, "Fuzz/corpus/kept holds \(Self.kept.count) inputs")
-        for (i, url) in Self.kept.enumerated() where i % Self.shards == shard {
-            let bytes = [UInt8](try Data(contentsOf: url))
-            let problems = HostilePipeline.violations(bytes, thorough: false)
-            #expect(problems.isEmpty, "\(url.lastPathComponent):\n\(problems.joined(separator: "\n"))")
-        }
     }
 
     @Test(arguments: crashes + seeds)

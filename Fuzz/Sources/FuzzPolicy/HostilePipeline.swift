@@ -1,1 +1,1 @@
-../../../Tests/PolicyKitTests/HostilePipeline.swift
+../../../Tests/Support/HostilePipeline.swift

@@ -1,15 +1,15 @@
 // The whole pipeline on arbitrary bytes, and the invariants that hostile input must not break.
 //
 // One file, two users: the libFuzzer target in `Fuzz/` (through a symbolic link, so both always run
-// the same checks) traps on any violation, and `HostileCrashReplayTests` replays every saved crash
-// input and seed through it in an ordinary `swift test`. Public API only, no Foundation.
+// the same checks) traps on any violation, and `HostileReplayTests` replays every saved crash
+// input and seed through it in an ordinary `swift test` (SlowTests' `KeptCorpusTests` the fuzzer's corpus). Public API only, no Foundation.
 import PolicyKit
 
-enum HostilePipeline {
-    static let path = "policies/fuzz.yaml"
+package enum HostilePipeline {
+    package static let path = "policies/fuzz.yaml"
 
     /// The canonical policy, checked once: the other side of the `diff` runs.
-    static let canonical: CheckedFile = Checker.check(Array(Canonical.text.utf8), path: "canonical.yaml")
+    package static let canonical: CheckedFile = Checker.check(Array(Canonical.text.utf8), path: "canonical.yaml")
 
     /// Everything one run makes from `bytes`, as named texts, so two runs compare byte for byte.
     /// Which products a run makes. `core` is cheap and made on every run (twice: the second run
@@ -17,14 +17,14 @@ enum HostilePipeline {
     /// of a run), colour, `--strict`, both directions of `diff` in every format and `explain`'s
     /// other formats. The replay test makes everything; the fuzzer makes `full` for one input in
     /// eight (chosen by the input's hash, so a crash reproduces), for throughput.
-    enum Depth {
+    package enum Depth {
         /// The second run: the findings, and the outputs most likely to vary (json, generated code).
         case again
         case core, full
     }
 
     /// Everything one run makes from `bytes`, as named texts, so two runs compare byte for byte.
-    static func products(_ bytes: [UInt8], depth: Depth) -> (file: CheckedFile, outputs: [(name: String, text: String)]) {
+    package static func products(_ bytes: [UInt8], depth: Depth) -> (file: CheckedFile, outputs: [(name: String, text: String)]) {
         let file = Checker.check(bytes, path: path)
         let full = depth == .full
         var outputs: [(String, String)] = []
@@ -84,7 +84,7 @@ enum HostilePipeline {
     }
 
     /// FNV-1a: which inputs get the `full` run in the fuzzer.
-    static func hash(_ bytes: [UInt8]) -> UInt64 {
+    package static func hash(_ bytes: [UInt8]) -> UInt64 {
         var h: UInt64 = 0xcbf29ce484222325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return h
@@ -92,13 +92,13 @@ enum HostilePipeline {
 
     /// The load + decode + check stage alone (the second fuzz target): what is wrong with the
     /// findings of `bytes`, and no trap on the way. Many times cheaper than `violations`.
-    static func checkViolations(_ bytes: [UInt8]) -> [String] {
+    package static func checkViolations(_ bytes: [UInt8]) -> [String] {
         findingViolations(Checker.check(bytes, path: path), in: bytes)
     }
 
     /// The invariants of a checked file's findings: positions inside the input, report order,
     /// catalog rules, the cap, and a complete policy exactly when there is no error.
-    static func findingViolations(_ file: CheckedFile, in bytes: [UInt8]) -> [String] {
+    package static func findingViolations(_ file: CheckedFile, in bytes: [UInt8]) -> [String] {
         var problems: [String] = []
         let lines = SourceText(bytes)
         // Positions: inside the input, in report order, each rule from the catalog.
@@ -134,7 +134,7 @@ enum HostilePipeline {
 
     /// What is wrong with the run on `bytes`; empty when every invariant holds.
     /// `thorough` makes every product for every input (the tests); else one input in eight.
-    static func violations(_ bytes: [UInt8], thorough: Bool = true) -> [String] {
+    package static func violations(_ bytes: [UInt8], thorough: Bool = true) -> [String] {
         let depth: Depth = thorough || hash(bytes) % 8 == 0 ? .full : .core
         let first = products(bytes, depth: depth)
         let file = first.file
@@ -203,7 +203,7 @@ enum HostilePipeline {
     }
 
     /// The first character `printable` would neutralise, other than those allowed.
-    static func unsafe(in text: String, allowing allowed: Set<Unicode.Scalar>) -> String? {
+    package static func unsafe(in text: String, allowing allowed: Set<Unicode.Scalar>) -> String? {
         for s in text.unicodeScalars where isUnsafeScalar(s) && !allowed.contains(s) {
             return "U+" + String(s.value, radix: 16, uppercase: true)
         }
@@ -211,7 +211,7 @@ enum HostilePipeline {
     }
 
     /// Text without the reporter's own colour sequences (ESC [ digits ; digits m).
-    static func strippingColor(_ text: String) -> String {
+    package static func strippingColor(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
         var i = 0
@@ -231,7 +231,7 @@ enum HostilePipeline {
     }
 
     /// The literal that ends the line starting (after indentation) with `prefix`.
-    static func literal(after prefix: String, in source: String) -> String? {
+    package static func literal(after prefix: String, in source: String) -> String? {
         for line in source.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }
             if trimmed.hasPrefix(prefix) { return String(trimmed.dropFirst(prefix.count)) }
@@ -242,10 +242,10 @@ enum HostilePipeline {
 
 /// The input as lines, split where libyaml starts a new line (LF, CR, CRLF, NEL, LS, PS), after a
 /// leading byte order mark; lengths in Unicode scalars, as libyaml counts columns.
-struct SourceText {
-    var lengths: [Int] = []
+package struct SourceText {
+    package var lengths: [Int] = []
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         let scalars = Array(String(decoding: body, as: UTF8.self).unicodeScalars)
         var length = 0
@@ -267,22 +267,22 @@ struct SourceText {
         if length > 0 { lengths.append(length) }
     }
 
-    var count: Int { lengths.count }
+    package var count: Int { lengths.count }
 
     /// A line's length in scalars; 0 for the line after the last.
-    func length(of line: Int) -> Int {
+    package func length(of line: Int) -> Int {
         line >= 1 && line <= lengths.count ? lengths[line - 1] : 0
     }
 
     /// Line 1 … count + 1, column 1 … that line's length + 1.
-    func contains(_ mark: Mark) -> Bool {
+    package func contains(_ mark: Mark) -> Bool {
         mark.line >= 1 && mark.line <= count + 1 && mark.column >= 1 && mark.column <= length(of: mark.line) + 1
     }
 }
 
 /// Reads back the Swift string literals the generator writes: printable ASCII, `\"`, `\\`, `\u{…}`.
-enum SwiftLiteral {
-    static func decode(_ literal: String) -> String? {
+package enum SwiftLiteral {
+    package static func decode(_ literal: String) -> String? {
         let s = Array(literal.unicodeScalars)
         guard s.count >= 2, s.first == "\"", s.last == "\"" else { return nil }
         var out = String.UnicodeScalarView()
@@ -318,8 +318,8 @@ enum SwiftLiteral {
 
 /// Reads back the Kotlin string literals the generator writes: printable ASCII, `\"`, `\\`, `\$`,
 /// and UTF-16 units as `\uXXXX`.
-enum KotlinLiteral {
-    static func decode(_ literal: String) -> String? {
+package enum KotlinLiteral {
+    package static func decode(_ literal: String) -> String? {
         let s = Array(literal.unicodeScalars)
         guard s.count >= 2, s.first == "\"", s.last == "\"" else { return nil }
         var units: [UInt16] = []
@@ -360,8 +360,8 @@ enum KotlinLiteral {
 }
 
 /// Whether text is one well-formed JSON value (RFC 8259), with no raw control character in a string.
-enum JSONCheck {
-    static func error(in text: String) -> String? {
+package enum JSONCheck {
+    package static func error(in text: String) -> String? {
         var p = Parser(bytes: Array(text.utf8))
         p.space()
         guard p.value(depth: 0) else { return p.problem ?? "bad value at byte \(p.i)" }
