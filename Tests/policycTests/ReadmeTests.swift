@@ -44,4 +44,15 @@ import TestSupport
         }
         #expect(checked >= 1, "no YAML example found in Docs/")
     }
+
+    /// The README's project file example reads as a project file, every key known: a reader
+    /// copies it (a merge once glued two of its lines together, `timeoutMin: 8sreview:`).
+    @Test func theProjectFileExampleReads() throws {
+        let block = try #require(Self.readme.components(separatedBy: "```yaml\n").dropFirst()
+            .compactMap { $0.components(separatedBy: "```").first }
+            .first { $0.contains("\nlimits:") && $0.contains("\nreview:") })
+        let loaded = ProjectConfig.load(Array(block.utf8), path: "policyc.yaml")
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.headline))")
+        #expect(loaded.config.guide != nil && !loaded.config.limits.isEmpty)
+    }
 }

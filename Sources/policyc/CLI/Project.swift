@@ -104,12 +104,14 @@ struct Project {
         return project
     }
 
-    /// Which edition of the guide applies when the project file sets limits without naming one:
-    /// said once by lint, so a repository knows what it was checked against.
+    /// Which edition of the guide applies when the project file names none: said once by lint,
+    /// so a repository knows what it was checked against (without a project file there is
+    /// nothing to write it in, and nothing is said).
     var editionNote: String? {
-        guard let file, config.guide == nil, !config.limits.isEmpty else { return nil }
-        return "note: \(printable(file)) names no guide edition; its limits tighten the newest, \(Guide.newest.name)"
-            + " (write 'guide: \(Guide.newest.name)' to keep to it)\n"
+        guard let file, config.guide == nil else { return nil }
+        let newest = Guide.newest.name
+        let applies = config.limits.isEmpty ? "the newest, \(newest), applies" : "its limits tighten the newest, \(newest)"
+        return "note: \(printable(file)) names no guide edition; \(applies) (write 'guide: \(newest)' to keep to it)\n"
     }
 
     struct Reported: Error {}
