@@ -37,6 +37,7 @@ extension DiffReport {
         }
         let moved = policies.count(where: \.moved)
         if moved > 0 { scope += ", \(Spoken.count(moved, "file")) moved" }
+        if !waivers.isEmpty { scope += ", waivers: \(DiffReport.waiverCounts(waivers))" }
         if warnings > 0 { scope += ", \(Spoken.count(warnings, "warning"))" }
         if passes {
             let note = reasons.isEmpty ? "nothing breaks, no errors" : reasons.joined(separator: ", ")
@@ -73,6 +74,7 @@ extension DiffReport {
 
     public func text(allowBreaking: Bool, allowWorse: Bool = false) -> String {
         var out = "policyc diff \(verdict(allowBreaking: allowBreaking, allowWorse: allowWorse).text)\n"
+        out += waiverText
         for p in notable {
             out += "\n\(DiffReport.title(p)) (\(DiffReport.files(p))): \(p.status.rawValue)\n"
             if let why = p.notCompared { out += "  not compared: \(why)\n" }
@@ -121,6 +123,7 @@ extension DiffReport {
         let v = verdict(allowBreaking: allowBreaking, allowWorse: allowWorse)
         var out = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
             + Spoken.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
+        out += waiverMarkdown
         for p in notable {
             out += "\n### \(p.policy.map(Spoken.code) ?? "(no policy name)") — \(p.status.rawValue)\(p.moved ? ", moved" : "")\n\n"
             if p.moved, let old = p.oldFile {

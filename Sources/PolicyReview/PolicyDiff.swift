@@ -144,6 +144,8 @@ public struct DiffReport: Sendable {
     public var policies: [PolicyReview]
     /// The built-in scenarios on both sides: nil when no profile's retry values changed.
     public var scenarioVerdict: ScenarioVerdict?
+    /// Waivers added, removed or changed, policy by policy (`WaiverReview.swift`).
+    public var waivers: [WaiverChange] = []
     /// A simulated figure got worse past the project's thresholds.
     public var worse: Bool { !(scenarioVerdict?.worse.isEmpty ?? true) }
 
@@ -165,7 +167,7 @@ public struct DiffReport: Sendable {
     public var json: JSON {
         var members: [String: JSON] = [
             "policies": .array(policies.map(\.json)), "breaking": .bool(breaking), "errors": .int(errors),
-            "newErrors": .int(newErrors),
+            "newErrors": .int(newErrors), "waivers": .array(waivers.map(\.json)),
         ]
         // Only when the built-in scenarios ran (a profile's retry values changed).
         if let v = scenarioVerdict {
@@ -226,6 +228,7 @@ public struct DiffReport: Sendable {
             twins[r] = n
         }
 
+        waivers = DiffReport.waiverChanges(pairs)
         let newTypes = Set(new.compactMap { name($0).map { ExactText(Naming.typeName(policy: $0)) } })
         policies = pairs.indices.map {
             DiffReport.review(old: pairs[$0].old, new: pairs[$0].new, twin: twins[$0], newTypes: newTypes, symbols: symbols)

@@ -75,7 +75,7 @@ struct DiffEquivalenceTests {
         #expect(r.policies.first?.changes.isEmpty == true)
         #expect(r.policies.first?.diagnostics.isEmpty == true)
         #expect(r.exitCode(allowBreaking: false) == 0)
-        #expect(compact(r.json) == #"{"breaking":false,"errors":0,"newErrors":0,"policies":[{"changes":[],"diagnostics":[],"file":"Policies/playback.yaml","likelyRename":null,"moved":false,"oldFile":"Policies/playback.yaml","policy":"playback","profiles":{},"status":"unchanged"}]}"#)
+        #expect(compact(r.json) == #"{"breaking":false,"errors":0,"newErrors":0,"policies":[{"changes":[],"diagnostics":[],"file":"Policies/playback.yaml","likelyRename":null,"moved":false,"oldFile":"Policies/playback.yaml","policy":"playback","profiles":{},"status":"unchanged"}],"waivers":[]}"#)
     }
 
     @Test func movedToAnotherFileIsNoChangeButShowsBothPaths() {

@@ -1,0 +1,204 @@
+import PolicySource
+import PolicyCheck
+import PolicyReport
+
+/// A waiver added, removed or changed between the sides of a review (issue 38): what a platform
+/// team reads first, since each one is an exception to the guide with an owner and an end.
+public struct WaiverChange: Sendable, Hashable {
+    public enum Kind: String, Sendable {
+        case added, removed, changed
+    }
+
+    /// A waiver's fields as written (nil: absent or unreadable).
+    public struct Entry: Sendable, Hashable {
+        public var rule: String?
+        public var at: String?
+        public var allow: String?
+        public var reason: String?
+        public var owner: String?
+        public var expires: String?
+        /// 1-based line of the entry in its file.
+        public var line: Int
+
+        init(_ w: PolicyDoc.Waiver) {
+            rule = w.rule?.value
+            at = w.at?.value
+            allow = w.allow?.value
+            reason = w.reason?.value
+            owner = w.owner?.value
+            expires = w.expires?.value
+            line = w.span.start.line
+        }
+
+        var json: JSON {
+            func s(_ x: String?) -> JSON { x.map(JSON.string) ?? .null }
+            return .object(["rule": s(rule), "at": s(at), "allow": s(allow), "reason": s(reason), "owner": s(owner),
+                            "expires": s(expires), "line": .int(line)])
+        }
+    }
+
+    public var kind: Kind
+    public var policy: String
+    public var file: String
+    /// The entry on each side: `before` nil when added, `after` nil when removed.
+    public var before: Entry?
+    public var after: Entry?
+
+    /// The side that exists now, else the one that did.
+    public var entry: Entry { after ?? before! }
+
+    /// "expires 2027-03-31 → 2027-05-31 (61 days later)", "allow 4 → 5", "owner …", "reason changed".
+    public var what: [String] {
+        guard let b = before, let a = after else { return [] }
+        var out: [String] = []
+        if b.expires != a.expires {
+            var line = "expires \(Self.text(b.expires)) → \(Self.text(a.expires))"
+            if let x = b.expires.flatMap(Day.init), let y = a.expires.flatMap(Day.init), x != y {
+                let days = abs(y.number - x.number)
+                line += " (\(Spoken.count(days, "day")) \(y.number > x.number ? "later: extended" : "earlier"))"
+            }
+            out.append(line)
+        }
+        if b.allow != a.allow {
+            var line = "allow \(Self.text(b.allow)) → \(Self.text(a.allow))"
+            if let x = b.allow.flatMap(Double.init), let y = a.allow.flatMap(Double.init), x != y {
+                line += y > x ? " (raised)" : " (lowered)"
+            } else if b.allow != nil, a.allow == nil {
+                line += " (any value now waived)"
+            }
+            out.append(line)
+        }
+        if b.at != a.at { out.append("at \(Self.text(b.at)) → \(Self.text(a.at))") }
+        if b.owner != a.owner { out.append("owner \(Self.text(b.owner)) → \(Self.text(a.owner))") }
+        if b.reason != a.reason { out.append("reason changed") }
+        return out
+    }
+
+    static func text(_ x: String?) -> String { x.map(printable) ?? "(none)" }
+
+    /// "interactive-retries-max at retry.profiles.interactive.maxRetries, allow 4" (a change says
+    /// its allow in `what`).
+    public var subject: String {
+        let e = entry
+        let allow = kind == .changed ? nil : e.allow.map { ", allow \(printable($0))" }
+        return Self.text(e.rule) + (e.at.map { " at \(printable($0))" } ?? "") + (allow ?? "")
+    }
+
+    /// "owner @payments-platform, expires 2027-03-31".
+    public var ownership: String {
+        "owner \(Self.text(entry.owner)), expires \(Self.text(entry.expires))"
+    }
+
+    public var json: JSON {
+        var members: [String: JSON] = ["change": .string(kind.rawValue), "policy": .string(policy), "file": .string(file)]
+        if let before { members["before"] = before.json }
+        if let after { members["after"] = after.json }
+        if kind == .changed { members["what"] = .array(what.map(JSON.string)) }
+        return .object(members)
+    }
+
+    /// The waivers of one policy on both sides, compared: entries pair by rule and key path (in
+    /// the order written when several share both); an entry whose fields all stay is not listed.
+    public static func compare(policy: String, file: String, old: [PolicyDoc.Waiver], new: [PolicyDoc.Waiver]) -> [WaiverChange] {
+        struct Key: Hashable { var rule: String?; var at: String? }
+        var olds: [Key: [Entry]] = [:]
+        var order: [Key] = []
+        for w in old {
+            let key = Key(rule: w.rule?.value, at: w.at?.value)
+            if olds[key] == nil { order.append(key) }
+            olds[key, default: []].append(Entry(w))
+        }
+        var out: [WaiverChange] = []
+        for w in new {
+            let e = Entry(w), key = Key(rule: e.rule, at: e.at)
+            if var list = olds[key], !list.isEmpty {
+                let b = list.removeFirst()
+                olds[key] = list
+                var same = b
+                same.line = e.line
+                if same != e { out.append(WaiverChange(kind: .changed, policy: policy, file: file, before: b, after: e)) }
+            } else {
+                out.append(WaiverChange(kind: .added, policy: policy, file: file, before: nil, after: e))
+            }
+        }
+        for key in order {
+            for b in olds[key] ?? [] { out.append(WaiverChange(kind: .removed, policy: policy, file: file, before: b, after: nil)) }
+        }
+        return out
+    }
+}
+
+/// A calendar day as days since 1970-01-01, for the length of an extension (proleptic Gregorian,
+/// no Foundation).
+struct Day: Equatable {
+    var number: Int
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
+        else { return nil }
+        // Howard Hinnant's days_from_civil.
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        number = era * 146_097 + doe - 719_468
+    }
+}
+
+extension DiffReport {
+    /// Every policy's waiver changes, policies in the report's order.
+    public static func waiverChanges(_ pairs: [(old: ReviewInput?, new: ReviewInput?)]) -> [WaiverChange] {
+        var out: [WaiverChange] = []
+        for pair in pairs {
+            guard let side = pair.new ?? pair.old, let name = side.file.doc?.policy?.value else { continue }
+            out += WaiverChange.compare(policy: name, file: side.file.path,
+                                        old: pair.old?.file.doc?.waivers?.value ?? [],
+                                        new: pair.new?.file.doc?.waivers?.value ?? [])
+        }
+        return out
+    }
+
+    /// The text section, at the top: one line per waiver change.
+    package var waiverText: String {
+        guard !waivers.isEmpty else { return "" }
+        var out = "\nwaivers: \(Self.waiverCounts(waivers))\n"
+        for w in waivers {
+            let place = "\(printable(w.file)):\(w.entry.line)"
+            switch w.kind {
+            case .added, .removed:
+                out += "  \(w.kind.rawValue) in \(printable(w.policy)): \(w.subject); \(w.ownership) (\(place))\n"
+            case .changed:
+                out += "  changed in \(printable(w.policy)): \(w.subject): \(w.what.joined(separator: "; ")); \(w.ownership) (\(place))\n"
+            }
+            if w.kind != .removed, let reason = w.entry.reason { out += "      reason: \(printable(reason))\n" }
+        }
+        return out
+    }
+
+    /// The markdown section, at the top: a table a platform team reads first.
+    package var waiverMarkdown: String {
+        guard !waivers.isEmpty else { return "" }
+        var out = "\n### Waivers: \(Self.waiverCounts(waivers))\n\n"
+        out += "| Change | Policy | Rule | What | Owner | Expires | Reason |\n|---|---|---|---|---|---|---|\n"
+        for w in waivers {
+            let e = w.entry
+            let rule = Spoken.code(e.rule ?? "(none)") + (e.at.map { " at " + Spoken.code($0) } ?? "")
+            let what = w.kind == .changed ? w.what.map(Spoken.markdown).joined(separator: "<br>")
+                : e.allow.map { "allow " + Spoken.markdown($0) } ?? "any value"
+            out += "| \(w.kind.rawValue) | \(Spoken.code(w.policy)) | \(rule) | \(what) | \(Spoken.markdown(e.owner ?? "(none)")) | "
+                + "\(Spoken.markdown(e.expires ?? "(none)")) | \(Spoken.markdown(e.reason ?? "(none)")) |\n"
+        }
+        return out
+    }
+
+    /// "1 added, 1 changed".
+    static func waiverCounts(_ w: [WaiverChange]) -> String {
+        [WaiverChange.Kind.added, .changed, .removed].compactMap { k in
+            let n = w.count { $0.kind == k }
+            return n > 0 ? "\(n) \(k.rawValue)" : nil
+        }.joined(separator: ", ")
+    }
+}
