@@ -66,6 +66,10 @@ public enum Hover {
             return Answer(text: prose.rendered, start: start, end: end)
         case .value(let path, let text, let plain, let start, let end):
             guard let shape = LanguagePath.shape(at: path, in: kind) else { return nil }
+            if kind == .policy, path == [.key("waivers"), .item, .key("rule")] {
+                describeWaivedRule(text, into: &prose)
+                return Answer(text: prose.rendered, start: start, end: end)
+            }
             describeValue(text, plain: plain, shape: shape, path: path, kind: kind, into: &prose)
             return Answer(text: prose.rendered, start: start, end: end)
         }
@@ -308,6 +312,22 @@ public enum Hover {
             }
         case .object, .namedMap, .list:
             problem("\(shape.expectation) is expected here, not a single value", nil, &prose)
+        }
+    }
+
+    /// A waiver's `rule:`: the rule it waives, as `policyc rules` lists it (its severity, what it
+    /// checks, the guide's sentence), or why that rule cannot be waived.
+    package static func describeWaivedRule(_ text: String, into prose: inout Prose) {
+        prose.add(prose.strong(prose.code("rule")) + " — Rule waived")
+        guard let rule = Catalog.rule(named: text) else {
+            let waivable = Catalog.rules.filter(WaiverPass.isWaivable).map(\.id.rawValue)
+            return problem("'\(text)' is not a rule of policyc", Suggest.nearest(text, in: waivable).map { Suggest.didYouMean(text, $0) }, &prose)
+        }
+        prose.add(prose.ownCode(rule.id.rawValue) + " (\(rule.severity.rawValue)): " + prose.text(rule.summary))
+        if let reference = rule.reference {
+            prose.add("The guide: " + prose.text(reference.text))
+        } else {
+            prose.add("Not valid: a rule of the language, not a limit of the guide, cannot be waived (waiver-not-allowed)")
         }
     }
 

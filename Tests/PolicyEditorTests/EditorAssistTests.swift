@@ -110,6 +110,21 @@ import TestSupport
 
     // MARK: hover
 
+    /// A waiver's `rule:` shows the rule it waives, or why it cannot be waived.
+    @Test func hoverOnAWaiversRule() throws {
+        let waiver = "waivers:\n  - rule: interactive-retr‸ies-max\n    reason: r\n    owner: o\n    expires: 2027-01-01\n"
+        let text = try #require(Self.hover(Canonical.text + waiver))
+        #expect(text.contains("**`rule`** — Rule waived"), "\(text)")
+        #expect(text.contains("`interactive-retries-max` (error): "), "\(text)")
+        #expect(text.contains("At most 3 retries per interactive request"))
+        let plain = try #require(Self.hover(Canonical.text + waiver, markdown: false))
+        #expect(plain.contains("interactive-retries-max (error): "), "\(plain)")
+        let language = try #require(Self.hover(Canonical.text + waiver.replacingFirst("interactive-retr‸ies-max", with: "unknown-k‸ey")))
+        #expect(language.contains("cannot be waived (waiver-not-allowed)"), "\(language)")
+        let typo = try #require(Self.hover(Canonical.text + waiver.replacingFirst("interactive-retr‸ies-max", with: "interactive-retries-m‸ix")))
+        #expect(typo.contains("is not a rule of policyc") && typo.contains("did you mean 'interactive-retries-max'?"), "\(typo)")
+    }
+
     @Test func hoverOnKeys() throws {
         let text = try #require(Self.hover(Self.canonical("maxRetries: 3", "maxRe‸tries: 3")))
         #expect(text.contains("Retries after the first attempt"))
