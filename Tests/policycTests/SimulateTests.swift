@@ -286,6 +286,23 @@ import TestSupport
         #expect(svg.out.contains(">base HEAD: attempts</text>") && svg.out.contains(">head: first attempts</text>"))
     }
 
+    /// The side-by-side chart is a picture a real renderer draws: the head's areas and the base's
+    /// dashed line both on it.
+    @Test(.enabled(if: rsvgReady || isCI, "rsvg-convert (librsvg2-bin) and python3 are not installed (required when CI=true)"))
+    func theBaseAndHeadChartRendersAsARealPicture() throws {
+        let dir = try Self.repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let made = try CLI.policyc(["simulate", "--base", "HEAD", "--scenario", "outage", "--format", "svg", "--chart", "both.svg"], in: dir)
+        #expect(made.status == 0 || made.status == 1, "\(made)")
+        let (status, text, counts) = try Self.render(dir.appendingPathComponent("both.svg"), in: dir)
+        #expect(status == 0, "\(text)")
+        #expect(text.hasPrefix("size 800 400 8"), "\(text)")
+        #expect((counts["blue"] ?? 0) > 10_000, "\(text)")
+        #expect((counts["orange"] ?? 0) > 20_000, "\(text)")
+        #expect((counts["purple"] ?? 0) > 200, "the base's dashed line: \(text)")
+        #expect((counts["white"] ?? 0) > 40_000, "\(text)")
+    }
+
     @Test func anUnknownProfileIsAnErrorOfItsRun() throws {
         let outcome = try CLI.policyc(["simulate", "--profile", "fast"], in: CLI.packageRoot)
         #expect(outcome.status == 1)
@@ -357,7 +374,35 @@ import TestSupport
         print("orange", near((0xf2, 0x8e, 0x2b)))
         print("white", near((255, 255, 255), 2))
         print("outage", near((0xfb, 0xe6, 0xe6), 12))
+        print("purple", near((0x7b, 0x32, 0x94)))
         """#
+
+    /// `svg` rendered by rsvg-convert, then its plot area's pixels counted by colour (pngProbe).
+    static func render(_ svg: URL, in dir: URL) throws -> (status: Int32, probe: String, counts: [String: Int]) {
+        let png = dir.appendingPathComponent(svg.lastPathComponent + ".png")
+        let render = Process()
+        render.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        render.arguments = ["rsvg-convert", "--format", "png", "--output", png.path, svg.path]
+        try render.run()
+        render.waitUntilExit()
+        guard render.terminationStatus == 0 else { return (render.terminationStatus, "", [:]) }
+        let probeScript = dir.appendingPathComponent("probe.py")
+        try Self.pngProbe.write(to: probeScript, atomically: true, encoding: .utf8)
+        let probe = Process()
+        let out = Pipe()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", probeScript.path, png.path]
+        probe.standardOutput = out
+        try probe.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        var counts: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { counts[String(parts[0])] = Int(parts[1]) }
+        }
+        return (probe.terminationStatus, text, counts)
+    }
 
     @Test(.enabled(if: rsvgReady || isCI, "rsvg-convert (librsvg2-bin) and python3 are not installed (required when CI=true)"))
     func theChartRendersAsARealPicture() throws {
@@ -374,29 +419,8 @@ import TestSupport
             #expect(written.contains(part), "no '\(part)' in the chart")
         }
 
-        let png = dir.appendingPathComponent("chart.png")
-        let render = Process()
-        render.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        render.arguments = ["rsvg-convert", "--format", "png", "--output", png.path, dir.appendingPathComponent("chart.svg").path]
-        try render.run()
-        render.waitUntilExit()
-        #expect(render.terminationStatus == 0)
-        let probeScript = dir.appendingPathComponent("probe.py")
-        try Self.pngProbe.write(to: probeScript, atomically: true, encoding: .utf8)
-        let probe = Process()
-        let out = Pipe()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", probeScript.path, png.path]
-        probe.standardOutput = out
-        try probe.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        probe.waitUntilExit()
-        #expect(probe.terminationStatus == 0)
-        var counts: [String: Int] = [:]
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: " ")
-            if parts.count == 2 { counts[String(parts[0])] = Int(parts[1]) }
-        }
+        let (status, text, counts) = try Self.render(dir.appendingPathComponent("chart.svg"), in: dir)
+        #expect(status == 0)
         #expect(text.hasPrefix("size 800 400 8"), "\(text)")
         // The plot area is 700 × 265 = 185 500 pixels: first attempts fill the bottom across the
         // whole run, retries the outage's 30 s, its shading the rest of those 30 s, white above.
