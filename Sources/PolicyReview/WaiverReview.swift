@@ -54,8 +54,8 @@ public struct WaiverChange: Sendable, Hashable {
         if b.expires != a.expires {
             var line = "expires \(Self.text(b.expires)) → \(Self.text(a.expires))"
             if let x = b.expires.flatMap(Day.init), let y = a.expires.flatMap(Day.init), x != y {
-                let days = abs(y.number - x.number)
-                line += " (\(Spoken.count(days, "day")) \(y.number > x.number ? "later: extended" : "earlier"))"
+                let days = abs(y.daysSinceEpoch - x.daysSinceEpoch)
+                line += " (\(Spoken.count(days, "day")) \(y > x ? "later: extended" : "earlier"))"
             }
             out.append(line)
         }
@@ -125,26 +125,6 @@ public struct WaiverChange: Sendable, Hashable {
             for b in olds[key] ?? [] { out.append(WaiverChange(kind: .removed, policy: policy, file: file, before: b, after: nil)) }
         }
         return out
-    }
-}
-
-/// A calendar day as days since 1970-01-01, for the length of an extension (proleptic Gregorian,
-/// no Foundation).
-struct Day: Equatable {
-    var number: Int
-
-    init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
-        else { return nil }
-        // Howard Hinnant's days_from_civil.
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        number = era * 146_097 + doe - 719_468
     }
 }
 
