@@ -81,15 +81,14 @@ public struct CheckOptions: Sendable {
 
 /// The pipeline's first two stages for one file, and the checks that span files.
 public enum Checker {
-    /// `threads` is not used: a file is checked on one thread (a command checks many files at
-    /// once, see `POLICYC_THREADS`).
-    public static func check(_ bytes: [UInt8], path: String, threads: Int? = 1, options: CheckOptions = CheckOptions()) -> CheckedFile {
+    /// One file, on the calling thread (a command checks many files at once, see `POLICYC_THREADS`).
+    public static func check(_ bytes: [UInt8], path: String, options: CheckOptions = CheckOptions()) -> CheckedFile {
         // What the decoder never looks into is kept with its kind and span only (see `Loader.load`).
-        check(bytes, path: path, threads: threads, reading: .object(Language.root), options: options)
+        check(bytes, path: path, reading: .object(Language.root), options: options)
     }
 
     /// `check` with the loader's `reading` given (tests compare it with everything kept).
-    package static func check(_ bytes: [UInt8], path: String, threads: Int?, reading: Shape?,
+    package static func check(_ bytes: [UInt8], path: String, reading: Shape?,
                               options: CheckOptions = CheckOptions()) -> CheckedFile {
         var loaded = Loader.load(bytes, reading: reading)
         var diagnostics = loaded.diagnostics
@@ -97,13 +96,13 @@ public enum Checker {
         var doc: PolicyDoc?
         var lines: SourceMap?
         if loaded.decodable {
-            var decoder = Decoder()
+            var decoder = PolicyDecoder()
             decoder.policyName = CanonicalEntry.policyName(forFile: path)
             decoder.room = max(0, Loader.maxFindings - diagnostics.count)
             decoder.source = SourceMap.Builder(bytes)
             // The decoder holds the only tree while it decodes, so that it can let a long list's
             // items and a long mapping's profiles go once the report is full (see
-            // `Decoder.decodeOwned`), and hands it back; the document is read the same way.
+            // `PolicyDecoder.decodeOwned`), and hands it back; the document is read the same way.
             var tree = decoder.decodeRoot(loaded.root.take(), owned: true)
             var root = decoder.releaseTree()
             // Each tree is let go as soon as it is no longer needed, so a large file never holds
@@ -128,30 +127,27 @@ public enum Checker {
                 findings.source = decoder.source.take()
                 findings.root = root
                 for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
-                // The rule aside collects apart, from the same start.
-                var aside = findings
-                func checkTheOthers() {
-                    for i in Catalog.rules.indices where Catalog.rules[i].id != asideRule {
-                        guard let check = Catalog.rules[i].check else { continue }
-                        findings.rule = (Catalog.rules[i].id, Catalog.rules[i].severity)
-                        check(decoded, &findings)
-                    }
+                // The rule with a room of its own collects in a copy, from the same start.
+                var ownRoom = findings
+                for i in Catalog.rules.indices where Catalog.rules[i].id != ownRoomRule {
+                    guard let check = Catalog.rules[i].check else { continue }
+                    findings.rule = (Catalog.rules[i].id, Catalog.rules[i].severity)
+                    check(decoded, &findings)
                 }
-                checkTheOthers()
-                Catalog.rule(asideRule).map { Self.check($0, decoded, &aside) }
-                diagnostics += findings.diagnostics + aside.diagnostics
-                suppressed += findings.skipped + aside.skipped
+                Catalog.rule(ownRoomRule).map { Self.check($0, decoded, &ownRoom) }
+                diagnostics += findings.diagnostics + ownRoom.diagnostics
+                suppressed += findings.skipped + ownRoom.skipped
                 // Waivers apply to what the rules found, after them (see `WaiverPass`).
                 if decoded.waivers != nil {
                     WaiverPass.apply(&diagnostics, doc: decoded, options: options, editor: { findings.editor() })
                 }
                 // A map the fixes made whole goes to the report, when there is one; a part of one,
                 // or one for a clean file, is let go with the findings.
-                if !diagnostics.isEmpty, var whole = [findings.source, aside.source].compactMap({ $0 }).first(where: \.isDone) {
+                if !diagnostics.isEmpty, var whole = [findings.source, ownRoom.source].compactMap({ $0 }).first(where: \.isDone) {
                     lines = whole.finish()
                 }
                 findings.root = nil
-                aside.root = nil
+                ownRoom.root = nil
                 root = nil
             }
         }
@@ -186,11 +182,11 @@ public enum Checker {
         return file
     }
 
-    /// The rule checked apart from the others, after them, from the same start: its findings do
-    /// not count toward the room the others' fixes are made in (a fix is made only while the
-    /// report has room), and the report keeps the earliest findings by their place in the file,
-    /// whichever collector made them.
-    package static let asideRule = RuleID.nameCollision
+    /// The rule checked with a room of its own, after the others, from the same start: its
+    /// findings (one per colliding name, possibly thousands) do not use up the room the others'
+    /// fixes are made in (a fix is made only while the report has room), and the report keeps the
+    /// earliest findings by their place in the file, whichever collector made them.
+    package static let ownRoomRule = RuleID.nameCollision
 
     package static func check(_ rule: Rule, _ doc: PolicyDoc, _ findings: inout Findings) {
         guard let check = rule.check else { return }

@@ -49,7 +49,7 @@ package struct ScenarioChecker {
                  help: "start from a built-in scenario (see 'policyc simulate --help')")
             return nil
         }
-        var decoder = Decoder()
+        var decoder = PolicyDecoder()
         decoder.room = max(0, Loader.maxFindings - diagnostics.count)
         let decoded = decoder.decode(root, as: .object(ScenarioLanguage.root), key: .plain("the scenario"),
                                      owner: .plain("the scenario"), keySpan: nil)

@@ -52,7 +52,7 @@ import TestSupport
             let file = Checker.check(bytes, path: "many.yaml")
             // Reference: every finding made, sorted, cut.
             let loaded = Loader.load(bytes)
-            var decoder = Decoder()
+            var decoder = PolicyDecoder()
             decoder.room = Loader.maxFindings - loaded.diagnostics.count
             decoder.source = SourceMap.Builder(bytes)
             var root = loaded.root
@@ -81,7 +81,7 @@ import TestSupport
     }
 
     /// Handed the only tree (`owned`), the decoder lets a long list's items and a long mapping's
-    /// profiles go once the report is full (`Decoder.decodeOwned`): its findings, its count past the report's end and what it decodes are those of a decoder
+    /// profiles go once the report is full (`PolicyDecoder.decodeOwned`): its findings, its count past the report's end and what it decodes are those of a decoder
     /// that keeps the tree, whether the report fills before the list, inside it, or never; and it
     /// hands the tree back only when it kept it.
     @Test(arguments: [(0, true), (400, true), (1500, true), (0, false)])
@@ -100,8 +100,8 @@ import TestSupport
         let bytes = Array(text.utf8)
         let loaded = Loader.load(bytes)
         #expect(loaded.diagnostics.isEmpty)
-        func decoder() -> Decoder {
-            var decoder = Decoder()
+        func decoder() -> PolicyDecoder {
+            var decoder = PolicyDecoder()
             decoder.room = Loader.maxFindings
             decoder.source = SourceMap.Builder(bytes)
             return decoder
@@ -122,7 +122,7 @@ import TestSupport
         #expect(PolicyDoc(owning: ownedTree) == keptDoc)
         #expect((kept.diagnostics.count >= Loader.maxFindings) == findings)
         #expect((handedBack == nil) == findings, "the tree is let go once the report is full")
-        if !findings { #expect(handedBack.map { Decoder.mapping(of: $0)?.count } == 4) }
+        if !findings { #expect(handedBack.map { PolicyDecoder.mapping(of: $0)?.count } == 4) }
     }
 
     /// `PolicyDoc(owning:)` takes the profiles out of the tree it reads; documents without them,
@@ -132,7 +132,7 @@ import TestSupport
                      "retry:\n  profiles:\n    a: {kind: background}\n    b: {}\n  retryOn: [429]\n",
                      "profiles: {a: {}}\nretry: {backoff: full-jitter}\n", ""]
         for text in texts {
-            var decoder = Decoder()
+            var decoder = PolicyDecoder()
             let tree = decoder.decodeRoot(Loader.load(Array(text.utf8)).root)
             #expect(PolicyDoc(owning: tree) == PolicyDoc(tree), "\(text)")
         }
@@ -153,10 +153,10 @@ import TestSupport
             text += "    d\(i): {kind: background, maxRetries: \(counts[i % counts.count]), base: \(d), cap: \(d), timeout: 10s, deadline: 60s}\n"
         }
         let loaded = Loader.load(Array(text.utf8))
-        var everything = Decoder()
+        var everything = PolicyDecoder()
         everything.room = .max
         _ = everything.decodeRoot(loaded.root)
-        var counted = Decoder()
+        var counted = PolicyDecoder()
         counted.room = 0
         _ = counted.decodeRoot(loaded.root)
         #expect(counted.diagnostics.isEmpty)

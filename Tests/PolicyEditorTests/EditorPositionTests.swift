@@ -157,7 +157,7 @@ import TestSupport
         let text = Canonical.text.replacing("  reuseKey: [viewer, device, episode, intent]\n",
                                             with: "  reuseKey: [viewer, device, episode, intent]\n  reuse\u{212A}ey: [viewer]\n")
         let root = try #require(Loader.load(Array(text.utf8)).root)
-        let node = try #require(Editor(Array(text.utf8), root: root).node(at: ["tickets", "reuseKey"]))
+        let node = try #require(FixEditor(Array(text.utf8), root: root).node(at: ["tickets", "reuseKey"]))
         guard case .sequence(let items) = node.kind else { Issue.record("not a list: \(node.kind)"); return }
         #expect(items.count == 4)
     }

@@ -589,8 +589,8 @@ import TestSupport
         inputs.append(("nested without neverRetry", Array(withoutNeverRetry.utf8)))
         var fixes = 0
         for (name, bytes) in inputs {
-            let kept = Checker.check(bytes, path: "p.yaml", threads: 1, reading: nil)
-            let letGo = Checker.check(bytes, path: "p.yaml", threads: 1, reading: .object(Language.root))
+            let kept = Checker.check(bytes, path: "p.yaml", reading: nil)
+            let letGo = Checker.check(bytes, path: "p.yaml", reading: .object(Language.root))
             // Compared whole, not printed whole: a failure names the input.
             let same = letGo.diagnostics == kept.diagnostics && letGo.doc == kept.doc
             #expect(same, "\(name)")

@@ -107,7 +107,7 @@ public struct ProjectConfig: Sendable, Hashable {
         var diagnostics = loaded.diagnostics
         var config = ProjectConfig()
         if loaded.decodable {
-            var decoder = Decoder()
+            var decoder = PolicyDecoder()
             // The text fixes are made from: a misspelled key or target gets a policy's fix.
             decoder.source = SourceMap.Builder(bytes)
             if let root = loaded.root, !root.isNull {
@@ -137,7 +137,7 @@ public struct ProjectConfig: Sendable, Hashable {
     }
 
     /// The decoded mapping → the typed file; checks beyond the shapes become findings.
-    package static func read(_ root: Decoded, into decoder: inout Decoder) -> ProjectConfig {
+    package static func read(_ root: Decoded, into decoder: inout PolicyDecoder) -> ProjectConfig {
         var config = ProjectConfig()
         if let v = root["version"], case .integer(let n) = v.value, n != version {
             decoder.fail(.unsupportedVersion, at: v.span,
@@ -210,7 +210,7 @@ public struct ProjectConfig: Sendable, Hashable {
     }
 
     /// `guide` and `limits`: an edition this policyc knows, and limits that only tighten it.
-    package static func readGuide(_ root: Decoded, into config: inout ProjectConfig, decoder: inout Decoder,
+    package static func readGuide(_ root: Decoded, into config: inout ProjectConfig, decoder: inout PolicyDecoder,
                                   editions: [GuideEdition] = Guide.editions) {
         var edition = editions[editions.count - 1]
         if let guide = root["guide"], case .string(let name) = guide.value {

@@ -145,11 +145,11 @@ public struct Findings: Sendable {
     public private(set) var diagnostics: [Diagnostic] = []
     /// The rule being checked; findings added without one are dropped.
     package var rule: (id: RuleID, severity: Severity)?
-    /// The file's bytes (as the map of their lines, see `Decoder.source`) and tree, from which
+    /// The file's bytes (as the map of their lines, see `PolicyDecoder.source`) and tree, from which
     /// fixes are made (none without them).
     package var source: SourceMap.Builder?
     package var root: Node?
-    private var madeEditor: Editor?
+    private var madeEditor: FixEditor?
     /// The limits the rules apply: the guide's edition, tightened by the project (see `Limits`).
     public package(set) var limits = Limits.guide
 
@@ -183,10 +183,10 @@ public struct Findings: Sendable {
 
     /// The file's editor, made on first use: only a finding with a fix needs it. Nil once the
     /// findings fill a file's report (a hostile file of thousands): most would not be reported.
-    public mutating func editor() -> Editor? {
+    public mutating func editor() -> FixEditor? {
         guard diagnostics.count < Loader.maxFindings else { return nil }
         if let madeEditor { return madeEditor }
-        let made = Editor(finishing: &source, root: root)
+        let made = FixEditor(finishing: &source, root: root)
         madeEditor = made
         return made
     }

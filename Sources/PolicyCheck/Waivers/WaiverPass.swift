@@ -24,7 +24,7 @@ package enum WaiverPass {
     }
 
     package static func apply(_ diagnostics: inout [Diagnostic], doc: PolicyDoc, options: CheckOptions,
-                              editor: () -> Editor?) {
+                              editor: () -> FixEditor?) {
         guard let list = doc.waivers, !list.value.isEmpty else { return }
         let today = options.today ?? Day.todayUTC()
         let keys = FindingKeys(doc)
@@ -146,7 +146,7 @@ package enum WaiverPass {
         }
 
         // Waivers that accepted nothing: a safe fix deletes them.
-        var made: Editor??
+        var made: FixEditor??
         for i in entries.indices where entries[i].state == .active && !entries[i].used {
             let w = entries[i].waiver
             guard let rule = w.rule else { continue }
@@ -169,7 +169,7 @@ package enum WaiverPass {
     }
 
     /// The edits that delete a waiver: its lines, or the whole `waivers:` entry when it is the only one.
-    private static func removal(of waiver: PolicyDoc.Waiver, in list: Located<[PolicyDoc.Waiver]>, editor: Editor) -> [TextEdit]? {
+    private static func removal(of waiver: PolicyDoc.Waiver, in list: Located<[PolicyDoc.Waiver]>, editor: FixEditor) -> [TextEdit]? {
         guard let node = editor.node(at: ["waivers"]) else { return nil }
         if list.value.count > 1 { return editor.removeItem(at: waiver.index, of: node) }
         guard case .mapping(let top)? = editor.root?.kind, let entry = top.last(where: { sameText($0.key, "waivers") }),

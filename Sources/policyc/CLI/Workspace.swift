@@ -127,7 +127,7 @@ enum Workspace {
             let path = paths[i]
             return Files.read(path).map { bytes in
                 let shown = path == "-" ? Files.stdinPath : path
-                let file = Checker.check(bytes, path: shown, threads: threads, options: options)
+                let file = Checker.check(bytes, path: shown, options: options)
                 return scenarios ? asScenario(bytes, path: shown, hasFindings: !file.diagnostics.isEmpty) ?? file : file
             }
         }

@@ -86,7 +86,7 @@ public struct DecodedEntry: Sendable, Hashable {
 
 /// Node tree → typed values, directed by `Language`: unknown, missing and mistyped keys become
 /// diagnostics; a value that does not decode is left out, so no rule sees it (no cascades).
-package struct Decoder {
+package struct PolicyDecoder {
     package init() {}
 
     package var diagnostics: [Diagnostic] = []
@@ -101,7 +101,7 @@ package struct Decoder {
     /// nil for the canonical `playback`.
     package var policyName: String?
     private var root: Node?
-    private var madeEditor: Editor?
+    private var madeEditor: FixEditor?
     /// Whether `decodeRoot` was handed the only tree, so that once the report is full (no fix is
     /// made after that, and the caller lets the tree go as soon as decoding ends) a long list's
     /// items can be let go as each is decoded (see `decodeOwned`).
@@ -211,9 +211,9 @@ package struct Decoder {
     }
 
     /// The file's editor, made on first use: only a finding with a fix needs it.
-    private mutating func editor() -> Editor {
+    private mutating func editor() -> FixEditor {
         if let madeEditor { return madeEditor }
-        let made = Editor(finishing: &source, root: root)
+        let made = FixEditor(finishing: &source, root: root)
         madeEditor = made
         return made
     }
@@ -812,7 +812,7 @@ package struct Decoder {
         }
         guard simple else { return fail(.typeMismatch, at: node.span, message) }
         let list = "[" + parts.joined(separator: ", ") + "]"
-        var scratch = Decoder()
+        var scratch = PolicyDecoder()
         var seen: Set<ExactText> = []
         let valid = parts.allSatisfy { part in
             guard let v = scratch.decodeScalar(part, .plain, itemShape, key: key, span: node.span) else { return false }

@@ -5,7 +5,7 @@ import PolicySource
 /// line breaks, quotes kept around a replaced value. Each function answers nil when it cannot be
 /// sure of the text (a block scalar, a list written in a way it does not know): then there is no fix.
 /// Made only when a finding has a fix, from the file's bytes and the loader's tree.
-public struct Editor: Sendable {
+public struct FixEditor: Sendable {
     public let text: SourceMap
     public let root: Node?
 
