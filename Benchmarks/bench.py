@@ -426,7 +426,9 @@ def main():
         ("lint-1 / version", pair("lint-1", "version"), "<=", 1.5),
         ("lint-1MiB / floor-1MiB (5k profiles)", pair("lint-big-profiles", "floor-big-profiles"), "<=", 3.0),
         ("lint-1MiB / floor-1MiB (description)", pair("lint-big-description", "floor-big-description"), "<=", 3.0),
-        ("generate-2000 / lint-2000", pair("generate-2000", "lint-2000"), "<=", 3.0),
+        # generate on an up-to-date project (the build step's usual case) renders every file and
+        # writes none: the target. Writing 2000 new files is mostly the file system's work.
+        ("generate-2000 up to date / lint-2000", pair("generate-2000-unchanged", "lint-2000"), "<=", 2.5),
         # Both carry the Swift runtime (Package.swift links it into release builds): the release
         # binary must not be slower, within the noise of two equal binaries.
         ("release --version / --version", pair("release-version", "version"), "<=", 1.05),
@@ -448,8 +450,8 @@ def main():
                                    "target": f"{op} {limit:g}", "met": met}
     info = [("lint-2000, 1 thread / floor-2000", pair("lint-2000-t1", "floor-2000")),
             ("lint-2000, 1 thread / many threads", pair("lint-2000-t1", "lint-2000")),
-            ("generate-2000 into /dev/shm / lint-2000", pair("generate-2000-shm", "lint-2000")),
-            ("generate-2000 up to date / lint-2000", pair("generate-2000-unchanged", "lint-2000"))]
+            ("generate-2000 / lint-2000", pair("generate-2000", "lint-2000")),
+            ("generate-2000 into /dev/shm / lint-2000", pair("generate-2000-shm", "lint-2000"))]
     for name, (value, of_min) in info:
         if value is not None:
             print(f"{name:<42} {value:>9.2f} {of_min:>9.2f}   (information)")

@@ -87,7 +87,7 @@ extension DiffReport {
             for profile in p.profiles {
                 for line in profile.lines { out += "  \(printable(profile.name)) — \(line)\n" }
             }
-            out += OutageReview.text(p.outage)   // simulate (issue 14)
+            out += OutageReview.text(p.outage)
             out += scenarioText(p.scenarioChanges)
             for (title, findings) in [("new findings", p.newFindings), ("findings already there", p.oldFindings)]
             where !findings.isEmpty {
@@ -144,7 +144,7 @@ extension DiffReport {
                 out += "\n"
                 for (name, line) in lines { out += "- \(Spoken.code(name)) — \(Spoken.markdown(line))\n" }
             }
-            out += OutageReview.markdown(p.outage)   // simulate (issue 14)
+            out += OutageReview.markdown(p.outage)
             out += scenarioMarkdown(p.scenarioChanges)
             for (title, findings) in [("New findings", p.newFindings), ("Findings already there", p.oldFindings)]
             where !findings.isEmpty {

@@ -106,7 +106,7 @@ public struct PolicyReview: Sendable {
     public var likelyRename: LikelyRename?
     /// The profiles that changed or are new, in the new policy's order.
     public var profiles: [ProfileReview] = []
-    /// simulate (issue 14): the standard outage on both sides, per profile (`addOutageFigures`).
+    /// The standard outage on both sides, per profile (`addOutageFigures`).
     public var outage: [OutageComparison] = []
     /// Figures of the built-in scenarios that moved past the review's thresholds, worse or better.
     public var scenarioChanges: [FigureChange] = []
@@ -133,7 +133,7 @@ public struct PolicyReview: Sendable {
             "likelyRename": likelyRename?.json ?? .null,
             "profiles": .object(profiles),
         ]
-        // simulate (issue 14): only when the retry behaviour changed.
+        // Only when the retry behaviour changed.
         if !outage.isEmpty { members["outage"] = .array(outage.map(\.json)) }
         if let notCompared { members["notCompared"] = .string(notCompared) }
         return .object(members)

@@ -2,7 +2,7 @@ import PolicySource
 import PolicyCheck
 import PolicyReport
 
-/// A waiver added, removed or changed between the sides of a review (issue 38): what a platform
+/// A waiver added, removed or changed between the sides of a review: what a platform
 /// team reads first, since each one is an exception to the guide with an owner and an end.
 public struct WaiverChange: Sendable, Hashable {
     public enum Kind: String, Sendable {

@@ -3,7 +3,7 @@ import PolicyCheck
 import PolicyReport
 import PolicySimulation
 
-/// Which built-in scenario shows a profile's weakest point (issue 40 item 8). Measured against
+/// Which built-in scenario shows a profile's weakest point. Measured against
 /// the guide's own policy (`Canonical`), so that the answer names what this policy does worse
 /// than the guide: a policy that ignores Retry-After is weakest in the spike, one without jitter
 /// after the reset. Where no scenario shows it worse than the guide's policy, its weakest point

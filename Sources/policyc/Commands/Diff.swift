@@ -74,7 +74,7 @@ enum Diff {
         }
 
         var report = DiffReport(old: old, new: new, targets: project.config.targets?.value ?? CodeTarget.defaults)
-        report.addOutageFigures(old: old, new: new, thresholds: project.config.review)   // simulate (issue 14)
+        report.addOutageFigures(old: old, new: new, thresholds: project.config.review)
         let allowBreaking = args.flag("--allow-breaking"), allowWorse = args.flag("--allow-worse")
         switch args.value("--format") ?? "text" {
         case "json":
