@@ -16,13 +16,18 @@ import PackageDescription
 //   PolicyKit      re-exports them all, for policyc, the plugin and Fuzz/
 //        ↑
 //   policyc        the command line: arguments, files, exit codes
+/// The build-tool plugin runs a host copy of policyc, so building everything (`--build-tests`)
+/// compiles every module twice. The README's test command (Scripts/test) and `.ci/run`'s test runs
+/// set POLICYC_WITHOUT_PLUGIN=1 and leave the plugin out; Examples/test builds the consumer that
+/// uses it.
+let withPlugin = Context.environment["POLICYC_WITHOUT_PLUGIN"] == nil
+
 let package = Package(
     name: "policyc",
     products: [
         .executable(name: "policyc", targets: ["policyc"]),
         .library(name: "PolicyKit", targets: ["PolicyKit"]),
-        .plugin(name: "PolicycPlugin", targets: ["PolicycPlugin"]),
-    ],
+    ] + (withPlugin ? [.plugin(name: "PolicycPlugin", targets: ["PolicycPlugin"])] : []),
     targets: [
         // libyaml, the only YAML parser we use (Debian: libyaml-dev).
         .systemLibrary(
@@ -46,8 +51,6 @@ let package = Package(
             name: "policyc", dependencies: ["PolicyKit"], linkerSettings: policycLinking,
             plugins: ["BuildInfoPlugin"]
         ),
-        // Build-tool plugin: generates a target's policy code at build time (Examples/SwiftConsumer).
-        .plugin(name: "PolicycPlugin", capability: .buildTool(), dependencies: ["policyc"]),
         // Records `git rev-parse --short=7 HEAD` before every build (not a product: policyc's own).
         .plugin(name: "BuildInfoPlugin", capability: .buildTool()),
         // Tests: one target per layer, the whole pipeline on hostile input (PolicyKitTests), the
@@ -66,7 +69,10 @@ let package = Package(
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit", "TestSupport"]),
         .testTarget(name: "policycTests", dependencies: ["policyc", "TestSupport"]),
         .testTarget(name: "SlowTests", dependencies: ["policyc", "TestSupport"]),
-    ]
+    ] + (withPlugin ? [
+        // Build-tool plugin: generates a target's policy code at build time (Examples/SwiftConsumer).
+        .plugin(name: "PolicycPlugin", capability: .buildTool(), dependencies: ["policyc"]),
+    ] : [])
 )
 
 /// A release build of policyc carries the Swift runtime inside it: loading and binding libswiftCore
