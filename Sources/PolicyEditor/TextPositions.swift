@@ -48,14 +48,13 @@ public struct TextLines: Sendable {
     public let bytes: [UInt8]
     /// Where each of the editor's lines starts (byte offsets, ascending; the first is 0).
     package let editorStarts: [Int]
-    /// Where each of libyaml's lines starts; the first is after a byte order mark. The same array
-    /// as `editorStarts` for the usual text (no NEL, LS, PS and no BOM).
-    package let yamlStarts: [Int]
+    /// libyaml's lines: the source layer's one line index (`SourceMap`), as the loader, the
+    /// fixes and the reports count them.
+    package let yaml: SourceMap
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var editor: [Int] = [0]
-        var otherBreaks = false
         bytes.withUnsafeBufferPointer { b in
             let n = b.count
             var i = 0
@@ -66,56 +65,20 @@ public struct TextLines: Sendable {
                 } else if c == 0x0D {
                     if i + 1 < n && b[i + 1] == 0x0A { i += 1 }
                     editor.append(i + 1)
-                } else if c == 0xC2 || c == 0xE2 {
-                    otherBreaks = otherBreaks || TextLines.wideBreak(b, at: i) > 0
                 }
                 i += 1
             }
         }
         editorStarts = editor
-        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        if !otherBreaks && !bom {
-            yamlStarts = editor
-            return
-        }
-        var yaml: [Int] = [bom ? 3 : 0]
-        bytes.withUnsafeBufferPointer { b in
-            let n = b.count
-            var i = bom ? 3 : 0
-            while i < n {
-                let c = b[i]
-                if c == 0x0A {
-                    yaml.append(i + 1)
-                } else if c == 0x0D {
-                    if i + 1 < n && b[i + 1] == 0x0A { i += 1 }
-                    yaml.append(i + 1)
-                } else {
-                    let wide = TextLines.wideBreak(b, at: i)
-                    if wide > 0 {
-                        i += wide
-                        yaml.append(i)
-                        continue
-                    }
-                }
-                i += 1
-            }
-        }
-        yamlStarts = yaml
+        yaml = SourceMap(bytes)
     }
 
     public init(_ text: String) {
         self.init(Array(text.utf8))
     }
 
-    /// The length of NEL (C2 85), LS (E2 80 A8) or PS (E2 80 A9) at `i`, else 0.
-    package static func wideBreak(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
-        if b[i] == 0xC2 && i + 1 < b.count && b[i + 1] == 0x85 { return 2 }
-        if b[i] == 0xE2 && i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9) { return 3 }
-        return 0
-    }
-
     public var editorLineCount: Int { editorStarts.count }
-    public var yamlLineCount: Int { yamlStarts.count }
+    public var yamlLineCount: Int { yaml.lineCount }
 
     /// Where the editor's line `index` (0-based) ends, before its line break.
     package func editorLineEnd(_ index: Int) -> Int {
@@ -125,26 +88,15 @@ public struct TextLines: Sendable {
         return end
     }
 
-    /// Where libyaml's line `index` (0-based) ends, before its line break.
-    package func yamlLineEnd(_ index: Int) -> Int {
-        guard index + 1 < yamlStarts.count else { return bytes.count }
-        let next = yamlStarts[index + 1]
-        let start = yamlStarts[index]
-        if next - 3 >= start && bytes[next - 3] == 0xE2 && bytes[next - 2] == 0x80
-            && (bytes[next - 1] == 0xA8 || bytes[next - 1] == 0xA9) { return next - 3 }
-        if next - 2 >= start && bytes[next - 2] == 0xC2 && bytes[next - 1] == 0x85 { return next - 2 }
-        if next - 2 >= start && bytes[next - 2] == 0x0D && bytes[next - 1] == 0x0A { return next - 2 }
-        return next - 1
-    }
-
     /// The libyaml line (0-based) that holds `offset`, with its start and end.
     public func yamlLine(at offset: Int) -> (index: Int, start: Int, end: Int) {
-        let index = Self.lastStart(atOrBefore: offset, in: yamlStarts)
-        return (index, yamlStarts[index], yamlLineEnd(index))
+        let index = yaml.lineIndex(containing: offset)
+        let (start, end) = yamlLine(index)
+        return (index, start, end)
     }
 
     public func yamlLine(_ index: Int) -> (start: Int, end: Int) {
-        (yamlStarts[index], yamlLineEnd(index))
+        yaml.bounds(ofLine: index + 1) ?? (bytes.count, bytes.count)
     }
 
     // MARK: marks
@@ -152,11 +104,9 @@ public struct TextLines: Sendable {
     /// The byte offset of a mark; a mark past the end of its line stands at the line's end, one
     /// past the last line at the end of the text.
     public func offset(of mark: Mark) -> Int {
-        guard mark.line >= 1 else { return yamlStarts[0] }
-        guard mark.line <= yamlStarts.count else { return bytes.count }
-        let index = mark.line - 1
-        let end = yamlLineEnd(index)
-        var i = yamlStarts[index]
+        guard mark.line >= 1 else { return yamlLine(0).start }
+        guard mark.line <= yamlLineCount else { return bytes.count }
+        var (i, end) = yamlLine(mark.line - 1)
         var left = mark.column - 1
         while left > 0 && i < end {
             i += Self.sequenceLength(bytes[i])
@@ -168,10 +118,10 @@ public struct TextLines: Sendable {
     /// The mark of a byte offset (one inside a character counts as that character).
     public func mark(at offset: Int) -> Mark {
         let offset = max(0, min(offset, bytes.count))
-        let index = Self.lastStart(atOrBefore: offset, in: yamlStarts)
+        let (index, start, lineEnd) = yamlLine(at: offset)
         var column = 1
-        var i = yamlStarts[index]
-        let end = min(offset, yamlLineEnd(index))
+        var i = start
+        let end = min(offset, lineEnd)
         while i < end {
             i += Self.sequenceLength(bytes[i])
             if i <= end { column += 1 }

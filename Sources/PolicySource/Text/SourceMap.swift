@@ -291,15 +291,21 @@ public struct SourceMap: Sendable {
         return i
     }
 
-    /// The position of a byte offset (clamped to the file): the inverse of `offset(of:)`.
-    public func mark(at offset: Int) -> Mark {
-        let offset = max(lines[0].start, min(offset, bytes.count))
-        // The last line that starts at or before the offset.
+    /// The index (0-based) of the line that holds byte `offset`: the last that starts at or
+    /// before it (the first line for an offset before it, as in a byte order mark).
+    public func lineIndex(containing offset: Int) -> Int {
         var lo = 0, hi = lines.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if lines[mid].start <= offset { lo = mid } else { hi = mid - 1 }
         }
+        return lo
+    }
+
+    /// The position of a byte offset (clamped to the file): the inverse of `offset(of:)`.
+    public func mark(at offset: Int) -> Mark {
+        let offset = max(lines[0].start, min(offset, bytes.count))
+        let lo = lineIndex(containing: offset)
         let end = min(offset, lines[lo].end)
         if lines[lo].ascii { return Mark(line: lo + 1, column: end - lines[lo].start + 1) }
         var column = 1
