@@ -16,9 +16,11 @@ public struct OutageFigures: Sendable, Hashable {
     /// Seconds from the outage's end until calls succeed again (nil: not within the run).
     public var recoverySeconds: Int?
 
-    public init(_ run: SimulationRun) {
-        profile = run.profile
-        interactive = run.interactive
+    /// The figures of `run`, named for `profile` when given (a run made once for several profiles
+    /// with equal values carries the first one's name).
+    public init(_ run: SimulationRun, profile: Policy.Profile? = nil) {
+        self.profile = profile?.name ?? run.profile
+        interactive = profile?.isInteractive ?? run.interactive
         peakLoad = run.summary.peakLoad
         failedPercent = run.summary.failedPercent
         recoverySeconds = run.summary.recoverySeconds
@@ -206,12 +208,7 @@ extension DiffReport {
             for side in [pair.old, pair.new] {
                 var figures: [String: OutageFigures] = [:]
                 for profile in side.profiles {
-                    if let run = runs[j] {
-                        var f = OutageFigures(run)
-                        f.profile = profile.name
-                        f.interactive = profile.isInteractive
-                        figures[profile.name] = f
-                    }
+                    if let run = runs[j] { figures[profile.name] = OutageFigures(run, profile: profile) }
                     j += 1
                 }
                 sides.append(figures)

@@ -133,10 +133,7 @@ extension Explanation {
                 }
                 if let outage = builtins.firstIndex(where: { $0.name == Scenario.standard.name }),
                    let run = own[own.startIndex + outage] {
-                    var f = OutageFigures(run)
-                    f.profile = profile.name
-                    f.interactive = profile.isInteractive
-                    policies[p].profiles[e].outage = f
+                    policies[p].profiles[e].outage = OutageFigures(run, profile: profile)
                 }
                 var head: [(Scenario, ScenarioFigures)] = []
                 var base: [ScenarioFigures?] = []

@@ -69,8 +69,6 @@ struct WaiverReviewTests {
     }
 
     @Test func daysBetweenDates() {
-        let changes = WaiverChange.compare(policy: "p", file: "f", old: [], new: [])
-        #expect(changes.isEmpty)
         for (a, b, days) in [("2027-03-31", "2027-05-31", 61), ("2026-12-31", "2027-01-01", 1), ("2028-02-28", "2028-03-01", 2),
                              ("2027-02-28", "2027-03-01", 1), ("2026-01-01", "2027-01-01", 365)] {
             let text = Self.policy(waivers: Self.waiver.replacingFirst("2027-03-31", with: a))
