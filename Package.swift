@@ -35,13 +35,11 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        // A cache prefetch for the simulation's event heap (header only).
-        .systemLibrary(name: "CPrefetch"),
         .target(name: "PolicySource", dependencies: ["CYaml"]),
         .target(name: "PolicyCheck", dependencies: ["PolicySource"]),
         .target(name: "PolicyReport", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),
-        .target(name: "PolicySimulation", dependencies: ["PolicyCheck", "CPrefetch"], swiftSettings: simulationOptimized),
+        .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: simulationOptimized),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
         .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen"]),
         .target(name: "PolicyKit", dependencies: ["PolicyEditor"]),

@@ -1,23 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-import PolicySource
-import PolicyCheck
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-internal import CPrefetch
-
-/// One thing that happens at a time: 16 bytes, no reference, so four of them fill a cache line
-/// and the heap is one flat block.
+/// One thing that happens at a time: 16 bytes, no reference, so the heap is one flat array.
 package struct Event {
     package enum Kind: UInt8 {
         /// A fault starts or ends (first at a time: the state changes before anything else then).
         case boundary
         /// A new call starts.
         case arrival
-        /// A call's next attempt is sent (`token` is the call's client: see `Engine.failed`).
+        /// A call's next attempt is sent.
         case retry
         /// An answer reaches the client: 200, or the status of the outage the call noted.
         case answerOK, answerOutage
@@ -43,139 +31,50 @@ package struct Event {
     package var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: key)) ?? .boundary }
 }
 
-/// Raw storage for plain values, grown by doubling and freed by its owner (`release`): the engine
-/// makes one of each per run and frees them at its end, so no per-event allocation or reference
-/// counting touches the hot loop. Large blocks are aligned to 2 MiB and offered to the kernel
-/// for huge pages: a client table of a million entries is then a few TLB entries, not thousands.
-/// Kept, over plain arrays, because the simulate benchmark at a million clients is measurably
-/// slower without it; a copy shares the block, and only the engine that made it releases it.
-package struct Slab<T> {
-    package private(set) var base: UnsafeMutablePointer<T>
-    package private(set) var capacity: Int
-    /// The block as allocated (`base` may start a few values into it, for alignment).
-    private var block: UnsafeMutableRawPointer
-
-    package static var hugeThreshold: Int { 4 << 20 }
-
-    /// Room for `capacity` values; with `lead`, `base` starts that many values into a block
-    /// aligned to 64 bytes (the heap puts its child groups on cache lines so).
-    package init(capacity: Int, lead: Int = 0) {
-        self.capacity = max(1, capacity)
-        let bytes = (self.capacity + lead) * MemoryLayout<T>.stride
-        let alignment = bytes >= Slab.hugeThreshold ? 2 << 20 : 64
-        var raw: UnsafeMutableRawPointer?
-        // Whole pages for the huge ones, so madvise covers exactly the block.
-        let size = (bytes + alignment - 1) / alignment * alignment
-        if posix_memalign(&raw, alignment, size) != 0 || raw == nil {
-            fatalError("out of memory: \(size) bytes for the simulation")
-        }
-        #if canImport(Glibc)
-        if alignment > 64 { _ = madvise(raw, size, MADV_HUGEPAGE) }
-        #endif
-        block = raw!
-        base = (block + lead * MemoryLayout<T>.stride).bindMemory(to: T.self, capacity: self.capacity)
-    }
-
-    /// `count` copies of `value`.
-    package init(repeating value: T, count: Int) {
-        self.init(capacity: count)
-        base.initialize(repeating: value, count: capacity)
-    }
-
-    /// Room for at least `needed`, keeping the first `count` values.
-    @inline(__always)
-    package mutating func reserve(_ needed: Int, keeping count: Int, lead: Int = 0) {
-        guard needed > capacity else { return }
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let grown = Slab(capacity: newCapacity, lead: lead)
-        grown.base.moveInitialize(from: base, count: count)
-        release()
-        self = grown
-    }
-
-    @inline(__always)
-    package subscript(i: Int) -> T {
-        get { base[i] }
-        nonmutating set { base[i] = newValue }
-    }
-
-    /// Asks for value `i`'s cache line without waiting for it: a read the hot loop will make soon
-    /// then finds it there instead of stalling on memory (a million clients' budgets fit no cache).
-    /// Kept because the simulate benchmark at a million clients is measurably slower without it;
-    /// an index past the storage is no request (no pointer is formed outside the block).
-    @inline(__always)
-    package func prefetch(_ i: Int) {
-        guard i < capacity else { return }
-        policyc_prefetch(base + i)
-    }
-
-    /// Frees the memory; the values are plain, so nothing else is to be undone.
-    package func release() {
-        free(block)
-    }
-}
-
-/// A first-in first-out ring of plain values on a `Slab`, doubled (and laid out from its start
-/// again) when full: the server's queue and the answers under way.
-package struct Ring<T> {
-    private var slab: Slab<T>
+/// A first-in first-out queue of values: the server's queue and the answers under way. Values
+/// are taken from the front by moving an index; the array drops its taken front once that is
+/// at least half of it, so each value is moved at most once more (amortized O(1)).
+package struct Fifo<T> {
+    private var items: [T] = []
     private var head = 0
-    package private(set) var count = 0
-
-    package init(capacity: Int) {
-        slab = Slab(capacity: capacity)
-    }
-
-    package var isEmpty: Bool {
-        @inline(__always) get { count == 0 }
-    }
-
-    /// The value `offset` places from the first (`offset < count`).
-    @inline(__always)
-    package subscript(offset: Int) -> T {
-        slab[(head + offset) % slab.capacity]
-    }
-
-    @inline(__always)
-    package mutating func append(_ value: T) {
-        if count == slab.capacity {
-            let grown = Slab<T>(capacity: slab.capacity * 2)
-            for i in 0..<count { (grown.base + i).initialize(to: self[i]) }
-            slab.release()
-            slab = grown
-            head = 0
-        }
-        slab[(head + count) % slab.capacity] = value
-        count += 1
-    }
-
-    /// Removes and returns the first value (the ring is not empty).
-    @inline(__always)
-    package mutating func removeFirst() -> T {
-        let first = slab[head]
-        head = (head + 1) % slab.capacity
-        count -= 1
-        return first
-    }
-
-    package func release() {
-        slab.release()
-    }
-}
-
-/// A 4-ary min-heap of events by key: half the levels of a binary heap, and each node's children
-/// on one cache line. Events of one key come out in an order fixed by the sequence of pushes and
-/// pops, which a run repeats exactly.
-package struct EventHeap {
-    /// Children of node i are 4i+1 … 4i+4; three values of lead put each such group on a line.
-    private static let lead = 3
-    private var items = Slab<Event>(capacity: 1024, lead: EventHeap.lead)
-    package private(set) var count = 0
 
     package init() {}
 
-    package var isEmpty: Bool { count == 0 }
+    package var count: Int { items.count - head }
+    package var isEmpty: Bool { head == items.count }
+
+    /// The value `offset` places from the first (`offset < count`).
+    @inline(__always)
+    package subscript(offset: Int) -> T { items[head + offset] }
+
+    @inline(__always)
+    package mutating func append(_ value: T) {
+        items.append(value)
+    }
+
+    /// Removes and returns the first value (the queue is not empty).
+    @inline(__always)
+    package mutating func removeFirst() -> T {
+        let first = items[head]
+        head += 1
+        if head >= 1024 && head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return first
+    }
+}
+
+/// A 4-ary min-heap of events by key: half the levels of a binary heap, which is what a run's
+/// heap of a million timeouts spends its time walking. Events of one key come out in an order
+/// fixed by the sequence of pushes and pops, which a run repeats exactly.
+package struct EventHeap {
+    private var items: [Event] = []
+
+    package init() {}
+
+    package var count: Int { items.count }
+    package var isEmpty: Bool { items.isEmpty }
 
     /// The earliest event; only when not empty.
     @inline(__always)
@@ -183,61 +82,41 @@ package struct EventHeap {
 
     @inline(__always)
     package mutating func push(_ event: Event) {
-        items.reserve(count + 1, keeping: count, lead: EventHeap.lead)
-        let base = items.base
-        var i = count
-        count += 1
+        var i = items.count
+        items.append(event)
         while i > 0 {
             let parent = (i - 1) >> 2
-            if base[parent].key <= event.key { break }
-            base[i] = base[parent]
+            if items[parent].key <= event.key { break }
+            items[i] = items[parent]
             i = parent
         }
-        base[i] = event
+        items[i] = event
     }
 
     /// Removes the earliest event (only when not empty).
     @inline(__always)
     package mutating func removeTop() {
-        count -= 1
-        guard count > 0 else { return }
-        let base = items.base
-        let last = base[count]
-        let n = count
+        let last = items.removeLast()
+        let n = items.count
+        guard n > 0 else { return }
         var i = 0
         while true {
             let first = 4 * i + 1
             if first >= n { break }
-            // The next level's four candidate groups are asked for while this one is compared:
-            // in a heap larger than the cache (a million clients') their misses then overlap
-            // instead of coming one level after another. The last three may lie past the items
-            // (never past the block: `prefetch` asks for nothing there).
-            let grandchildren = 4 * first + 1
-            if grandchildren < n {
-                items.prefetch(grandchildren)
-                items.prefetch(grandchildren + 4)
-                items.prefetch(grandchildren + 8)
-                items.prefetch(grandchildren + 12)
-            }
             var child = first
-            var key = base[first].key
-            let end = min(first + 4, n)
+            var key = items[first].key
             var c = first + 1
-            while c < end {
-                if base[c].key < key {
-                    key = base[c].key
+            while c < min(first + 4, n) {
+                if items[c].key < key {
+                    key = items[c].key
                     child = c
                 }
                 c += 1
             }
             if last.key <= key { break }
-            base[i] = base[child]
+            items[i] = items[child]
             i = child
         }
-        base[i] = last
-    }
-
-    package func release() {
-        items.release()
+        items[i] = last
     }
 }

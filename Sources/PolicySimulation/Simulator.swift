@@ -64,7 +64,6 @@ public enum Simulator {
         precondition(profiles.count == scenario.groups.count, "a profile per group")
         let seed = seed ?? scenario.seed
         var engine = Engine(rules: profiles.map { ClientRules(policy: policy, profile: $0) }, scenario: scenario, seed: seed)
-        defer { engine.release() }
         if let failure = engine.run() { return .failure(failure) }
         var names: [String] = []
         for p in profiles where !names.contains(p.name) { names.append(p.name) }
@@ -91,13 +90,6 @@ package struct Call {
     package var outage: Int16 = -1
     /// The client's group.
     package var group: UInt16 = 0
-}
-
-/// An answer on its way: its event, and the client whose budget it will ask, so that the budget
-/// can be prefetched a few answers ahead without first reading the call.
-package struct Answer {
-    package var event: Event
-    package var client: UInt32
 }
 
 /// One client's retry budget: the generated `RetryBudget`'s three fields, the clock in
@@ -143,16 +135,16 @@ package enum FailReason: Int {
     case notRetryable, retriesUsed, budget, deadline
 }
 
-/// One run. Holds raw storage (`Slab`) freed by `release`, which `Simulator.run` always calls: the
-/// engine never outlives that function.
+/// One run: the state of the server, the clients and the calls under way, in plain arrays of
+/// plain values (no references in the hot loop).
 package struct Engine {
-    /// The rules of each group's clients, in raw storage: read in the hot loop without copies.
-    package var rules: Slab<ClientRules>
+    /// The rules of each group's clients.
+    package let rules: [ClientRules]
     /// Where each group's clients end (clients are numbered group after group).
     package let groupEnds: [Int]
     /// Each group's calls a second, summed up to it: the draw of a call's group.
     package let groupRates: [Double]
-    package var tallies: Slab<GroupTally>
+    package var tallies: [GroupTally]
     package let scenario: Scenario
     package let seed: UInt64
     package let endNs: Int64
@@ -179,40 +171,34 @@ package struct Engine {
     package var arrivalsRandom: RandomStream
     package var jitterRandom: RandomStream
     package var clientsRandom: RandomStream
-    /// The clients of the next `Engine.clientsAhead` calls, drawn that far ahead so that each
-    /// one's budget is asked for (prefetched) long before its call sends: calls come back to back
-    /// in quiet times, and a million clients' budgets fit no cache.
-    package var nextClients: Slab<UInt32>
-    package var nextClientAt = 0
-    package static let clientsAhead = 32
     package var heap = EventHeap()
 
-    package var calls = Slab<Call>(capacity: 4096)
-    package var callSlots = 0
-    package var freeSlots = Slab<UInt32>(capacity: 4096)
-    package var freeCount = 0
-    package var budgets: Slab<Budget>
+    /// The calls under way and the slots of those over, taken again first: as many slots as
+    /// calls were ever under way at once.
+    package var calls: [Call] = []
+    package var freeSlots: [UInt32] = []
+    package var budgets: [Budget]
     package var inFlight = 0
 
     // The server.
     package var capacityNow: Double
     package var tokens: Double
     package var tokensAt: Int64 = 0
-    package var queue = Ring<UInt64>(capacity: 1024)
+    package var queue = Fifo<UInt64>()
     package var serving: UInt64 = 0
     package var serverBusy = false
     package var outage = -1
     package var surgeFactor = 1.0
     package var nextArrival = Event(time: 0, kind: .arrival)
-    package var answers = Ring<Answer>(capacity: 1024)
+    package var answers = Fifo<Event>()
 
     // Accounting.
     package var second = 0
     package var nextSecondNs: Int64 = 1_000_000_000
-    package var series: Slab<SimulationSecond>
+    package var series: [SimulationSecond]
     /// Calls already counted as succeeded whose ticket arrives in a later second, by that second,
     /// and how many of them are still to arrive: they are under way until then.
-    package var finishing: Slab<Int>
+    package var finishing: [Int]
     package var finishingLater = 0
     package let seconds: Int
     package var totals = SimulationSummary()
@@ -225,8 +211,7 @@ package struct Engine {
 
     package init(rules: [ClientRules], scenario: Scenario, seed: UInt64) {
         precondition(rules.count == scenario.groups.count && !rules.isEmpty, "a profile per group")
-        self.rules = Slab(capacity: rules.count)
-        for (i, r) in rules.enumerated() { (self.rules.base + i).initialize(to: r) }
+        self.rules = rules
         var end = 0, rate = 0.0
         var ends: [Int] = [], rates: [Double] = []
         for g in scenario.groups {
@@ -237,7 +222,7 @@ package struct Engine {
         }
         groupEnds = ends
         groupRates = rates
-        tallies = Slab(repeating: GroupTally(), count: rules.count)
+        tallies = Array(repeating: GroupTally(), count: rules.count)
         self.scenario = scenario
         self.seed = seed
         seconds = max(1, scenario.seconds)
@@ -254,36 +239,17 @@ package struct Engine {
         arrivalsRandom = RandomStream(seed: seed, purpose: .arrivals)
         jitterRandom = RandomStream(seed: seed, purpose: .jitter)
         clientsRandom = RandomStream(seed: seed, purpose: .clients)
-        nextClients = Slab(repeating: 0, count: Engine.clientsAhead)
-        budgets = Slab(repeating: Budget(), count: clients)
+        budgets = Array(repeating: Budget(), count: clients)
         // Each client's budget minute began at its own moment of the minute before the run: a
         // fault then finds budgets part used, as in production, not all fresh at once.
         var phases = RandomStream(seed: seed, purpose: .phases)
         for i in 0..<clients {
             budgets[i] = Budget(minuteBegan: phases.below(Engine.budgetClockOffsetMs))
         }
-        series = Slab(capacity: seconds)
-        finishing = Slab(repeating: 0, count: seconds)
-        for s in 0..<seconds { (series.base + s).initialize(to: SimulationSecond(second: s)) }
+        series = (0..<seconds).map { SimulationSecond(second: $0) }
+        finishing = Array(repeating: 0, count: seconds)
         capacityNow = scenario.capacity
         tokens = scenario.capacity
-        for i in 0..<Engine.clientsAhead {
-            nextClients[i] = UInt32(drawClient())
-        }
-    }
-
-    package func release() {
-        rules.release()
-        tallies.release()
-        heap.release()
-        calls.release()
-        freeSlots.release()
-        budgets.release()
-        nextClients.release()
-        queue.release()
-        answers.release()
-        series.release()
-        finishing.release()
     }
 
     // MARK: the loop
@@ -305,33 +271,14 @@ package struct Engine {
             // The earliest of the three lines of events; on a tie the heap, then answers.
             var e: Event
             let heapKey = heap.isEmpty ? UInt64.max : heap.top.key
-            if !answers.isEmpty, answers[0].event.key < heapKey, answers[0].event.key < nextArrival.key {
-                // Answers come due in order: the call and the budget of answers a little ahead
-                // are asked for now, so they are in cache when their turn comes.
-                if answers.count > 16 {
-                    calls.prefetch(Int(answers[16].event.slot))
-                }
-                if answers.count > 8 {
-                    budgets.prefetch(Int(answers[8].client))
-                }
-                e = answers.removeFirst().event
+            if !answers.isEmpty, answers[0].key < heapKey, answers[0].key < nextArrival.key {
+                e = answers.removeFirst()
             } else if nextArrival.key < heapKey {
                 e = nextArrival
                 nextArrival.key = UInt64.max
             } else if heapKey != UInt64.max {
                 e = heap.top
                 heap.removeTop()
-                // The next event's call and client budget, while this one is handled: a retry
-                // names its client, a timeout's is read from its call.
-                if !heap.isEmpty {
-                    let next = heap.top
-                    if next.kind == .retry {
-                        calls.prefetch(Int(next.slot))
-                        budgets.prefetch(Int(next.token))
-                    } else if next.kind == .giveUp {
-                        budgets.prefetch(Int(calls[Int(next.slot)].client))
-                    }
-                }
             } else {
                 break
             }
@@ -340,12 +287,11 @@ package struct Engine {
             if now >= nextSecondNs { closeSeconds(upTo: now) }
             switch e.kind {
             case .arrival:
-                startCall(now, client: nextClient())
+                startCall(now, client: drawClient())
                 scheduleArrival(after: now)
             case .retry:
-                // Never stale: nothing else happens to a call while it waits to retry. Its event
-                // carries the client instead of a token (see `failed`).
-                assert(calls[Int(e.slot)].client == e.token, "a retry for a call that has moved on")
+                // Never stale: nothing else happens to a call while it waits to retry.
+                assert(calls[Int(e.slot)].token == e.token, "a retry for a call that has moved on")
                 send(Int(e.slot), now)
             case .answerOK:
                 guard calls[Int(e.slot)].token == e.token else { continue }
@@ -373,7 +319,7 @@ package struct Engine {
     package mutating func closeSeconds(upTo time: Int64) {
         while time >= nextSecondNs && second < seconds {
             finishingLater -= finishing[second]
-            series.base[second].inFlight = inFlight + finishingLater
+            series[second].inFlight = inFlight + finishingLater
             second += 1
             nextSecondNs += 1_000_000_000
         }
@@ -402,19 +348,7 @@ package struct Engine {
         nextArrival = Event(time: now + Int64(gap), kind: .arrival)
     }
 
-    /// The client of the call starting now, drawn uniformly `clientsAhead` calls ago; the one
-    /// drawn in its place is prefetched.
-    @inline(__always)
-    package mutating func nextClient() -> Int {
-        let client = nextClients[nextClientAt]
-        let drawn = drawClient()
-        nextClients[nextClientAt] = UInt32(drawn)
-        budgets.prefetch(drawn)
-        nextClientAt = (nextClientAt + 1) % Engine.clientsAhead
-        return Int(client)
-    }
-
-    /// A client drawn at random, in proportion to its group's calls: with one group, uniformly.
+    /// The client of a new call, drawn at random in proportion to its group's calls: with one group, uniformly.
     @inline(__always)
     package mutating func drawClient() -> Int {
         if groupEnds.count == 1 { return clientsRandom.below(clients) }
@@ -448,7 +382,7 @@ package struct Engine {
     /// call's deadline, or a reset.
     @inline(__always)
     package func cutoff(_ c: Call) -> Int64 {
-        let r = rules.base[Int(c.group)]
+        let r = rules[Int(c.group)]
         let giveUp = min(c.sentAt + r.timeoutNs, c.start + r.deadlineNs)
         return resets.isEmpty ? giveUp : min(giveUp, reset(after: c.sentAt))
     }
@@ -456,20 +390,17 @@ package struct Engine {
     /// An answer `latency` from now. Every answer takes the same time and now never goes back, so
     /// answers come due in the order they are made: a FIFO ring, not the heap, holds them.
     @inline(__always)
-    package mutating func pushAnswer(_ kind: Event.Kind, _ slot: Int, _ token: UInt32, client: UInt32, at now: Int64) {
-        answers.append(Answer(event: Event(time: min(now + latencyNs, endNs), kind: kind, slot: UInt32(slot), token: token), client: client))
+    package mutating func pushAnswer(_ kind: Event.Kind, _ slot: Int, _ token: UInt32, at now: Int64) {
+        answers.append(Event(time: min(now + latencyNs, endNs), kind: kind, slot: UInt32(slot), token: token))
     }
 
     package mutating func startCall(_ now: Int64, client: Int) {
         let slot: Int
-        if freeCount > 0 {
-            freeCount -= 1
-            slot = Int(freeSlots[freeCount])
+        if let free = freeSlots.popLast() {
+            slot = Int(free)
         } else {
-            slot = callSlots
-            callSlots += 1
-            calls.reserve(callSlots, keeping: slot)
-            calls.base.advanced(by: slot).initialize(to: Call())
+            slot = calls.count
+            calls.append(Call())
         }
         var c = calls[slot]
         c.start = now
@@ -481,14 +412,14 @@ package struct Engine {
         calls[slot] = c
         inFlight += 1
         totals.calls += 1
-        tallies.base[g].calls += 1
-        series.base[second].calls += 1
+        tallies[g].calls += 1
+        series[second].calls += 1
         if inFlight > Simulator.Limits.callsInFlight {
             failure = Simulator.Failure(message: "more than \(Simulator.Limits.callsInFlight) calls were under way at once at \(Engine.time(now)); the run stopped (a deadline far longer than the run, with no answers?)")
             return
         }
         // Attempt 0 is sent at the start, unless the deadline is already there.
-        if rules.base[g].deadlineNs <= 0 {
+        if rules[g].deadlineNs <= 0 {
             fail(slot, .deadline)
         } else {
             send(slot, now)
@@ -504,14 +435,14 @@ package struct Engine {
         c.sentAt = now
         calls[slot] = c
         totals.attempts += 1
-        series.base[second].attempts += 1
+        series[second].attempts += 1
         let g = Int(c.group)
-        tallies.base[g].attempts += 1
-        if scenario.grouped { tallies.base[g].countAttempt(in: second) }
+        tallies[g].attempts += 1
+        if scenario.grouped { tallies[g].countAttempt(in: second) }
         if retry {
             totals.retries += 1
-            tallies.base[g].retries += 1
-            series.base[second].retries += 1
+            tallies[g].retries += 1
+            series[second].retries += 1
         }
         let t = now / 100_000_000
         if t != tenth {
@@ -528,14 +459,14 @@ package struct Engine {
             failure = Simulator.Failure(message: "the run stopped after \(Simulator.Limits.attempts) attempts at \(Engine.time(now)) (retries without waits?)")
             return
         }
-        let r = rules.base[g]
+        let r = rules[g]
         let giveUp = min(now + r.timeoutNs, c.start + r.deadlineNs, nextResetNs)
 
         if outage >= 0 {
             // Every request is answered after the latency with the outage's status, or never.
             if faults[outage].status != nil, now + latencyNs < giveUp {
-                calls.base[slot].outage = Int16(outage)
-                pushAnswer(.answerOutage, slot, c.token, client: c.client, at: now)
+                calls[slot].outage = Int16(outage)
+                pushAnswer(.answerOutage, slot, c.token, at: now)
             } else {
                 push(giveUp, .giveUp, slot, c.token)
             }
@@ -594,16 +525,16 @@ package struct Engine {
             succeed(slot, at: now)
             return
         }
-        series.base[second].busy += 1
-        failed(slot, now, retryable: rules.base[Int(c.group)].isRetryable(status: status), retryAfterMs: retryAfterMs)
+        series[second].busy += 1
+        failed(slot, now, retryable: rules[Int(c.group)].isRetryable(status: status), retryAfterMs: retryAfterMs)
     }
 
     /// The client stopped waiting: the timeout or a reset (a network error), or the deadline with
     /// the attempt still under way (the call fails then).
     package mutating func gaveUp(_ slot: Int, _ now: Int64) {
         let c = calls[slot]
-        let r = rules.base[Int(c.group)]
-        series.base[second].timeouts += 1
+        let r = rules[Int(c.group)]
+        series[second].timeouts += 1
         if now >= c.start + r.deadlineNs && now < c.sentAt + r.timeoutNs {
             fail(slot, .deadline)
         } else {
@@ -619,20 +550,18 @@ package struct Engine {
         guard retryable else { return fail(slot, .notRetryable) }
         let made = Int(c.attempts) - 1
         let g = Int(c.group)
-        guard made < rules.base[g].maxRetries else { return fail(slot, .retriesUsed) }
+        guard made < rules[g].maxRetries else { return fail(slot, .retriesUsed) }
         guard tryRetry(Int(c.client), now, group: g) else { return fail(slot, .budget) }
-        let waitNs = rules.base[g].backoffMs(attempt: made, retryAfterMs: retryAfterMs, random: &jitterRandom) * 1e6
-        let deadline = c.start + rules.base[g].deadlineNs
+        let waitNs = rules[g].backoffMs(attempt: made, retryAfterMs: retryAfterMs, random: &jitterRandom) * 1e6
+        let deadline = c.start + rules[g].deadlineNs
         // Compared as doubles first: a wait of years (or infinity) is simply past the deadline.
         guard waitNs < Double(deadline - now) else { return fail(slot, .deadline) }
         let at = now + Int64(waitNs)
         guard at < deadline else { return fail(slot, .deadline) }
-        // The attempt's events still to come (its timeout) are stale from now on. The retry
-        // needs no token (nothing else can happen to the call before it), so it carries the
-        // client: the loop prefetches the client's budget when the retry reaches the heap's top.
+        // The attempt's events still to come (its timeout) are stale from now on.
         c.token &+= 1
         calls[slot] = c
-        push(at, .retry, slot, c.client)
+        push(at, .retry, slot, c.token)
     }
 
     /// The call gets its ticket at `at`: now, or later when nothing can change that any more (a
@@ -643,8 +572,8 @@ package struct Engine {
         guard at < endNs else { return }
         let s = Int(at / 1_000_000_000)
         totals.succeeded += 1
-        tallies.base[Int(calls[slot].group)].succeeded += 1
-        series.base[s].succeeded += 1
+        tallies[Int(calls[slot].group)].succeeded += 1
+        series[s].succeeded += 1
         histogram.add(Int((at - calls[slot].start) / 1_000_000))
         if s > second {
             finishing[s] += 1
@@ -662,17 +591,15 @@ package struct Engine {
         }
         totals.failed += 1
         let g = Int(calls[slot].group)
-        tallies.base[g].failed += 1
-        if reason == .budget { tallies.base[g].budget += 1 }
+        tallies[g].failed += 1
+        if reason == .budget { tallies[g].budget += 1 }
         end(slot)
     }
 
     /// The call is over: its slot is free, and its events are stale.
     package mutating func end(_ slot: Int) {
-        calls.base[slot].token &+= 1
-        freeSlots.reserve(freeCount + 1, keeping: freeCount)
-        freeSlots[freeCount] = UInt32(slot)
-        freeCount += 1
+        calls[slot].token &+= 1
+        freeSlots.append(UInt32(slot))
         inFlight -= 1
     }
 
@@ -706,7 +633,7 @@ package struct Engine {
         var b = budgets[client]
         roll(&b, Engine.budgetClock(now))
         defer { budgets[client] = b }
-        let r = rules.base[group]
+        let r = rules[group]
         if Double(b.retries) >= max(r.budgetFloor, Double(b.sent) * r.budgetRatio) { return false }
         b.retries &+= 1
         return true
@@ -757,7 +684,7 @@ package struct Engine {
                 succeed(slot, at: now + latencyNs)
             } else {
                 // Served in time, but the answer arrives after the client stopped waiting.
-                pushAnswer(.answerOK, slot, token, client: c.client, at: now)
+                pushAnswer(.answerOK, slot, token, at: now)
             }
         } else {
             totals.wastedAttempts += 1

@@ -270,7 +270,6 @@ import TestSupport
                                     callsPerMinute: 0, capacity: 1)
             let profile = try #require(policy.profiles.first)
             var engine = Engine(rules: ClientRules(policy: policy, profile: profile), scenario: scenario, seed: 1)
-            defer { engine.release() }
             // The vectors' client begins its minute at T0: the run's start here, not a random phase.
             engine.budgets[0] = Budget()
             var got = ""
@@ -293,17 +292,16 @@ import TestSupport
         #expect(budgets == 60 && backoffs > 0)
     }
 
-    /// Calls take their clients from a stream of their own, drawn `clientsAhead` calls early (so
-    /// their budgets are prefetched): the clients, in call order, are that stream's uniform draws.
+    /// Calls take their clients from a stream of their own: the clients, in call order, are that
+    /// stream's uniform draws, whatever else the run draws.
     @Test func callsTakeTheirClientsInTheOrderOfTheirOwnStream() throws {
         let policy = try GenSupport.canonical
         let profile = try #require(policy.profiles.first)
         for clients in [1, 7, 1_000] {
             let scenario = Scenario(name: "clients", durationMs: 60_000, clients: clients, callsPerMinute: 1, capacity: 1)
             var engine = Engine(rules: ClientRules(policy: policy, profile: profile), scenario: scenario, seed: 5)
-            defer { engine.release() }
             var reference = RandomStream(seed: 5, purpose: .clients)
-            let got = (0..<(3 * Engine.clientsAhead + 5)).map { _ in engine.nextClient() }
+            let got = (0..<101).map { _ in engine.drawClient() }
             #expect(got == got.indices.map { _ in reference.below(clients) })
             #expect(got.allSatisfy { $0 >= 0 && $0 < clients })
             if clients > 1 { #expect(Set(got).count > 1) }
@@ -433,37 +431,39 @@ import TestSupport
     }
 }
 
-/// The FIFO ring under the server's queue and the answers under way: values come out in the order
-/// they went in, across the doublings of its room.
-@Suite struct RingTests {
-    @Test func firstInFirstOutAcrossGrowth() {
-        var ring = Ring<Int>(capacity: 4)
-        defer { ring.release() }
+/// The first-in first-out queue under the server's queue and the answers under way: values come out in the order
+/// they went in, across the drops of its taken front.
+@Suite struct FifoTests {
+    @Test func firstInFirstOutAcrossItsCompactions() {
+        var fifo = Fifo<Int>()
         var reference: [Int] = []
         var rng = Rng(state: 71)
-        var next = 0
-        for _ in 0..<5000 {
-            if rng.below(3) > 0 || reference.isEmpty {
-                ring.append(next)
+        var next = 0, most = 0
+        for step in 0..<20_000 {
+            // Mostly appends, then mostly removals: the taken front is dropped again and again.
+            let appendShare = step < 10_000 ? 2 : 1
+            if rng.below(3) < appendShare || reference.isEmpty {
+                fifo.append(next)
                 reference.append(next)
                 next += 1
             } else {
-                #expect(ring.removeFirst() == reference.removeFirst())
+                #expect(fifo.removeFirst() == reference.removeFirst())
             }
-            #expect(ring.count == reference.count)
+            #expect(fifo.count == reference.count)
+            #expect(fifo.isEmpty == reference.isEmpty)
             if !reference.isEmpty {
-                #expect(ring[0] == reference[0])
-                #expect(ring[reference.count - 1] == reference[reference.count - 1])
+                #expect(fifo[0] == reference[0])
+                #expect(fifo[reference.count - 1] == reference[reference.count - 1])
             }
+            most = max(most, reference.count)
         }
-        #expect(reference.count > 1000)  // grown from 4 well past a thousand
+        #expect(most > 2_000 && reference.count < most / 2)  // grew past thousands, then drained
     }
 
-    /// The event heap (4-ary, prefetching the level below the next) gives its events in key
+    /// The event heap (4-ary) gives its events in key
     /// order, each exactly once, growing past several levels and with equal keys among them.
     @Test func theEventHeapGivesEventsInKeyOrder() {
         var heap = EventHeap()
-        defer { heap.release() }
         var reference: [UInt64] = []  // the keys in the heap, sorted
         var rng = Rng(state: 73)
         var now: Int64 = 0
