@@ -43,7 +43,8 @@ public struct EditorRange: Sendable, Hashable {
 /// They disagree on two points. libyaml (and so every `Mark`) breaks lines at LF, CR, CRLF and
 /// also NEL, LS and PS, counts columns in Unicode scalars, and starts line 1 after a byte order
 /// mark. The protocol breaks lines at LF, CR and CRLF only, and counts UTF-8 bytes or UTF-16 code
-/// units, a byte order mark in the text included. A byte offset means the same to both.
+/// units, a byte order mark in the text included. A byte offset means the same to both. Marks and
+/// columns are the source layer's (`SourceMap`); only the protocol's lines are found here.
 public struct TextLines: Sendable {
     public let bytes: [UInt8]
     /// Where each of the editor's lines starts (byte offsets, ascending; the first is 0).
@@ -101,32 +102,19 @@ public struct TextLines: Sendable {
 
     // MARK: marks
 
-    /// The byte offset of a mark; a mark past the end of its line stands at the line's end, one
-    /// past the last line at the end of the text.
+    /// The byte offset of a mark; a mark before the start of its line stands at the start, one
+    /// past its end at the line's end, one past the last line at the end of the text.
     public func offset(of mark: Mark) -> Int {
         guard mark.line >= 1 else { return yamlLine(0).start }
         guard mark.line <= yamlLineCount else { return bytes.count }
-        var (i, end) = yamlLine(mark.line - 1)
-        var left = mark.column - 1
-        while left > 0 && i < end {
-            i += Self.sequenceLength(bytes[i])
-            left -= 1
-        }
-        return min(i, end)
+        let (start, end) = yamlLine(mark.line - 1)
+        guard mark.column > 1 else { return start }
+        return yaml.offset(of: mark) ?? end
     }
 
-    /// The mark of a byte offset (one inside a character counts as that character).
+    /// The mark of a byte offset.
     public func mark(at offset: Int) -> Mark {
-        let offset = max(0, min(offset, bytes.count))
-        let (index, start, lineEnd) = yamlLine(at: offset)
-        var column = 1
-        var i = start
-        let end = min(offset, lineEnd)
-        while i < end {
-            i += Self.sequenceLength(bytes[i])
-            if i <= end { column += 1 }
-        }
-        return Mark(line: index + 1, column: column)
+        yaml.mark(at: offset)
     }
 
     // MARK: editor positions
@@ -138,18 +126,8 @@ public struct TextLines: Sendable {
         let start = editorStarts[line]
         let end = min(offset, editorLineEnd(line))
         switch encoding {
-        case .utf8:
-            return EditorPosition(line: line, character: end - start)
-        case .utf16:
-            var units = 0
-            var i = start
-            while i < end {
-                let c = bytes[i]
-                // Lead bytes count; a four-byte sequence is a surrogate pair.
-                if c & 0xC0 != 0x80 { units += c >= 0xF0 ? 2 : 1 }
-                i += 1
-            }
-            return EditorPosition(line: line, character: units)
+        case .utf8: return EditorPosition(line: line, character: end - start)
+        case .utf16: return EditorPosition(line: line, character: SourceMap.utf16Count(bytes, start..<end))
         }
     }
 
@@ -164,20 +142,8 @@ public struct TextLines: Sendable {
         let end = editorLineEnd(position.line)
         let wanted = max(0, position.character)
         switch encoding {
-        case .utf8:
-            var i = wanted >= end - start ? end : start + wanted
-            while i > start && i < end && bytes[i] & 0xC0 == 0x80 { i -= 1 }
-            return i
-        case .utf16:
-            var units = 0
-            var i = start
-            while i < end {
-                let width = bytes[i] >= 0xF0 ? 2 : 1
-                if units + width > wanted { break }
-                units += width
-                i += Self.sequenceLength(bytes[i])
-            }
-            return min(i, end)
+        case .utf8: return SourceMap.characterStart(min(start + wanted, end), in: bytes, notBefore: start)
+        case .utf16: return SourceMap.offset(afterUTF16: wanted, in: bytes, start..<end)
         }
     }
 
@@ -193,12 +159,6 @@ public struct TextLines: Sendable {
     }
 
     // MARK: helpers
-
-    /// Bytes of the UTF-8 sequence that `lead` starts (1 for a stray continuation byte).
-    @inline(__always)
-    package static func sequenceLength(_ lead: UInt8) -> Int {
-        lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-    }
 
     /// The index of the last element of `starts` (ascending, first ≤ every offset asked) that is
     /// at most `offset`.

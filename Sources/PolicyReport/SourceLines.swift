@@ -2,91 +2,30 @@ import PolicySource
 import PolicyCheck
 
 extension Reporters {
-    /// A file's lines, split where libyaml counts a new line (LF, CR, CRLF, NEL, LS, PS) so that a
-    /// diagnostic's line number finds the line it means. A leading BOM is not part of line 1.
+    /// A file's lines as the source map counts them (libyaml's line breaks: LF, CR, CRLF, NEL, LS,
+    /// PS; line 1 after a BOM), so that a diagnostic's line number finds the line it means.
     package struct SourceLines {
-        /// The file's bytes, and where each line's bytes start and end, found as far as lines
-        /// are asked for: findings come in line order, and the first thousand of a 1 MiB file
-        /// often stand in its first lines (decoding and splitting all of it is a large share of
-        /// the report's cost).
         private let bytes: [UInt8]
-        private var bounds: [(start: UInt32, end: UInt32)] = []
-        /// Where the next line starts; nil once the whole file is split.
-        private var next: Int?
         /// The last line decoded, for the other findings on it.
         private var decoded: (number: Int, text: String)?
-
-        /// The checker's map of these bytes' lines, made whole for the fixes: then no line is
-        /// split here. Its lines are these (libyaml's breaks, line 1 after a BOM), but for the
-        /// empty line it counts after a final line break, which has no excerpt.
+        /// The checker's map of these bytes' lines, when it made one whole for its fixes; else
+        /// a map made as far as lines are asked for: findings come in line order, and the first
+        /// thousand of a 1 MiB file often stand in its first lines.
         private let map: SourceMap?
-        private let mapLines: Int
+        private var partial: SourceMap.Builder
 
         package init(_ bytes: [UInt8], map: SourceMap? = nil) {
             self.bytes = bytes
-            next = bytes.isEmpty ? nil : bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             self.map = map?.bytes.count == bytes.count ? map : nil
-            mapLines = self.map.map { $0.endsWithLineBreak ? $0.lineCount - 1 : $0.lineCount } ?? 0
+            partial = SourceMap.Builder(self.map == nil ? bytes : [])
         }
 
-        /// Where line `n` (1-based) starts and ends; nil past the last line.
+        /// Where line `n` (1-based) starts and ends; nil past the last line, and for the empty
+        /// line the map counts after a final line break, which has no excerpt.
         private mutating func lineBounds(_ n: Int) -> (start: Int, end: Int)? {
-            guard n >= 1 else { return nil }
-            if let map { return n <= mapLines ? map.bounds(ofLine: n) : nil }
-            split(upTo: n)
-            guard n <= bounds.count else { return nil }
-            return (Int(bounds[n - 1].start), Int(bounds[n - 1].end))
-        }
-
-        /// Splits lines until there are `n` (or the file ends). On the bytes: walking the text
-        /// scalar by scalar costs more than libyaml's whole parse.
-        /// In UTF-8, NEL is C2 85 and LS/PS are E2 80 A8/A9, and those lead bytes never occur
-        /// inside another character, nor does repairing invalid UTF-8 ever take them in, so a
-        /// byte match is a character match.
-        private mutating func split(upTo n: Int) {
-            guard var start = next, bounds.count < n else { return }
-            var found = bounds
-            bounds = []
-            bytes.withUnsafeBufferPointer { u in
-                let count = u.count
-                var i = start
-                while i < count && found.count < n {
-                    // Printable ASCII, most of a file, eight bytes at a time.
-                    i += SourceMap.asciiRun(u, from: i)
-                    guard i < count else { break }
-                    let b = u[i]
-                    if b > 0x0D && b < 0xC2 {
-                        i += 1
-                    } else if b == 0x0A {
-                        found.append((UInt32(start), UInt32(i)))
-                        i += 1
-                        start = i
-                    } else if b == 0x0D {
-                        found.append((UInt32(start), UInt32(i)))
-                        i += 1
-                        if i < count, u[i] == 0x0A { i += 1 }
-                        start = i
-                    } else if b == 0xC2, i + 1 < count, u[i + 1] == 0x85 {
-                        found.append((UInt32(start), UInt32(i)))
-                        i += 2
-                        start = i
-                    } else if b == 0xE2, i + 2 < count, u[i + 1] == 0x80, u[i + 2] == 0xA8 || u[i + 2] == 0xA9 {
-                        found.append((UInt32(start), UInt32(i)))
-                        i += 3
-                        start = i
-                    } else {
-                        i += 1
-                    }
-                }
-                if found.count < n {
-                    // The end: the last line, unless the file ends with a line break.
-                    if start < count { found.append((UInt32(start), UInt32(count))) }
-                    next = nil
-                } else {
-                    next = start
-                }
-            }
-            bounds = found
+            guard let found = map.map({ $0.bounds(ofLine: n) }) ?? partial.bounds(ofLine: n),
+                  found.start < bytes.count else { return nil }
+            return found
         }
 
         /// Line `n` (1-based) decoded whole, or nil when the file has no such line (a finding at the

@@ -36,8 +36,8 @@ import TestSupport
         #expect(source.line(2) == "b: 日")
     }
 
-    /// `offset(of:)` inverts the loader's own byte → position mapping, for every byte that starts a
-    /// character, on random texts of every kind of line break and character.
+    /// `offset(of:)` inverts the byte → position mapping of a plain walk (`referenceMark`), for
+    /// every byte that starts a character, on random texts of every kind of line break and character.
     @Test func offsetsInvertTheLoadersMarks() {
         var rng = Rng(state: 15)
         let pieces = ["a", " ", "é", "日", "🎬", "\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}", "\t", "#"]
@@ -51,7 +51,7 @@ import TestSupport
                 // A character's first byte, not the LF of a CRLF (no position of its own).
                 guard offset == bytes.count || bytes[offset] & 0xC0 != 0x80 else { continue }
                 if offset > 0, offset < bytes.count, bytes[offset] == 0x0A, bytes[offset - 1] == 0x0D { continue }
-                let mark = Encoding.mark(at: offset, in: bytes)
+                let mark = referenceMark(offset, in: bytes)
                 #expect(source.offset(of: mark) == offset, "\(text.debugDescription) at \(offset)")
                 #expect(source.mark(at: offset) == mark)
             }

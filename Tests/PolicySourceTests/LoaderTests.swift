@@ -614,3 +614,29 @@ import TestSupport
         #expect(profiles.diagnostics.contains { $0.message.hasPrefix("tags such as '!!str'") })
     }
 }
+
+/// A file that is not UTF-8 is placed where its first bad byte stands, as a plain walk of the
+/// bytes places it: before that byte every character is whole, whatever line breaks and bad
+/// sequences (stray continuation bytes, cut sequences, bytes never in UTF-8) come after.
+@Suite struct InvalidUTF8PositionTests {
+    @Test func theFirstBadByteIsPlacedAsAWalkPlacesIt() throws {
+        var rng = Rng(state: 97)
+        let bad: [[UInt8]] = [[0x80], [0xBF], [0xC0, 0x80], [0xE2, 0x82], [0xE2, 0x80], [0xF0, 0x9F, 0x98], [0xFF],
+                              [0xC2], [0xE2, 0x80, 0x41], [0xED, 0xA0, 0x80]]
+        var placed = 0
+        for round in 0..<300 {
+            var bytes = Array(rng.text(rng.below(30), bom: round % 5 == 0).utf8)
+            let at = rng.below(bytes.count + 1)
+            // Not inside a character of the good text: cut there, the bad bytes would start earlier.
+            guard at == bytes.count || bytes[at] & 0xC0 != 0x80 else { continue }
+            bytes.insert(contentsOf: rng.pick(bad) + rng.pick(bad), at: at)
+            bytes += Array(rng.text(rng.below(10)).utf8)
+            // Two bad pieces may make a good character (C2 then 80): then there is nothing to place.
+            guard let problem = Encoding.problem(in: bytes) else { continue }
+            let offset = try #require(Encoding.firstInvalidUTF8(bytes))
+            #expect(problem.mark == referenceMark(offset, in: bytes), "\(bytes) at \(offset)")
+            placed += 1
+        }
+        #expect(placed > 150)
+    }
+}

@@ -74,6 +74,16 @@ public struct SourceMap: Sendable {
             return SourceMap(bytes: bytes, lines: lines, checkpoints: checkpoints, lineBreak: lineBreak ?? "\n")
         }
 
+        /// Where line `n` (1-based) starts and ends, its line break left out, reading only as far
+        /// as that line: a report that quotes the first lines of a large file maps no more.
+        public mutating func bounds(ofLine n: Int) -> (start: Int, end: Int)? {
+            // No room made for every line of the file: counting them would cost as much as the map.
+            reserved = true
+            while lines.count < n, advance(by: 1 << 12) {}
+            guard n >= 1, n <= lines.count else { return nil }
+            return (lines[n - 1].start, lines[n - 1].end)
+        }
+
         /// Reads at least `count` more bytes (to the end of a line or of a run of ASCII); false
         /// once the whole file is read.
         @discardableResult
@@ -302,7 +312,9 @@ public struct SourceMap: Sendable {
         return lo
     }
 
-    /// The position of a byte offset (clamped to the file): the inverse of `offset(of:)`.
+    /// The position of a byte offset (clamped to the file): the inverse of `offset(of:)`. Columns
+    /// count the characters that start before the offset, so an offset inside a character is
+    /// the column after it.
     public func mark(at offset: Int) -> Mark {
         let offset = max(lines[0].start, min(offset, bytes.count))
         let lo = lineIndex(containing: offset)
@@ -315,6 +327,44 @@ public struct SourceMap: Sendable {
             i += 1
         }
         return Mark(line: lo + 1, column: column)
+    }
+
+    // MARK: an editor's columns
+
+    /// The UTF-16 code units of the characters that start in `bytes[range]`: one for each lead
+    /// byte, two for a four-byte sequence (a surrogate pair). The Language Server Protocol's
+    /// columns by default; its UTF-8 columns are byte offsets.
+    public static func utf16Count(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        var units = 0
+        for i in range {
+            let c = bytes[i]
+            if c & 0xC0 != 0x80 { units += c >= 0xF0 ? 2 : 1 }
+        }
+        return units
+    }
+
+    /// The offset in `range` after as many whole characters as fit in `units` UTF-16 code units
+    /// (a column inside a surrogate pair stands at its character). A character is a lead byte
+    /// and the continuation bytes after it, as `offset(of:)` steps.
+    public static func offset(afterUTF16 units: Int, in bytes: [UInt8], _ range: Range<Int>) -> Int {
+        var used = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let width = bytes[i] >= 0xF0 ? 2 : 1
+            if used + width > units { break }
+            used += width
+            i += 1
+            while i < range.upperBound, bytes[i] & 0xC0 == 0x80 { i += 1 }
+        }
+        return i
+    }
+
+    /// The start of the character that holds `offset` (an offset inside a UTF-8 sequence stands
+    /// at its lead byte), not before `lower`.
+    public static func characterStart(_ offset: Int, in bytes: [UInt8], notBefore lower: Int) -> Int {
+        var i = offset
+        while i > lower && i < bytes.count && bytes[i] & 0xC0 == 0x80 { i -= 1 }
+        return i
     }
 
     /// Where line `n` (1-based) starts and ends in `bytes`, its line break left out.

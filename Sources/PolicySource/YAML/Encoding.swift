@@ -93,33 +93,9 @@ package enum Encoding {
         return nil
     }
 
-    /// 1-based line and column (in Unicode scalars) of a byte offset; counts the line breaks
-    /// libyaml counts (LF, CR, CRLF, NEL, LS, PS), so that a position agrees with its others.
+    /// 1-based line and column (in Unicode scalars) of a byte offset, as the source map counts
+    /// them (libyaml's line breaks, line 1 after a BOM).
     package static func mark(at offset: Int, in bytes: [UInt8]) -> Mark {
-        var line = 1, column = 1
-        var i = 0
-        let end = min(offset, bytes.count)
-        while i < end {
-            let b = bytes[i]
-            // NEL is C2 85; LS and PS are E2 80 A8 and E2 80 A9.
-            let wide = (b == 0xC2 && i + 1 < end && bytes[i + 1] == 0x85) ? 2
-                : (b == 0xE2 && i + 2 < end && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)) ? 3 : 0
-            if wide > 0 {
-                line += 1
-                column = 1
-                i += wide
-                continue
-            }
-            if b == 0x0A || (b == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) {
-                line += 1
-                column = 1
-            } else if b & 0xC0 != 0x80 && b != 0x0D {
-                column += 1
-            }
-            i += 1
-        }
-        // A BOM is not a column.
-        if line == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) && offset >= 3 { column -= 1 }
-        return Mark(line: line, column: column)
+        SourceMap(bytes).mark(at: offset)
     }
 }
