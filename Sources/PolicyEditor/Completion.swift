@@ -32,7 +32,7 @@ public enum Completion {
         guard lines.bytes.count <= Loader.maxBytes else { return [] }
         let outline = Outline(lines)
         guard let context = CursorContext.at(offset, in: outline, kind: kind) else { return [] }
-        switch context.place {
+        switch context.kind {
         case .key(let hasColon):
             return keys(context, hasColon: hasColon, markdown: markdown, kind: kind)
         case .value:

@@ -8,7 +8,7 @@ import PolicyReview
 /// Where a cursor stands in a policy being typed, read from the text around it (see `Outline`):
 /// at a key of a mapping, or at a value, with the path the language knows it by.
 package struct CursorContext {
-    package enum Place: Equatable {
+    package enum Kind: Equatable {
         /// A key of the mapping at `path` (being typed, or written: `hasColon`).
         case key(hasColon: Bool)
         /// The value at `path`: a key's scalar (the path ends with the key) or a list's item (the
@@ -16,7 +16,7 @@ package struct CursorContext {
         case value
     }
 
-    package var place: Place
+    package var kind: Kind
     package var path: [PathStep]
     /// For a key: the keys the mapping already has. For a list item: the list's other items.
     package var present: [String]
@@ -45,7 +45,7 @@ package struct CursorContext {
             let rest = Outline.skipSpaces(b, o, line.end)
             guard rest == line.end else { return nil }
             let path = outline.ancestors(line: index, column: column, fromItem: false)
-            return CursorContext(place: .key(hasColon: false), path: path,
+            return CursorContext(kind: .key(hasColon: false), path: path,
                                  present: outline.keys(around: index, column: column, startsHere: false),
                                  tokenStart: o, tokenEnd: o)
         }
@@ -62,7 +62,7 @@ package struct CursorContext {
         if let key, case .key(let name, let keyStart, let keyEnd, let colon, let valueStart) = key.kind {
             if o <= keyEnd || o <= colon {
                 guard o >= line.start + key.column else { return nil }
-                return CursorContext(place: .key(hasColon: true), path: base,
+                return CursorContext(kind: .key(hasColon: true), path: base,
                                      present: outline.keys(around: index, column: key.column, startsHere: startsWithItem),
                                      tokenStart: keyStart, tokenEnd: keyEnd)
             }
@@ -83,7 +83,7 @@ package struct CursorContext {
             }
             return context
         }
-        return CursorContext(place: .key(hasColon: false), path: base,
+        return CursorContext(kind: .key(hasColon: false), path: base,
                              present: outline.keys(around: index, column: textStart - line.start, startsHere: startsWithItem),
                              tokenStart: textStart, tokenEnd: wordEnd(b, from: o, line.end))
     }
@@ -116,7 +116,7 @@ package struct CursorContext {
                 }
                 i = j + 1
             }
-            return CursorContext(place: .value, path: path + [.item], present: present,
+            return CursorContext(kind: .value, path: path + [.item], present: present,
                                  tokenStart: tokenStart, tokenEnd: tokenEnd)
         }
         if start < line.end && b[start] == UInt8(ascii: "{") { return nil }
@@ -130,10 +130,10 @@ package struct CursorContext {
         }
         // Nothing written yet: the value goes at the cursor.
         if end == start {
-            return CursorContext(place: .value, path: path, present: [], tokenStart: o, tokenEnd: o, isWholeValue: true,
+            return CursorContext(kind: .value, path: path, present: [], tokenStart: o, tokenEnd: o, isWholeValue: true,
                                  afterColon: o > line.start && b[o - 1] == UInt8(ascii: ":"))
         }
-        return CursorContext(place: .value, path: path, present: [], tokenStart: min(start, o), tokenEnd: max(end, o),
+        return CursorContext(kind: .value, path: path, present: [], tokenStart: min(start, o), tokenEnd: max(end, o),
                              isWholeValue: true)
     }
 

@@ -36,12 +36,12 @@ public struct EditorWorkspace: Sendable {
     /// Where a file stands among the files checked together: its group (a workspace folder's
     /// policy set, or the documents in no folder), then lint's order: the root of the set that
     /// holds it, then the path.
-    package struct Place: Comparable, Sendable {
+    package struct FileOrder: Comparable, Sendable {
         package var group: Int
         package var root: Int
         package var key: String
 
-        package static func < (a: Place, b: Place) -> Bool {
+        package static func < (a: FileOrder, b: FileOrder) -> Bool {
             if a.group != b.group { return a.group < b.group }
             if a.root != b.root { return a.root < b.root }
             return utf8Precedes(a.key, b.key)
@@ -82,7 +82,7 @@ public struct EditorWorkspace: Sendable {
     /// Names in findings follow the sets: check open documents again, forget files of no set.
     package mutating func placesChanged() {
         for key in open.keys { open[key]!.checked = nil }
-        disk = disk.filter { place(of: $0.key) != nil }
+        disk = disk.filter { order(of: $0.key) != nil }
     }
 
     package static func trimmingSlash(_ path: String) -> String {
@@ -104,20 +104,20 @@ public struct EditorWorkspace: Sendable {
     /// set of the first folder whose set holds it (a set may reach outside its folder), else with
     /// the other files in no folder. Nil for a file in a workspace folder but in no set: it is
     /// checked alone, as `lint FILE` would.
-    package func place(of absolute: String) -> (place: Place, name: String)? {
+    package func order(of absolute: String) -> (order: FileOrder, name: String)? {
         for index in folders.indices {
             if let (root, name) = set(of: index).place(of: absolute) {
-                return (Place(group: index, root: root, key: absolute), name)
+                return (FileOrder(group: index, root: root, key: absolute), name)
             }
         }
         guard folderIndex(of: absolute) == nil else { return nil }
-        return (Place(group: folders.count, root: 0, key: absolute), absolute)
+        return (FileOrder(group: folders.count, root: 0, key: absolute), absolute)
     }
 
     /// What messages call a file: as `lint` run in its workspace folder names it (relative to
     /// the folder, or as the project file spells its `policies`); absolute outside every folder.
     public func displayPath(of absolute: String) -> String {
-        if let (_, name) = place(of: absolute) { return name }
+        if let (_, name) = order(of: absolute) { return name }
         guard let index = folderIndex(of: absolute) else { return absolute }
         let folder = folders[index]
         return String(absolute.dropFirst(folder == "/" ? 1 : folder.count + 1))
@@ -143,14 +143,14 @@ public struct EditorWorkspace: Sendable {
     }
 
     /// What a document is to the editor: its kind by its text (`EditorFileKind.of`), but a policy
-    /// only where `lint` run in its workspace folder would check it (`place(of:)`: the project
+    /// only where `lint` run in its workspace folder would check it (`order(of:)`: the project
     /// file's `policies`, else `Policies/`, else the folder's YAML outside hidden folders); any
     /// other YAML in a workspace folder (`.github/workflows/ci.yml`, `docker-compose.yaml`) is
     /// `.other`. Project files and scenarios are what they are wherever they stand; a file outside
     /// every workspace folder may be a policy, as `lint FILE` reads it.
     public func kind(of document: EditorDocument) -> EditorFileKind {
         let kind = EditorFileKind.of(path: document.path, lines: document.lines)
-        guard kind == .policy, place(of: document.path) == nil else { return kind }
+        guard kind == .policy, order(of: document.path) == nil else { return kind }
         return .other
     }
 
@@ -202,7 +202,7 @@ public struct EditorWorkspace: Sendable {
     /// A policy file on disk, read by the caller (absolute path). Only its name is kept; a file of
     /// no set, a scenario or a project file is not kept.
     public mutating func setDiskFile(path: String, bytes: [UInt8]) {
-        guard place(of: path) != nil else {
+        guard order(of: path) != nil else {
             disk[path] = nil
             return
         }
@@ -237,26 +237,26 @@ public struct EditorWorkspace: Sendable {
         var result: [String: [Diagnostic]] = [:]
         for (uri, o) in open { result[uri] = o.checked?.diagnostics ?? [] }
         // Every policy with a name, by group in lint's order, an open document in place of its file.
-        var named: [(place: Place, uri: String?, file: CheckedFile)] = []
+        var named: [(order: FileOrder, uri: String?, file: CheckedFile)] = []
         var openPaths: Set<String> = []
         for (uri, o) in open {
             openPaths.insert(o.document.path)
-            guard o.kind == .policy, let name = o.checked?.doc?.policy, let (place, shown) = place(of: o.document.path) else { continue }
+            guard o.kind == .policy, let name = o.checked?.doc?.policy, let (order, shown) = self.order(of: o.document.path) else { continue }
             var doc = PolicyDoc()
             doc.policy = name
-            named.append((place, uri, CheckedFile(path: shown, diagnostics: [], doc: doc, policy: nil)))
+            named.append((order, uri, CheckedFile(path: shown, diagnostics: [], doc: doc, policy: nil)))
         }
         for (path, file) in disk where !openPaths.contains(path) {
-            guard let name = file.policyName, let (place, shown) = place(of: path) else { continue }
+            guard let name = file.policyName, let (order, shown) = self.order(of: path) else { continue }
             var doc = PolicyDoc()
             doc.policy = name
-            named.append((place, nil, CheckedFile(path: shown, diagnostics: [], doc: doc, policy: nil)))
+            named.append((order, nil, CheckedFile(path: shown, diagnostics: [], doc: doc, policy: nil)))
         }
-        named.sort { $0.place < $1.place }
+        named.sort { $0.order < $1.order }
         var start = 0
         while start < named.count {
             var end = start + 1
-            while end < named.count && named[end].place.group == named[start].place.group { end += 1 }
+            while end < named.count && named[end].order.group == named[start].order.group { end += 1 }
             if end - start > 1 {
                 var files = named[start..<end].map(\.file)
                 Checker.checkAcrossFiles(&files)
@@ -280,10 +280,10 @@ public struct EditorWorkspace: Sendable {
             return Location(uri: uri, path: from.document.path,
                             range: from.document.lines.range(of: related.span, encoding))
         }
-        guard let group = place(of: from.document.path)?.place.group else { return nil }
+        guard let group = order(of: from.document.path)?.order.group else { return nil }
         func together(_ path: String) -> Bool {
-            guard let (place, name) = place(of: path) else { return false }
-            return place.group == group && name == related.file
+            guard let (order, name) = self.order(of: path) else { return false }
+            return order.group == group && name == related.file
         }
         for (otherURI, o) in open.sorted(by: { utf8Precedes($0.key, $1.key) }) where together(o.document.path) {
             return Location(uri: otherURI, path: o.document.path, range: o.document.lines.range(of: related.span, encoding))

@@ -6,7 +6,7 @@ import PolicySimulation
 import PolicyReview
 
 /// Text for an editor, in markdown or plain text as the editor reads it. Policy text goes through
-/// `Spoken.markdown` (or `printable`), so it can never add markup or control characters.
+/// `Wording.markdown` (or `printable`), so it can never add markup or control characters.
 package struct Prose {
     package var markdown: Bool
     package private(set) var paragraphs: [String] = []
@@ -18,11 +18,11 @@ package struct Prose {
     /// Text of our own (no policy text in it).
     package func strong(_ s: String) -> String { markdown ? "**\(s)**" : s }
     /// An identifier or value of the language (`maxRetries`, `8s`).
-    package func code(_ s: String) -> String { markdown ? Spoken.code(s) : "'\(printable(s))'" }
+    package func code(_ s: String) -> String { markdown ? Wording.code(s) : "'\(printable(s))'" }
     /// Text of our own as code (`retry.profiles.<name>.base`): it holds no backtick.
     package func ownCode(_ s: String) -> String { markdown ? "`\(s)`" : s }
     /// Policy text: escaped for markdown, made printable for plain text.
-    package func text(_ s: String) -> String { markdown ? Spoken.markdown(s) : printable(s) }
+    package func text(_ s: String) -> String { markdown ? Wording.markdown(s) : printable(s) }
 
     package mutating func add(_ paragraph: String) {
         paragraphs.append(paragraph)
@@ -122,7 +122,7 @@ public enum Hover {
         let outline = Outline(lines)
         guard let context = CursorContext.at(offset, in: outline, kind: kind) else { return nil }
         let b = outline.bytes
-        switch context.place {
+        switch context.kind {
         case .key:
             guard context.tokenEnd > context.tokenStart else { return nil }
             let name = String(decoding: b[context.tokenStart..<context.tokenEnd], as: UTF8.self)
@@ -247,7 +247,7 @@ public enum Hover {
         switch shape {
         case .duration:
             switch Values.duration(text) {
-            case .value(let ms): prose.add("\(shown) = \(ms) ms (\(Spoken.duration(ms)))")
+            case .value(let ms): prose.add("\(shown) = \(ms) ms (\(Wording.duration(ms)))")
             case .invalid(let message, let help, _): problem(message, help, &prose)
             }
         case .percent:
@@ -296,7 +296,7 @@ public enum Hover {
                 problem("'\(text)' is not a name: \(Values.nameProblem(text))", nil, &prose)
             }
         case .string:
-            prose.add("the text " + (prose.markdown ? Spoken.markdown(text) : "'\(printable(text))'"))
+            prose.add("the text " + (prose.markdown ? Wording.markdown(text) : "'\(printable(text))'"))
         case .decimal:
             switch Values.decimal(text) {
             case .value(let v): prose.add("\(shown) = the number \(JSON.number(v))")
@@ -407,9 +407,9 @@ public enum Hover {
         prose.add(sentences.map(prose.text).joined(separator: " "))
         let rows = [
             ("Attempts at most", "\(figures.attemptsMax)", "attemptsMax"),
-            ("Backoff in total at most", Spoken.duration(figures.maxBackoffTotalMs), "maxBackoffTotalMs \(figures.maxBackoffTotalMs)"),
+            ("Backoff in total at most", Wording.duration(figures.maxBackoffTotalMs), "maxBackoffTotalMs \(figures.maxBackoffTotalMs)"),
             ("Worst case, attempts started", "\(figures.worstCaseAttempts)", "worstCaseAttempts"),
-            ("Worst-case wait", Spoken.duration(figures.worstCaseWaitMs), "worstCaseWaitMs \(figures.worstCaseWaitMs)"),
+            ("Worst-case wait", Wording.duration(figures.worstCaseWaitMs), "worstCaseWaitMs \(figures.worstCaseWaitMs)"),
         ]
         prose.add(rows.map { "\($0.0): \($0.1) (" + prose.ownCode($0.2) + ")" }.joined(separator: prose.markdown ? "  \n" : "\n"))
     }

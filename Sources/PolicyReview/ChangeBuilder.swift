@@ -81,7 +81,7 @@ package struct ChangeBuilder {
                 ? "clients told to come back at the same moment all retry at that moment"
                 : a > b ? "clients told to come back at the same moment are spread over a longer time"
                         : "clients told to come back at the same moment are spread over a shorter time"
-            return "random wait added to Retry-After: up to \(Spoken.duration(b)) → \(Spoken.duration(a)); \(why)"
+            return "random wait added to Retry-After: up to \(Wording.duration(b)) → \(Wording.duration(a)); \(why)"
         }
         compare("retry.budget.ratio", CanonicalValue.percent(old.budgetRatio), CanonicalValue.percent(new.budgetRatio),
                 show: Show.percent) { Effects.budgetRatio(old: old, new: new) }
@@ -107,7 +107,7 @@ package struct ChangeBuilder {
         compare("tickets.stopReuseBefore", CanonicalValue.duration(old.stopReuseBefore),
                 CanonicalValue.duration(new.stopReuseBefore), show: Show.duration) {
             let (b, a) = (old.stopReuseBefore?.value ?? 0, new.stopReuseBefore?.value ?? 0)
-            return "a ticket is reused until \(Spoken.duration(b)) → \(Spoken.duration(a)) before expires_at; "
+            return "a ticket is reused until \(Wording.duration(b)) → \(Wording.duration(a)) before expires_at; "
                 + (a < b ? "a reused ticket may now expire sooner during playback" : "tickets are renewed earlier, a few more requests")
         }
         compare("tickets.viewerRef", CanonicalValue.string(old.viewerRef), CanonicalValue.string(new.viewerRef)) {
@@ -158,7 +158,7 @@ package struct ChangeBuilder {
             func words(_ items: Set<RetryOn>) -> String {
                 var out: [String] = items.contains(.network) ? ["network errors"] : []
                 out += items.compactMap { if case .status(let s) = $0 { return s } else { return nil } }.sorted().map(String.init)
-                return Spoken.list(out)
+                return Wording.list(out)
             }
             var parts: [String] = []
             let added = a.subtracting(b), removed = b.subtracting(a)
@@ -253,20 +253,20 @@ package struct ChangeBuilder {
         }
         compare(path + ".maxRetries", CanonicalValue.int(o.maxRetries), CanonicalValue.int(n.maxRetries)) {
             let (b, a) = (o.maxRetries?.value ?? 0, n.maxRetries?.value ?? 0)
-            return with(\.maxRetries, "\(a > b ? "more" : "fewer") retries \(who): up to \(Spoken.count(Saturating.add(a, 1), "attempt")) "
+            return with(\.maxRetries, "\(a > b ? "more" : "fewer") retries \(who): up to \(Wording.count(Saturating.add(a, 1), "attempt")) "
                 + "instead of \(Saturating.add(b, 1))")
         }
         compare(path + ".base", CanonicalValue.duration(o.base), CanonicalValue.duration(n.base), show: Show.duration) {
-            with(\.base, "wait before the first retry: up to \(Spoken.duration(o.base?.value ?? 0)) → \(Spoken.duration(n.base?.value ?? 0))")
+            with(\.base, "wait before the first retry: up to \(Wording.duration(o.base?.value ?? 0)) → \(Wording.duration(n.base?.value ?? 0))")
         }
         compare(path + ".cap", CanonicalValue.duration(o.cap), CanonicalValue.duration(n.cap), show: Show.duration) {
-            with(\.cap, "longest wait between attempts: \(Spoken.duration(o.cap?.value ?? 0)) → \(Spoken.duration(n.cap?.value ?? 0))")
+            with(\.cap, "longest wait between attempts: \(Wording.duration(o.cap?.value ?? 0)) → \(Wording.duration(n.cap?.value ?? 0))")
         }
         compare(path + ".timeout", CanonicalValue.duration(o.timeout), CanonicalValue.duration(n.timeout), show: Show.duration) {
-            with(\.timeout, "each attempt may run \(Spoken.duration(o.timeout?.value ?? 0)) → \(Spoken.duration(n.timeout?.value ?? 0)) before it is abandoned")
+            with(\.timeout, "each attempt may run \(Wording.duration(o.timeout?.value ?? 0)) → \(Wording.duration(n.timeout?.value ?? 0)) before it is abandoned")
         }
         compare(path + ".deadline", CanonicalValue.duration(o.deadline), CanonicalValue.duration(n.deadline), show: Show.duration) {
-            with(\.deadline, "the whole call, retries included, ends after \(Spoken.duration(o.deadline?.value ?? 0)) → \(Spoken.duration(n.deadline?.value ?? 0))")
+            with(\.deadline, "the whole call, retries included, ends after \(Wording.duration(o.deadline?.value ?? 0)) → \(Wording.duration(n.deadline?.value ?? 0))")
         }
     }
 }
@@ -280,28 +280,28 @@ package enum Effects {
         guard let b = ProfileFigures(o, backoff: backoff.old), let a = ProfileFigures(n, backoff: backoff.new) else { return [] }
         var out: [String] = []
         if a.maxBackoffTotalMs != b.maxBackoffTotalMs {
-            out.append("waits between attempts add up to at most \(Spoken.duration(b.maxBackoffTotalMs)) → \(Spoken.duration(a.maxBackoffTotalMs))")
+            out.append("waits between attempts add up to at most \(Wording.duration(b.maxBackoffTotalMs)) → \(Wording.duration(a.maxBackoffTotalMs))")
         }
         if a.worstCaseAttempts != b.worstCaseAttempts {
             out.append("in the worst case \(b.worstCaseAttempts) → \(a.worstCaseAttempts) attempts start before the deadline")
         }
         if a.worstCaseWaitMs != b.worstCaseWaitMs {
             out.append(interactive
-                ? "worst-case wait before Retry shows: \(Spoken.duration(b.worstCaseWaitMs)) → \(Spoken.duration(a.worstCaseWaitMs))"
-                : "worst case, the call gives up after \(Spoken.duration(b.worstCaseWaitMs)) → \(Spoken.duration(a.worstCaseWaitMs))")
+                ? "worst-case wait before Retry shows: \(Wording.duration(b.worstCaseWaitMs)) → \(Wording.duration(a.worstCaseWaitMs))"
+                : "worst case, the call gives up after \(Wording.duration(b.worstCaseWaitMs)) → \(Wording.duration(a.worstCaseWaitMs))")
         }
         if out.isEmpty {
-            out.append("the worst case does not move (\(Spoken.count(a.worstCaseAttempts, "attempt")), "
-                + (interactive ? "\(Spoken.duration(a.worstCaseWaitMs)) before Retry shows)" : "gives up after \(Spoken.duration(a.worstCaseWaitMs)))"))
+            out.append("the worst case does not move (\(Wording.count(a.worstCaseAttempts, "attempt")), "
+                + (interactive ? "\(Wording.duration(a.worstCaseWaitMs)) before Retry shows)" : "gives up after \(Wording.duration(a.worstCaseWaitMs)))"))
         }
         return out
     }
 
     /// `up to 4 attempts, a viewer waits at most 15 s before Retry shows`.
     package static func summary(_ f: ProfileFigures, interactive: Bool) -> String {
-        "up to \(Spoken.count(f.attemptsMax, "attempt")), "
-            + (interactive ? "a viewer waits at most \(Spoken.duration(f.worstCaseWaitMs)) before Retry shows"
-                           : "gives up after at most \(Spoken.duration(f.worstCaseWaitMs))")
+        "up to \(Wording.count(f.attemptsMax, "attempt")), "
+            + (interactive ? "a viewer waits at most \(Wording.duration(f.worstCaseWaitMs)) before Retry shows"
+                           : "gives up after at most \(Wording.duration(f.worstCaseWaitMs))")
     }
 
     /// `; interactive: up to 4 attempts, …; background: …` for a new policy.
@@ -333,8 +333,8 @@ package enum Effects {
         let b = keys(old), a = keys(new)
         var parts: [String] = []
         let added = a.subtracting(b).sorted(), removed = b.subtracting(a).sorted()
-        if !added.isEmpty { parts.append("never retried any more: \(Spoken.list(added.map(\.words)))") }
-        if !removed.isEmpty { parts.append("retried again when their status is retried: \(Spoken.list(removed.map(\.words)))") }
+        if !added.isEmpty { parts.append("never retried any more: \(Wording.list(added.map(\.words)))") }
+        if !removed.isEmpty { parts.append("retried again when their status is retried: \(Wording.list(removed.map(\.words)))") }
         return parts.joined(separator: "; ")
     }
 
@@ -355,7 +355,7 @@ package enum Effects {
         if let floor = new.budgetMinPerMinute?.value, floor > 0, let before = old.budgetMinPerMinute?.value {
             let t0 = BudgetFigures(ratio: b, minPerMinute: before).floorBelowRequestsPerMinute
             let t1 = BudgetFigures(ratio: a, minPerMinute: floor).floorBelowRequestsPerMinute
-            if t0 != t1 { out += " (the floor of \(Spoken.count(floor, "retry", "retries")) a minute now governs below \(t1) requests a minute instead of \(t0))" }
+            if t0 != t1 { out += " (the floor of \(Wording.count(floor, "retry", "retries")) a minute now governs below \(t1) requests a minute instead of \(t0))" }
         }
         return out
     }
@@ -382,7 +382,7 @@ package enum Effects {
             parts.append("no longer keyed by \(printable(part)): a ticket may be reused \(across[part] ?? "more widely")")
         }
         let added = sorted(a.subtracting(b)).map(printable)
-        if !added.isEmpty { parts.append("also keyed by \(Spoken.list(added)): tickets are reused less") }
+        if !added.isEmpty { parts.append("also keyed by \(Wording.list(added)): tickets are reused less") }
         return parts.joined(separator: "; ")
     }
 
@@ -413,7 +413,7 @@ package enum Show {
     }
 
     package static func duration(_ v: JSON) -> String {
-        if case .int(let ms) = v { return Spoken.duration(ms) }
+        if case .int(let ms) = v { return Wording.duration(ms) }
         return value(v)
     }
 

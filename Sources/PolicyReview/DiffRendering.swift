@@ -13,12 +13,12 @@ extension DiffReport {
         if errors > 0 {
             let old = errors - newErrors
             let split = [newErrors > 0 ? "\(newErrors) new" : nil, old > 0 ? "\(old) already there" : nil]
-            reasons.append("\(Spoken.count(errors, "error")) in the new policies (\(split.compactMap { $0 }.joined(separator: ", ")))")
+            reasons.append("\(Wording.count(errors, "error")) in the new policies (\(split.compactMap { $0 }.joined(separator: ", ")))")
         }
         if breaking {
             reasons.append(allowBreaking
-                ? "\(Spoken.count(breakingCount, "breaking change")) (allowed)"
-                : "\(Spoken.count(breakingCount, "breaking change")) removing generated code that apps use (--allow-breaking accepts it)")
+                ? "\(Wording.count(breakingCount, "breaking change")) (allowed)"
+                : "\(Wording.count(breakingCount, "breaking change")) removing generated code that apps use (--allow-breaking accepts it)")
         }
         if let worse = WorseReview.verdict(scenarioVerdict?.worse ?? []) {
             reasons.append(worse + (allowWorse ? " (allowed)" : " (--allow-worse accepts it)"))
@@ -28,17 +28,17 @@ extension DiffReport {
         let notCompared = policies.count { $0.notCompared != nil }
         let changed = policies.filter { $0.status != .unchanged && ($0.notCompared == nil || !$0.changes.isEmpty) }.count
         var scope = changeCount == 0
-            ? "no change in \(Spoken.count(policies.count - notCompared, "policy", "policies"))"
-            : "\(Spoken.count(changeCount, "change")) in \(Spoken.count(changed, "policy", "policies"))"
+            ? "no change in \(Wording.count(policies.count - notCompared, "policy", "policies"))"
+            : "\(Wording.count(changeCount, "change")) in \(Wording.count(changed, "policy", "policies"))"
         if notCompared > 0 {
-            let words = "\(Spoken.count(notCompared, "policy", "policies")) not compared: "
+            let words = "\(Wording.count(notCompared, "policy", "policies")) not compared: "
                 + (notCompared == 1 ? "a file could not be read" : "files could not be read")
             scope = changeCount == 0 && policies.count == notCompared ? words : scope + ", " + words
         }
         let moved = policies.count(where: \.moved)
-        if moved > 0 { scope += ", \(Spoken.count(moved, "file")) moved" }
+        if moved > 0 { scope += ", \(Wording.count(moved, "file")) moved" }
         if !waivers.isEmpty { scope += ", waivers: \(DiffReport.waiverCounts(waivers))" }
-        if warnings > 0 { scope += ", \(Spoken.count(warnings, "warning"))" }
+        if warnings > 0 { scope += ", \(Wording.count(warnings, "warning"))" }
         if passes {
             let note = reasons.isEmpty ? "nothing breaks, no errors" : reasons.joined(separator: ", ")
             return (true, "passes: \(scope); \(note)")
@@ -117,32 +117,32 @@ extension DiffReport {
     }
 
     /// What a bot posts: the verdict first, one section per policy with its table of changes and
-    /// its findings. Every piece of policy text is escaped (`Spoken.markdown`), so none can break
+    /// its findings. Every piece of policy text is escaped (`Wording.markdown`), so none can break
     /// the table or add markup.
     public func markdown(allowBreaking: Bool, allowWorse: Bool = false) -> String {
         let v = verdict(allowBreaking: allowBreaking, allowWorse: allowWorse)
         var out = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
-            + Spoken.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
+            + Wording.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
         out += waiverMarkdown
         for p in notable {
-            out += "\n### \(p.policy.map(Spoken.code) ?? "(no policy name)") — \(p.status.rawValue)\(p.moved ? ", moved" : "")\n\n"
+            out += "\n### \(p.policy.map(Wording.code) ?? "(no policy name)") — \(p.status.rawValue)\(p.moved ? ", moved" : "")\n\n"
             if p.moved, let old = p.oldFile {
-                out += "File: \(Spoken.code(old)) → \(Spoken.code(p.file)) (moved)\n"
+                out += "File: \(Wording.code(old)) → \(Wording.code(p.file)) (moved)\n"
             } else {
-                out += "File: \(Spoken.code(p.file))\n"
+                out += "File: \(Wording.code(p.file))\n"
             }
-            if let why = p.notCompared { out += "\n⚠️ Not compared: " + Spoken.markdown(why) + "\n" }
+            if let why = p.notCompared { out += "\n⚠️ Not compared: " + Wording.markdown(why) + "\n" }
             if !p.changes.isEmpty {
                 out += "\n| Change | Before → After | Effect | Verdict |\n|---|---|---|---|\n"
                 for c in p.changes {
-                    out += "| \(Spoken.code(c.path)) | \(Spoken.markdown(c.beforeText)) → \(Spoken.markdown(c.afterText)) | "
-                        + "\(Spoken.markdown(c.effect)) | \(DiffReport.verdictCell(c)) |\n"
+                    out += "| \(Wording.code(c.path)) | \(Wording.markdown(c.beforeText)) → \(Wording.markdown(c.afterText)) | "
+                        + "\(Wording.markdown(c.effect)) | \(DiffReport.verdictCell(c)) |\n"
                 }
             }
             let lines = p.profiles.flatMap { profile in profile.lines.map { (profile.name, $0) } }
             if !lines.isEmpty {
                 out += "\n"
-                for (name, line) in lines { out += "- \(Spoken.code(name)) — \(Spoken.markdown(line))\n" }
+                for (name, line) in lines { out += "- \(Wording.code(name)) — \(Wording.markdown(line))\n" }
             }
             out += OutageReview.markdown(p.outage)
             out += scenarioMarkdown(p.scenarioChanges)
@@ -153,7 +153,7 @@ extension DiffReport {
             }
         }
         if !quiet.isEmpty {
-            out += "\nUnchanged: " + quiet.map { $0.policy.map(Spoken.code) ?? Spoken.code($0.file) }.joined(separator: ", ") + "\n"
+            out += "\nUnchanged: " + quiet.map { $0.policy.map(Wording.code) ?? Wording.code($0.file) }.joined(separator: ", ") + "\n"
         }
         return out
     }
@@ -177,8 +177,8 @@ extension DiffReport {
         var out = ""
         for (title, list) in [("❌ **Worse in an outage**", changes.filter(\.worse)), ("✅ Better in an outage", changes.filter { !$0.worse })]
         where !list.isEmpty {
-            out += "\n\(title)" + (out.isEmpty ? " (\(Spoken.markdown(WorseReview.source(v.thresholds))))" : "") + ":\n\n"
-            for c in list { out += "- \(Spoken.markdown(c.line))\n" }
+            out += "\n\(title)" + (out.isEmpty ? " (\(Wording.markdown(WorseReview.source(v.thresholds))))" : "") + ":\n\n"
+            for c in list { out += "- \(Wording.markdown(c.line))\n" }
         }
         return out
     }
@@ -188,15 +188,15 @@ extension DiffReport {
 package enum ReviewMarkdown {
     /// `interactive profile … at most 3 are allowed (`interactive-retries-max`)`.
     package static func message(_ d: Diagnostic) -> String {
-        "\(Spoken.markdown(d.message)) (\(Spoken.code(d.rule)))"
+        "\(Wording.markdown(d.message)) (\(Wording.code(d.rule)))"
     }
 
     /// One list item: severity, position, message, rule and help.
     package static func item(_ d: Diagnostic) -> String {
         var out = "- \(d.severity == .error ? "❌" : d.severity == .warning ? "⚠️" : "ℹ️") \(d.severity.rawValue) at "
-            + "\(Spoken.code("\(d.file):\(d.line):\(d.column)")): \(message(d))"
-        if let help = d.help { out += " — \(Spoken.markdown(help))" }
-        if let accepted = d.acceptance { out += " — \(Spoken.markdown(accepted))" }
+            + "\(Wording.code("\(d.file):\(d.line):\(d.column)")): \(message(d))"
+        if let help = d.help { out += " — \(Wording.markdown(help))" }
+        if let accepted = d.acceptance { out += " — \(Wording.markdown(accepted))" }
         return out + "\n"
     }
 }

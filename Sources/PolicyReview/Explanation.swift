@@ -87,8 +87,8 @@ public struct Explanation: Sendable {
         guard !p.findings.isEmpty else { return nil }
         let warnings = p.findings.count { $0.severity == .warning }
         let accepted = p.findings.count { $0.severity == .note }
-        let counts = [p.errors > 0 ? Spoken.count(p.errors, "error") : nil, warnings > 0 ? Spoken.count(warnings, "warning") : nil,
-                      accepted > 0 ? Spoken.count(accepted, "accepted finding") : nil]
+        let counts = [p.errors > 0 ? Wording.count(p.errors, "error") : nil, warnings > 0 ? Wording.count(warnings, "warning") : nil,
+                      accepted > 0 ? Wording.count(accepted, "accepted finding") : nil]
             .compactMap { $0 }.joined(separator: ", ")
         guard p.errors > 0 else { return counts }
         return counts + ": the policy breaks \(p.errors == 1 ? "a limit" : "limits") of the guide, so generate refuses it; explained as written"
@@ -157,11 +157,11 @@ public struct Explanation: Sendable {
         var out = ""
         for (n, p) in policies.enumerated() {
             if n > 0 { out += "\n" }
-            out += "## \(Spoken.code(p.policy.name)) (\(Spoken.code(p.policy.file)))\n\n"
+            out += "## \(Wording.code(p.policy.name)) (\(Wording.code(p.policy.file)))\n\n"
             // Labelled, so that the text never starts a line (where it could start a block).
-            if let d = p.policy.description { out += "Description: " + Spoken.markdown(d) + "\n\n" }
+            if let d = p.policy.description { out += "Description: " + Wording.markdown(d) + "\n\n" }
             if let heading = Explanation.findingsHeading(p) {
-                out += (p.errors > 0 ? "❌ " : "⚠️ ") + Spoken.markdown(heading) + ":\n\n"
+                out += (p.errors > 0 ? "❌ " : "⚠️ ") + Wording.markdown(heading) + ":\n\n"
                 for d in p.findings { out += ReviewMarkdown.item(d) }
                 out += "\n"
             }
@@ -169,21 +169,21 @@ public struct Explanation: Sendable {
             out += "|---|---|---|---|---|---|\n"
             for e in p.profiles {
                 let f = e.figures
-                out += "| \(Spoken.code(e.profile.name)) | \(Spoken.markdown(e.profile.kind)) | \(f.attemptsMax) | "
-                    + "\(Spoken.duration(f.maxBackoffTotalMs)) | \(f.worstCaseAttempts) | \(Spoken.duration(f.worstCaseWaitMs)) |\n"
+                out += "| \(Wording.code(e.profile.name)) | \(Wording.markdown(e.profile.kind)) | \(f.attemptsMax) | "
+                    + "\(Wording.duration(f.maxBackoffTotalMs)) | \(f.worstCaseAttempts) | \(Wording.duration(f.worstCaseWaitMs)) |\n"
             }
             out += "\n"
             for e in p.profiles {
-                out += "- **\(Spoken.markdown(e.profile.name))** (\(Explanation.kindWords(e.profile.kind))): "
-                    + Spoken.markdown((Explanation.sentences(e) + Explanation.simulatedSentences(e)).joined(separator: " ")) + "\n"
+                out += "- **\(Wording.markdown(e.profile.name))** (\(Explanation.kindWords(e.profile.kind))): "
+                    + Wording.markdown((Explanation.sentences(e) + Explanation.simulatedSentences(e)).joined(separator: " ")) + "\n"
             }
-            out += "- **Retry budget**: " + Spoken.markdown(p.budget.sentence) + "\n"
-            if let r = Explanation.retryAfterSentence(p.policy) { out += "- **Retry-After**: " + Spoken.markdown(r) + "\n" }
+            out += "- **Retry budget**: " + Wording.markdown(p.budget.sentence) + "\n"
+            if let r = Explanation.retryAfterSentence(p.policy) { out += "- **Retry-After**: " + Wording.markdown(r) + "\n" }
         }
         for (n, f) in notExplained.enumerated() {
             if n > 0 || !policies.isEmpty { out += "\n" }
-            out += "## \(Spoken.code(f.file)) — not explained\n\n"
-            out += "❌ Not explained: " + Spoken.markdown(f.reason) + ":\n\n"
+            out += "## \(Wording.code(f.file)) — not explained\n\n"
+            out += "❌ Not explained: " + Wording.markdown(f.reason) + ":\n\n"
             for d in f.diagnostics { out += ReviewMarkdown.item(d) }
         }
         return out
@@ -201,20 +201,20 @@ public struct Explanation: Sendable {
     package static func sentences(_ e: ExplainedProfile) -> [String] {
         let p = e.profile, f = e.figures
         let steps = f.growth == .constant
-            ? "every wait \(Spoken.duration(p.baseMs)): constant backoff does not grow"
-            : "first step up to \(Spoken.duration(p.baseMs)), doubling, each at most \(Spoken.duration(p.capMs))"
-        var out = ["Up to \(Spoken.count(f.attemptsMax, "attempt")) (the first and \(Spoken.count(p.maxRetries, "retry", "retries"))); "
-            + "the waits between them add up to at most \(Spoken.duration(f.maxBackoffTotalMs)) (\(steps))."]
+            ? "every wait \(Wording.duration(p.baseMs)): constant backoff does not grow"
+            : "first step up to \(Wording.duration(p.baseMs)), doubling, each at most \(Wording.duration(p.capMs))"
+        var out = ["Up to \(Wording.count(f.attemptsMax, "attempt")) (the first and \(Wording.count(p.maxRetries, "retry", "retries"))); "
+            + "the waits between them add up to at most \(Wording.duration(f.maxBackoffTotalMs)) (\(steps))."]
         if f.worstCaseAttempts == 0 {
             out.append("With a deadline of 0 no attempt can start.")
         } else {
-            out.append("Worst case, every attempt running to its \(Spoken.duration(p.timeoutMs)) timeout and every wait at its longest: "
-                + "\(Spoken.count(f.worstCaseAttempts, "attempt")) of \(f.attemptsMax) start before the "
-                + "\(Spoken.duration(p.deadlineMs)) deadline.")
+            out.append("Worst case, every attempt running to its \(Wording.duration(p.timeoutMs)) timeout and every wait at its longest: "
+                + "\(Wording.count(f.worstCaseAttempts, "attempt")) of \(f.attemptsMax) start before the "
+                + "\(Wording.duration(p.deadlineMs)) deadline.")
         }
         out.append(p.isInteractive
-            ? "A viewer waits at most \(Spoken.duration(f.worstCaseWaitMs)) before Retry shows."
-            : "The call gives up after at most \(Spoken.duration(f.worstCaseWaitMs)).")
+            ? "A viewer waits at most \(Wording.duration(f.worstCaseWaitMs)) before Retry shows."
+            : "The call gives up after at most \(Wording.duration(f.worstCaseWaitMs)).")
         return out
     }
 }
@@ -233,7 +233,7 @@ extension BudgetFigures {
     public var sentence: String {
         let head = "during a full outage retries add at most \(Format.percent(ratio)) to the requests of the last minute"
         if minPerMinute <= 0 { return head + " (no floor)" }
-        return head + ", or \(Spoken.count(minPerMinute, "retry", "retries")) a minute when a client sends fewer than "
+        return head + ", or \(Wording.count(minPerMinute, "retry", "retries")) a minute when a client sends fewer than "
             + "\(floorBelowRequestsPerMinute) requests a minute"
     }
 }

@@ -238,7 +238,7 @@ extension WideInt {
     }
 }
 
-extension Spoken {
+extension Wording {
     public static func duration(_ ms: WideInt) -> String {
         ms.exactInt.map(duration) ?? "\(ms) ms"
     }

@@ -92,12 +92,12 @@ package enum FindingMatch {
         guard !new.isEmpty else { return [] }
         let oldPaths = old.isEmpty ? nil : KeyPaths(source: oldSource, indexingKeys: false)
         struct Exact: Hashable { var rule: String, path: String?, message: String }
-        struct Place: Hashable { var rule: String, path: String }
-        var exact: [Exact: Int] = [:], place: [Place: Int] = [:]
+        struct RuleAtPath: Hashable { var rule: String, path: String }
+        var exact: [Exact: Int] = [:], atPath: [RuleAtPath: Int] = [:]
         for d in old {
             let path = oldPaths?.path(at: d.span.start)
             exact[Exact(rule: d.rule, path: path, message: withoutPositions(d.message)), default: 0] += 1
-            if let path { place[Place(rule: d.rule, path: path), default: 0] += 1 }
+            if let path { atPath[RuleAtPath(rule: d.rule, path: path), default: 0] += 1 }
         }
         var findings = new.map { d in ReviewFinding(diagnostic: d, isNew: true, path: newPaths.path(at: d.span.start)) }
         // Exact matches first, so that a looser match cannot take an old finding an exact one needs.
@@ -106,14 +106,14 @@ package enum FindingMatch {
                             message: withoutPositions(findings[i].diagnostic.message))
             guard let n = exact[key], n > 0 else { continue }
             exact[key] = n - 1
-            if let path = key.path { place[Place(rule: key.rule, path: path), default: 0] -= 1 }
+            if let path = key.path { atPath[RuleAtPath(rule: key.rule, path: path), default: 0] -= 1 }
             findings[i].isNew = false
         }
         for i in findings.indices where findings[i].isNew {
             guard let path = findings[i].path else { continue }
-            let key = Place(rule: findings[i].diagnostic.rule, path: path)
-            guard let n = place[key], n > 0 else { continue }
-            place[key] = n - 1
+            let key = RuleAtPath(rule: findings[i].diagnostic.rule, path: path)
+            guard let n = atPath[key], n > 0 else { continue }
+            atPath[key] = n - 1
             findings[i].isNew = false
         }
         return findings

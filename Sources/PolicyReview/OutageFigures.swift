@@ -135,8 +135,8 @@ public enum OutageReview {
     /// The same for a pull-request comment.
     public static func markdown(_ comparisons: [OutageComparison]) -> String {
         guard !comparisons.isEmpty else { return "" }
-        var out = "\nOutage (\(Spoken.markdown(source))):\n\n"
-        for c in comparisons { out += "- \(Spoken.code(c.profile)): \(Spoken.markdown(c.line))\n" }
+        var out = "\nOutage (\(Wording.markdown(source))):\n\n"
+        for c in comparisons { out += "- \(Wording.code(c.profile)): \(Wording.markdown(c.line))\n" }
         return out
     }
 }
@@ -254,7 +254,7 @@ extension Explanation {
     /// together.
     package static func retryAfterSentence(_ p: Policy) -> String? {
         guard p.retryAfterHonor else { return nil }
-        let jitter = Spoken.duration(p.retryAfterMaxJitterMs)
+        let jitter = Wording.duration(p.retryAfterMaxJitterMs)
         return "honoured, with at most \(jitter) of jitter added. It keeps a short spike's peak down: clients come back "
             + "after the spike, not in it (policyc simulate --scenario spike). It costs recovery time in a longer surge or "
             + "brownout: viewers wait out the time the server named, and the calls it turned away together come back "

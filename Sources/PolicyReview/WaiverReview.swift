@@ -55,7 +55,7 @@ public struct WaiverChange: Sendable, Hashable {
             var line = "expires \(Self.text(b.expires)) → \(Self.text(a.expires))"
             if let x = b.expires.flatMap(Day.init), let y = a.expires.flatMap(Day.init), x != y {
                 let days = abs(y.daysSinceEpoch - x.daysSinceEpoch)
-                line += " (\(Spoken.count(days, "day")) \(y > x ? "later: extended" : "earlier"))"
+                line += " (\(Wording.count(days, "day")) \(y > x ? "later: extended" : "earlier"))"
             }
             out.append(line)
         }
@@ -165,11 +165,11 @@ extension DiffReport {
         out += "| Change | Policy | Rule | What | Owner | Expires | Reason |\n|---|---|---|---|---|---|---|\n"
         for w in waivers {
             let e = w.entry
-            let rule = Spoken.code(e.rule ?? "(none)") + (e.at.map { " at " + Spoken.code($0) } ?? "")
-            let what = w.kind == .changed ? w.what.map(Spoken.markdown).joined(separator: "<br>")
-                : e.allow.map { "allow " + Spoken.markdown($0) } ?? "any value"
-            out += "| \(w.kind.rawValue) | \(Spoken.code(w.policy)) | \(rule) | \(what) | \(Spoken.markdown(e.owner ?? "(none)")) | "
-                + "\(Spoken.markdown(e.expires ?? "(none)")) | \(Spoken.markdown(e.reason ?? "(none)")) |\n"
+            let rule = Wording.code(e.rule ?? "(none)") + (e.at.map { " at " + Wording.code($0) } ?? "")
+            let what = w.kind == .changed ? w.what.map(Wording.markdown).joined(separator: "<br>")
+                : e.allow.map { "allow " + Wording.markdown($0) } ?? "any value"
+            out += "| \(w.kind.rawValue) | \(Wording.code(w.policy)) | \(rule) | \(what) | \(Wording.markdown(e.owner ?? "(none)")) | "
+                + "\(Wording.markdown(e.expires ?? "(none)")) | \(Wording.markdown(e.reason ?? "(none)")) |\n"
         }
         return out
     }

@@ -61,12 +61,12 @@ public struct Scenario: Sendable, Hashable {
 
         /// "a 30 s outage", "a 60 s surge (3×)".
         public var words: String {
-            let length = Spoken.duration(toMs - fromMs)
+            let length = Wording.duration(toMs - fromMs)
             switch kind {
             case .outage: return "a \(length) outage"
             case .surge: return "a \(length) surge (\(JSON.number(factor))× the calls)"
             case .brownout: return "a \(length) brownout (\(JSON.number(factor))× the capacity)"
-            case .reset: return "a reset at \(Spoken.duration(fromMs))"
+            case .reset: return "a reset at \(Wording.duration(fromMs))"
             }
         }
     }

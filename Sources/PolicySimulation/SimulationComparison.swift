@@ -28,7 +28,7 @@ public struct SimulationComparison: Sendable {
         /// "–" without a base side; "no ticket" when that percentile's call got none.
         func ticket(_ s: SimulationSummary?, _ p: KeyPath<SimulationSummary.Percentiles, Int?>) -> String {
             guard let s else { return "–" }
-            return s.timeToTicketMs[keyPath: p].map(Spoken.duration) ?? "no ticket"
+            return s.timeToTicketMs[keyPath: p].map(Wording.duration) ?? "no ticket"
         }
         func change(_ a: Double?, _ b: Double?) -> String {
             guard let a, let b else { return a == nil && b == nil ? "" : "–" }
@@ -76,7 +76,7 @@ public struct SimulationComparison: Sendable {
     /// attempts per second (at most 60 points, so GitHub renders it in a comment) and the numbers
     /// behind it in `<details>`.
     public var markdown: String {
-        var out = "#### \(Spoken.markdown(title))\n\n| Figure | Base (`\(Spoken.markdown(ref))`) | Head | Change |\n|---|---|---|---|\n"
+        var out = "#### \(Wording.markdown(title))\n\n| Figure | Base (`\(Wording.markdown(ref))`) | Head | Change |\n|---|---|---|---|\n"
         for row in rows {
             out += "| \(row.figure) | \(row.base) | \(row.head) | \(row.change) |\n"
         }

@@ -59,15 +59,15 @@ public struct SimulationReport: Sendable {
         out += "|---|---|---|---|---|---|---|---|---|---|---|\n"
         for run in runs {
             let s = run.summary
-            out += "| \(Spoken.code(run.policy)) | \(Spoken.code(run.profile)) | \(Spoken.code(run.scenario.name)) (seed \(run.seed)) | "
+            out += "| \(Wording.code(run.policy)) | \(Wording.code(run.profile)) | \(Wording.code(run.scenario.name)) (seed \(run.seed)) | "
                 + "\(s.calls) | \(SimulationReport.times(s.amplification)) | \(SimulationReport.times(s.peakLoad)) | \(SimulationReport.times(s.peakLoad100ms)) | "
                 + "\(SimulationReport.percent(s.failedPercent))\(run.interactive ? " saw Retry" : "") | "
                 + "\(SimulationReport.percentiles(s.timeToTicketMs)) | \(SimulationReport.recovery(s.recoverySeconds)) | \(s.wastedAttempts) |\n"
         }
         out += "\n"
         for run in runs {
-            out += "- \(Spoken.code(run.policy)) · \(Spoken.code(run.profile)) · \(Spoken.code(run.scenario.name)): load `"
-                + Sparkline.line(run.series.map(\.attempts)) + "` " + Spoken.markdown(run.loadNote) + "\n"
+            out += "- \(Wording.code(run.policy)) · \(Wording.code(run.profile)) · \(Wording.code(run.scenario.name)): load `"
+                + Sparkline.line(run.series.map(\.attempts)) + "` " + Wording.markdown(run.loadNote) + "\n"
         }
         return out
     }
@@ -92,7 +92,7 @@ public struct SimulationReport: Sendable {
     }
 
     package static func percentiles(_ p: SimulationSummary.Percentiles) -> String {
-        [p.p50, p.p95, p.p99].map { $0.map(Spoken.duration) ?? "no ticket" }.joined(separator: " / ")
+        [p.p50, p.p95, p.p99].map { $0.map(Wording.duration) ?? "no ticket" }.joined(separator: " / ")
     }
 
     /// `x` with `places` decimals, rounded half away from zero, without Foundation.
@@ -216,7 +216,7 @@ extension SimulationRun {
                 + "\(SimulationReport.times(g.amplification)) per call, peak \(SimulationReport.times(g.peakLoad)) of its normal, "
                 + "failed \(SimulationReport.percent(g.failedPercent))\(g.interactive ? " (viewers who saw Retry)" : ""), budget refused \(g.budget)\n"
         }
-        let end = scenario.faults.isEmpty ? "the start" : "the last fault ended (\(Spoken.duration(scenario.lastFaultEndMs)))"
+        let end = scenario.faults.isEmpty ? "the start" : "the last fault ended (\(Wording.duration(scenario.lastFaultEndMs)))"
         out += "  recovery: \(s.recoverySeconds.map { "\($0) s after \(end)" } ?? "none within the run, after \(end)")"
             + "; wasted attempts \(s.wastedAttempts)\n"
         return out

@@ -725,7 +725,7 @@ package struct Engine {
 
     // MARK: results
 
-    package static func time(_ ns: Int64) -> String { Spoken.duration(Int(ns / 1_000_000)) }
+    package static func time(_ ns: Int64) -> String { Wording.duration(Int(ns / 1_000_000)) }
 
     /// Per group, its counts with its profile's name.
     package func groupSummaries(_ profiles: [Policy.Profile]) -> [SimulationGroup] {

@@ -97,7 +97,7 @@ package enum WaiverPass {
                         help: "write an expiry on or before \(today.adding(days: options.waiverMaxDays)), and renew it when it ends")
             } else if ahead <= expiringDays {
                 finding(.waiverExpiring, at: expires.span,
-                        "the waiver of \(ruleName)\(owner) expires on \(day), in \(Spoken.count(ahead, "day"))",
+                        "the waiver of \(ruleName)\(owner) expires on \(day), in \(Wording.count(ahead, "day"))",
                         help: "fix the policy before then, or renew the waiver")
             }
             entries[i].state = usable ? .active : .unusable

@@ -16,7 +16,7 @@ extension Rule {
             guard let most = limits.count(.prefetchAheadMax),
                   let ahead = doc.prefetchAhead, ahead.value > most else { return }
             let fix = findings.replacing(ahead.span, key: "ahead", with: String(most))
-            let tickets = most == 2 ? "three tickets" : Spoken.count(most + 1, "ticket")
+            let tickets = most == 2 ? "three tickets" : Wording.count(most + 1, "ticket")
             findings.add(at: ahead.span,
                          "prefetch.ahead is \(ahead.value), \(ahead.value &+ 1) tickets in one request; at most \(most) episode\(most == 1 ? "" : "s") ride\(most == 1 ? "s" : "") along (\(tickets))\(limits.note(.prefetchAheadMax))",
                          help: "write ahead: \(most)", related: limits.related(.prefetchAheadMax), fix: fix)

@@ -1,6 +1,6 @@
 /// Numbers and text as a reviewer reads them, and the markdown escaping that keeps policy text
 /// from breaking a table or adding markup to a pull-request comment.
-public enum Spoken {
+public enum Wording {
     /// `500 ms`, `8 s`, `1.5 s`, `5 min`, `2 h`: the largest unit that keeps the value whole,
     /// seconds with a fraction otherwise.
     public static func duration(_ ms: Int) -> String {
