@@ -140,7 +140,7 @@ enum OutputFolder {
     /// Whether `path` is a regular file (not a link) of exactly `bytes`: what `plan` finds
     /// unchanged. Asked of each generated file as it is made (`Generator.files`' `settled`).
     static func isOnDisk(_ bytes: [UInt8], at path: String) -> Bool {
-        guard kind(of: path) == .file, case .success(let old) = readNoFollow(path) else { return false }
+        guard case .success(let old) = readNoFollow(path, regularOnly: true) else { return false }
         return sameContents(old, bytes)
     }
 
@@ -349,9 +349,10 @@ enum OutputFolder {
     /// process that is still running are another `generate` at work in the same folder: its
     /// renames would fail if they went.
     static func removeStaleTemporaries(_ folder: String) {
-        for name in list(folder) {
+        // The listing's kinds: a stat of every generated file cost more than the rest of this.
+        for (name, listed) in entries(folder) {
             let path = folder + "/" + name
-            let k = kind(of: path)
+            let k = listed ?? kind(of: path)
             if name.hasPrefix(".") {
                 if name.contains(tempMarker), !isLiveRun(name), k == .file || k == .link { unlink(path) }
             } else if k == .directory {
@@ -367,11 +368,6 @@ enum OutputFolder {
         let digits = name[marker.upperBound...].prefix { $0 >= "0" && $0 <= "9" }
         guard let pid = pid_t(digits), pid > 0, pid != getpid() else { return false }
         return kill(pid, 0) == 0 || errno == EPERM
-    }
-
-    /// The names in `dir`, sorted; none when it cannot be read.
-    static func list(_ dir: String) -> [String] {
-        entries(dir).map(\.name)
     }
 
     /// `list`'s names, each with its kind as the folder's listing gives it (`d_type`), nil where
@@ -404,14 +400,20 @@ enum OutputFolder {
     /// either way: generated files stay far below the limit, as inputs are at most 1 MiB).
     static let readLimit = 1 << 24
 
-    static func readNoFollow(_ path: String) -> Result<[UInt8], Failure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    /// With `regularOnly`, anything but a regular file (a folder, a FIFO, which is opened without
+    /// waiting for a writer) is a failure too: one `open` and `fstat` instead of an `lstat` first.
+    static func readNoFollow(_ path: String, regularOnly: Bool = false) -> Result<[UInt8], Failure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { return .failure(Failure(message: "cannot read '\(printable(path))': \(Files.describeErrno())")) }
         defer { close(fd) }
         // Sized by fstat, read straight into the result: zeroing a large buffer per file costs more
         // than reading the small generated files. The size is a hint; reading goes on to EOF.
         var info = stat()
-        let hint = fstat(fd, &info) == 0 && info.st_size > 0 ? min(Int(info.st_size), readLimit) : 0
+        let known = fstat(fd, &info) == 0
+        if regularOnly, !known || info.st_mode & S_IFMT != S_IFREG {
+            return .failure(Failure(message: "cannot read '\(printable(path))': not a regular file"))
+        }
+        let hint = known && info.st_size > 0 ? min(Int(info.st_size), readLimit) : 0
         var out = [UInt8](repeating: 0, count: hint + 1)
         var count = 0
         while true {
