@@ -35,6 +35,16 @@ struct WeakestPointTests {
         let n = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, never)), guide: guide,
                                                thresholds: ReviewThresholds()))
         #expect(n.scenario == "reset")
+        #expect(n.sentence.contains("): no recovery within the run where the guide's policy recovers in 0 s"), "\(n.sentence)")
+        // Over 5 % without a ticket is said so, not as a time.
+        var guideP95 = guide, noTicket = head
+        guideP95[0].p95Ms = 6_220
+        noTicket[0] = ScenarioFigures(scenario: "outage", profile: "interactive", interactive: true, peakLoad: 4,
+                                      failedPercent: 16, p95Ms: nil, recoverySeconds: 0)
+        let t = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, noTicket)), guide: guideP95,
+                                               thresholds: ReviewThresholds()))
+        #expect(t.scenario == "outage")
+        #expect(t.sentence.contains("): over 5 % of calls get no ticket where the guide's policy gives 95 % one within 6.22 s"), "\(t.sentence)")
     }
 
     @Test func withoutAnythingWorseTheHardestScenarioWins() throws {
