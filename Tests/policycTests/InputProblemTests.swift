@@ -233,6 +233,10 @@ import TestSupport
         #expect(generate.status == 0 && generate.err.hasPrefix("warning: \(gone)\nwarning: \(loop)\n"), "\(generate)")
         let explain = try CLITests.policyc(["explain"], in: dir)
         #expect(explain.status == 0 && explain.err.contains("warning: \(loop)\n"), "\(explain)")
+        // A review says so too: a policy behind a broken link must not drop out of it unsaid.
+        try CLITests.write(CLITests.canonical, to: "Old/playback.yaml", in: dir)
+        let diff = try CLITests.policyc(["diff", "Old", "Policies"], in: dir)
+        #expect(diff.status == 0 && diff.err == "warning: \(gone)\nwarning: \(loop)\n", "\(diff)")
     }
 
     @Test(.enabled(if: CLITests.hasInteractiveDeadline || GenSupport.isCI, "no interactive-deadline rule in this build (required when CI=true)"))

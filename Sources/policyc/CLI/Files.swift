@@ -24,10 +24,12 @@ enum Files {
     }
 
     /// Expands PATH arguments to the policy files they name, in a stable order; fails on the
-    /// first PATH that cannot be read.
+    /// first PATH that cannot be read. A link in a folder that names no file is a warning on
+    /// standard error, as `lint` gives it: a policy must not drop out of a review unsaid.
     static func expand(_ paths: [String], allowStdin: Bool) -> Result<[String], ReadError> {
         let expanded = expandAll(paths, allowStdin: allowStdin)
         if let first = expanded.errors.first { return .failure(first) }
+        for link in expanded.skipped { Output.err("warning: \(link.message)\n") }
         return .success(expanded.paths)
     }
 
