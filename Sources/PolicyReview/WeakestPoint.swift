@@ -96,7 +96,8 @@ public struct WeakestPoint: Sendable, Hashable {
         case (.p95, nil, let b?):
             return "over 5 % of calls get no ticket where the guide's policy gives 95 % one within \(c.value(b))"
         case (.recovery, nil, let b?):
-            return "no recovery within the run where the guide's policy recovers in \(c.value(b))"
+            return "no recovery within the run where the guide's policy recovers "
+                + (b == 0 ? "as soon as the faults end" : "in \(c.value(b))")
         default:
             return "\(c.figureWords) \(c.value(c.head)) where the guide's policy has \(c.value(c.base))"
         }

@@ -35,7 +35,12 @@ struct WeakestPointTests {
         let n = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, never)), guide: guide,
                                                thresholds: ReviewThresholds()))
         #expect(n.scenario == "reset")
-        #expect(n.sentence.contains("): no recovery within the run where the guide's policy recovers in 0 s"), "\(n.sentence)")
+        #expect(n.sentence.contains("): no recovery within the run where the guide's policy recovers as soon as the faults end"), "\(n.sentence)")
+        var later = guide
+        later[2].recoverySeconds = 17
+        let l = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, never)), guide: later,
+                                               thresholds: ReviewThresholds()))
+        #expect(l.sentence.contains("no recovery within the run where the guide's policy recovers in 17 s"), "\(l.sentence)")
         // Over 5 % without a ticket is said so, not as a time.
         var guideP95 = guide, noTicket = head
         guideP95[0].p95Ms = 6_220
