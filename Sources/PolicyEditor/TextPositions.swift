@@ -142,7 +142,9 @@ public struct TextLines: Sendable {
         let end = editorLineEnd(position.line)
         let wanted = max(0, position.character)
         switch encoding {
-        case .utf8: return SourceMap.characterStart(min(start + wanted, end), in: bytes, notBefore: start)
+        case .utf8:
+            // Compared before adding: a character of Int.max must not overflow.
+            return SourceMap.characterStart(wanted >= end - start ? end : start + wanted, in: bytes, notBefore: start)
         case .utf16: return SourceMap.offset(afterUTF16: wanted, in: bytes, start..<end)
         }
     }

@@ -23,6 +23,7 @@ import TestSupport
         #expect(at(1, 4) == 6)            // é, two bytes, starts at 6
         #expect(at(1, 5) == 8)            // the end of line 1, where CRLF starts
         #expect(at(1, 6) == nil)          // past the end of the line
+        #expect(at(7, .max) == nil && at(8, .max) == nil && at(1, .max) == nil)   // no overflow either
         #expect(at(2, 1) == 10)
         #expect(at(2, 5) == 16)           // after 日 (three bytes)
         #expect(at(3, 4) == 17 + 3)       // 🎬 after "c: "

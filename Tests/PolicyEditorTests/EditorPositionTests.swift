@@ -76,6 +76,8 @@ import TestSupport
         #expect(lines.offset(of: EditorPosition(line: 1, character: -3), .utf16) == 6)
         #expect(lines.offset(of: EditorPosition(line: 0, character: .max), .utf8) == 5)
         #expect(lines.offset(of: EditorPosition(line: 0, character: .max), .utf16) == 5)
+        #expect(lines.offset(of: EditorPosition(line: 1, character: .max), .utf8) == 7)
+        #expect(lines.offset(of: EditorPosition(line: 1, character: .max), .utf16) == 7)
         #expect(lines.offset(of: EditorPosition(line: .max, character: .max), .utf16) == 7)
         #expect(lines.offset(of: EditorPosition(line: .min, character: .min), .utf16) == 0)
     }

@@ -279,8 +279,8 @@ public struct SourceMap: Sendable {
         var i = line.start
         let end = line.end
         if line.ascii {
-            let offset = i + mark.column - 1
-            return offset <= end ? offset : nil
+            // Compared before adding: a column of Int.max must not overflow.
+            return mark.column - 1 <= end - i ? i + mark.column - 1 : nil
         }
         var column = 1
         // From the last checkpoint before the column, on a long line.
