@@ -58,7 +58,7 @@ let package = Package(
         // Fixtures (Tests/Fixtures) are read from disk by path, not bundled.
         .target(name: "TestSupport", dependencies: ["PolicyKit"], path: "Tests/Support"),
         .testTarget(name: "PolicySourceTests", dependencies: ["PolicySource", "PolicyCheck", "TestSupport"]),
-        .testTarget(name: "PolicyCheckTests", dependencies: ["PolicyCheck", "PolicyCodegen", "TestSupport"]),
+        .testTarget(name: "PolicyCheckTests", dependencies: ["PolicyCheck", "TestSupport"]),
         .testTarget(name: "PolicyReportTests", dependencies: ["PolicyReport", "TestSupport"]),
         .testTarget(name: "PolicyCodegenTests", dependencies: ["PolicyCodegen", "TestSupport"]),
         .testTarget(name: "PolicySimulationTests", dependencies: ["PolicySimulation", "PolicyReport", "PolicyCodegen", "TestSupport"]),

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import PolicySource
 import PolicyCheck
-import PolicyCodegen
 import TestSupport
 
 /// The project file as PolicyKit reads it: bytes in, the typed file and findings out.
@@ -80,14 +79,5 @@ import TestSupport
             let loaded = ProjectConfig.load(bytes, path: "p.yaml")
             #expect(!loaded.diagnostics.isEmpty)
         }
-    }
-
-    @Test func theSchemaDescribesEveryKey() throws {
-        let schema = try #require(try JSONSerialization.jsonObject(with: Data(SchemaGenerator.text(of: ProjectConfig.schema).utf8)) as? [String: Any])
-        let properties = try #require(schema["properties"] as? [String: [String: Any]])
-        #expect(Set(properties.keys) == Set(ProjectConfig.fields.map(\.key)))
-        #expect(properties["version"]?["const"] as? Int == 1)
-        let targets = try #require((properties["targets"]?["items"] as? [String: Any])?["enum"] as? [String])
-        #expect(targets == Generator.Target.allCases.map(\.rawValue))
     }
 }

@@ -1,6 +1,5 @@
 import Testing
 import PolicySource
-import PolicyCheck
 import TestSupport
 
 /// The JSON parser the language server reads its client with: RFC 8259 exactly, and hostile
