@@ -348,7 +348,8 @@ package struct Engine {
         nextArrival = Event(time: now + Int64(gap), kind: .arrival)
     }
 
-    /// The client of a new call, drawn at random in proportion to its group's calls: with one group, uniformly.
+    /// The client of a new call, drawn at random in proportion to its group's calls: with one
+    /// group, uniformly.
     @inline(__always)
     package mutating func drawClient() -> Int {
         if groupEnds.count == 1 { return clientsRandom.below(clients) }
