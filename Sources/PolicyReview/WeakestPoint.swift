@@ -20,7 +20,7 @@ public struct WeakestPoint: Sendable, Hashable {
     public var worseThanGuide: [FigureChange]
 
     /// The scenario where `head` compares worst against the guide's `guide` figures, else the one
-    /// hardest on `head`; `runs` are per built-in scenario, in one order on both sides.
+    /// hardest on `head`; both are per built-in scenario, in one order.
     public static func pick(policy: String, head: [(Scenario, ScenarioFigures)], guide: [ScenarioFigures?],
                             thresholds: ReviewThresholds) -> WeakestPoint? {
         guard !head.isEmpty else { return nil }

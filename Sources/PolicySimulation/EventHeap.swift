@@ -33,7 +33,7 @@ package struct Event {
 
 /// A first-in first-out queue of values: the server's queue and the answers under way. Values
 /// are taken from the front by moving an index; the array drops its taken front once that is
-/// at least half of it, so each value is moved at most once more (amortized O(1)).
+/// at least half of it, so no more values are moved than were taken (O(1) a value, amortized).
 package struct Fifo<T> {
     private var items: [T] = []
     private var head = 0

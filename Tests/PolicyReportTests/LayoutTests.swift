@@ -48,38 +48,6 @@ import TestSupport
         #expect(Set([Span(Mark(line: 1, column: 2)), Span(Mark(line: 1, column: 2)), Span(Mark(line: 2, column: 1))]).count == 2)
     }
 
-    /// The report's lines are the source map's, whether the checker's whole map is given or the
-    /// lines are read only as far as asked: for random texts of every line break libyaml counts,
-    /// with and without a BOM, line n is the text between the (n-1)th and nth break, and there is
-    /// no line after a final break.
-    @Test func reportLinesAreTheMapsLines() {
-        var rng = Rng(state: 43)
-        for round in 0..<300 {
-            let text = rng.text(rng.below(40), bom: round % 4 == 0)
-            let bytes = Array(text.utf8)
-            var partial = Reporters.SourceLines(bytes)
-            var whole = Reporters.SourceLines(bytes, map: SourceMap(bytes))
-            // The reference: split the scalars at LF, CR, CRLF, NEL, LS and PS.
-            var lines: [String] = [], current = ""
-            var scalars = Array((text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text).unicodeScalars)[...]
-            while let s = scalars.popFirst() {
-                if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(s) {
-                    if s == "\r", scalars.first == "\n" { scalars.removeFirst() }
-                    lines.append(current)
-                    current = ""
-                } else {
-                    current.unicodeScalars.append(s)
-                }
-            }
-            if !current.isEmpty { lines.append(current) }
-            for n in 0...(lines.count + 2) {
-                let expected = n >= 1 && n <= lines.count ? lines[n - 1] : nil
-                #expect(partial.line(n).map { String($0) } == expected, "\(text.debugDescription) line \(n)")
-                #expect(whole.line(n).map { String($0) } == expected, "\(text.debugDescription) line \(n), whole map")
-            }
-        }
-    }
-
     /// A long line's excerpt, made from the walked line, is the one the whole line would give,
     /// wherever the column, with wide, combining, tab and control characters on the way; and so is
     /// a long line of ASCII (tabs and control characters too), made from its bytes undecoded.
@@ -134,9 +102,10 @@ import TestSupport
         }
     }
 
-    /// Lines are split on the bytes as far as they are asked for and decoded one by one: each is
-    /// the line of the whole file decoded (invalid UTF-8 repaired) and then split, whatever bytes
-    /// stand around its breaks, and in whatever order lines are asked for.
+    /// Lines come from the source map, read as far as they are asked for (or the checker's whole
+    /// map), and are decoded one by one: each is the line of the whole file decoded (invalid UTF-8
+    /// repaired) and then split, whatever bytes stand around its breaks, and in whatever order
+    /// lines are asked for.
     @Test func linesAreThoseOfTheWholeDecodedFile() {
         var rng = Rng(state: 7)
         let pieces: [[UInt8]] = [[0x61], [0x20], [0x0A], [0x0D], [0x0D, 0x0A], [0xC2, 0x85], [0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9],
@@ -158,12 +127,14 @@ import TestSupport
                 }
             }
             if !current.isEmpty { lines.append(current) }
-            var source = Reporters.SourceLines(bytes)
-            var order = Array(1...(lines.count + 2))
+            var partial = Reporters.SourceLines(bytes)
+            var whole = Reporters.SourceLines(bytes, map: SourceMap(bytes))
+            var order = Array(0...(lines.count + 2))
             if round % 2 == 1 { order.reverse() }
             for n in order {
-                let made = source.line(n).map { String(String.UnicodeScalarView($0)) }
-                #expect(made == (n <= lines.count ? lines[n - 1] : nil), "\(bytes) line \(n)")
+                let expected = n >= 1 && n <= lines.count ? lines[n - 1] : nil
+                #expect(partial.line(n).map { String(String.UnicodeScalarView($0)) } == expected, "\(bytes) line \(n)")
+                #expect(whole.line(n).map { String(String.UnicodeScalarView($0)) } == expected, "\(bytes) line \(n), whole map")
             }
         }
     }

@@ -15,6 +15,12 @@ struct WeakestPointTests {
 
     static let scenarios = ["outage", "spike", "reset"].compactMap(Scenario.builtin)
 
+    /// The weakest point of `head` (outage, spike, reset) against the guide's `guide`.
+    static func pick(_ head: [ScenarioFigures], guide: [ScenarioFigures]) throws -> WeakestPoint {
+        try #require(WeakestPoint.pick(policy: "p", head: Array(zip(scenarios, head)), guide: guide,
+                                       thresholds: ReviewThresholds()))
+    }
+
     @Test func theScenarioFurthestBehindTheGuideWins() throws {
         let guide = [Self.figures("outage", peak: 4, failed: 16, recovery: 0),
                      Self.figures("spike", peak: 7, failed: 10, recovery: 5),
@@ -23,8 +29,7 @@ struct WeakestPointTests {
         let head = [Self.figures("outage", peak: 5, failed: 16, recovery: 0),
                     Self.figures("spike", peak: 20.3, failed: 10, recovery: 5),
                     Self.figures("reset", peak: 3, failed: 5, recovery: 0)]
-        let w = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, head)), guide: guide,
-                                               thresholds: ReviewThresholds()))
+        let w = try Self.pick(head, guide: guide)
         #expect(w.scenario == "spike")
         #expect(w.worseThanGuide.map(\.figure) == [.peakLoad])
         #expect(w.sentence.hasPrefix("Weakest point of the built-in scenarios: spike (five times the calls for 5 s (a push notification)): peak load 20.3× where the guide's policy has 7.0×"))
@@ -32,22 +37,19 @@ struct WeakestPointTests {
         // No recovery where the guide's policy recovers outranks any finite move.
         var never = head
         never[2].recoverySeconds = nil
-        let n = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, never)), guide: guide,
-                                               thresholds: ReviewThresholds()))
+        let n = try Self.pick(never, guide: guide)
         #expect(n.scenario == "reset")
         #expect(n.sentence.contains("): no recovery within the run where the guide's policy recovers as soon as the faults end"), "\(n.sentence)")
         var later = guide
         later[2].recoverySeconds = 17
-        let l = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, never)), guide: later,
-                                               thresholds: ReviewThresholds()))
+        let l = try Self.pick(never, guide: later)
         #expect(l.sentence.contains("no recovery within the run where the guide's policy recovers in 17 s"), "\(l.sentence)")
         // Over 5 % without a ticket is said so, not as a time.
         var guideP95 = guide, noTicket = head
         guideP95[0].p95Ms = 6_220
         noTicket[0] = ScenarioFigures(scenario: "outage", profile: "interactive", interactive: true, peakLoad: 4,
                                       failedPercent: 16, p95Ms: nil, recoverySeconds: 0)
-        let t = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, noTicket)), guide: guideP95,
-                                               thresholds: ReviewThresholds()))
+        let t = try Self.pick(noTicket, guide: guideP95)
         #expect(t.scenario == "outage")
         #expect(t.sentence.contains("): over 5 % of calls get no ticket where the guide's policy gives 95 % one within 6.22 s"), "\(t.sentence)")
     }
@@ -56,15 +58,13 @@ struct WeakestPointTests {
         let same = [Self.figures("outage", peak: 4, failed: 16, recovery: 0),
                     Self.figures("spike", peak: 7, failed: 30, recovery: 5),
                     Self.figures("reset", peak: 3, failed: 5, recovery: 0)]
-        let w = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, same)), guide: same,
-                                               thresholds: ReviewThresholds()))
+        let w = try Self.pick(same, guide: same)
         #expect(w.scenario == "spike" && w.worseThanGuide.isEmpty)
         #expect(w.sentence.contains("viewers who see Retry 30 %, peak load 7.0× of normal, recovery 5 s; no built-in scenario shows it worse than the guide's own policy"))
         // No recovery within the run is harder than any share of failed calls.
         var stuck = same
         stuck[2].recoverySeconds = nil
-        let s = try #require(WeakestPoint.pick(policy: "p", head: Array(zip(Self.scenarios, stuck)), guide: same,
-                                               thresholds: ReviewThresholds()))
+        let s = try Self.pick(stuck, guide: same)
         #expect(s.scenario == "reset")
     }
 
