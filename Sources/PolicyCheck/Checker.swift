@@ -26,7 +26,7 @@ public struct CheckedFile: Sendable {
     /// far down a large file).
     public var lines: SourceMap?
 
-    package enum PolicyOrigin: Sendable {
+    enum PolicyOrigin: Sendable {
         case given(Policy?)
         /// `doc` is clean: complete it when asked.
         case doc
@@ -44,7 +44,7 @@ public struct CheckedFile: Sendable {
 
     /// A file whose policy is `doc` completed when `clean`, and none otherwise. Each property set
     /// once: delegating to the other initializer and then changing the file copied it whole.
-    package init(path: String, diagnostics: [Diagnostic], doc: PolicyDoc?, clean: Bool, source: [UInt8]) {
+    init(path: String, diagnostics: [Diagnostic], doc: PolicyDoc?, clean: Bool, source: [UInt8]) {
         self.path = path
         self.diagnostics = diagnostics
         self.doc = doc
@@ -88,7 +88,7 @@ public enum Checker {
     }
 
     /// `check` with the loader's `reading` given (tests compare it with everything kept).
-    package static func check(_ bytes: [UInt8], path: String, reading: Shape?,
+    static func check(_ bytes: [UInt8], path: String, reading: Shape?,
                               options: CheckOptions = CheckOptions()) -> CheckedFile {
         var loaded = Loader.load(bytes, reading: reading)
         var diagnostics = loaded.diagnostics
@@ -186,19 +186,19 @@ public enum Checker {
     /// findings (one per colliding name, possibly thousands) do not use up the room the others'
     /// fixes are made in (a fix is made only while the report has room), and the report keeps the
     /// earliest findings by their place in the file, whichever collector made them.
-    package static let ownRoomRule = RuleID.nameCollision
+    static let ownRoomRule = RuleID.nameCollision
 
-    package static func check(_ rule: Rule, _ doc: PolicyDoc, _ findings: inout Findings) {
+    static func check(_ rule: Rule, _ doc: PolicyDoc, _ findings: inout Findings) {
         guard let check = rule.check else { return }
         findings.rule = (rule.id, rule.severity)
         check(doc, &findings)
     }
 
-    package static func findings(of id: RuleID, in doc: PolicyDoc, limits: Limits = .guide) -> [Diagnostic] {
+    static func findings(of id: RuleID, in doc: PolicyDoc, limits: Limits = .guide) -> [Diagnostic] {
         Catalog.rule(id).map { findings(of: $0, in: doc, limits: limits) } ?? []
     }
 
-    package static func findings(of rule: Rule, in doc: PolicyDoc, limits: Limits = .guide) -> [Diagnostic] {
+    static func findings(of rule: Rule, in doc: PolicyDoc, limits: Limits = .guide) -> [Diagnostic] {
         guard let check = rule.check else { return [] }
         var findings = Findings()
         findings.limits = limits

@@ -9,27 +9,27 @@ import PolicyCheck
 /// arrays of doc lines) cost several times more than the bytes themselves.
 ///
 /// A line is fixed text and values in turn: `line("public static let prefetchAhead: Int = ", n)`.
-package final class CodeWriter {
+final class CodeWriter {
     /// Whose doc comments `doc` writes: Swift `///` lines, or Kotlin and TypeScript ` * ` lines in
     /// `/** … */`.
-    package enum Language {
+    enum Language {
         case swift, kotlin, typeScript
 
         /// Whether doc comments are blocks (`/** … */`) rather than `///` lines.
-        package var blockDocs: Bool { self != .swift }
+        var blockDocs: Bool { self != .swift }
     }
 
-    package let language: Language
+    let language: Language
     private var out: [UInt8] = []
     private var depth = 0
 
-    package init(_ language: Language, capacity: Int = 16_384) {
+    init(_ language: Language, capacity: Int = 16_384) {
         self.language = language
         out.reserveCapacity(capacity)
     }
 
-    package var bytes: [UInt8] { out }
-    package var text: String { String(decoding: out, as: UTF8.self) }
+    var bytes: [UInt8] { out }
+    var text: String { String(decoding: out, as: UTF8.self) }
 
     /// Bytes written so far.
     private var count: Int { out.count }
@@ -37,21 +37,21 @@ package final class CodeWriter {
     // MARK: bytes
 
     @inline(__always)
-    package func append(_ raw: UnsafeBufferPointer<UInt8>) {
+    func append(_ raw: UnsafeBufferPointer<UInt8>) {
         out.append(contentsOf: raw)
     }
 
     @inline(__always)
-    package func append(_ byte: UInt8) {
+    func append(_ byte: UInt8) {
         out.append(byte)
     }
 
-    package func append(_ raw: [UInt8]) {
+    func append(_ raw: [UInt8]) {
         out.append(contentsOf: raw)
     }
 
     /// `n` in decimal, as `"\(n)"` writes it.
-    package func append(decimal n: Int) {
+    func append(decimal n: Int) {
         if n < 0 { out.append(0x2D) }
         var rest = n.magnitude
         var digits = 1
@@ -72,7 +72,7 @@ package final class CodeWriter {
     }
 
     /// `n` in uppercase hexadecimal, at least `minDigits` digits (zeros in front).
-    package func append(hex n: UInt32, minDigits: Int = 1) {
+    func append(hex n: UInt32, minDigits: Int = 1) {
         var digits = 1
         while digits < 8 && n >> (4 * UInt32(digits)) != 0 { digits += 1 }
         digits = max(digits, minDigits)
@@ -84,7 +84,7 @@ package final class CodeWriter {
 
     /// `scalar` as `\uXXXX` escapes of its UTF-16 units (a surrogate pair past U+FFFF), as Kotlin
     /// and TypeScript string literals read them.
-    package func appendUTF16Escapes(_ scalar: UInt32) {
+    func appendUTF16Escapes(_ scalar: UInt32) {
         if scalar < 0x10000 {
             put("\\u")
             append(hex: scalar, minDigits: 4)
@@ -100,7 +100,7 @@ package final class CodeWriter {
     /// printable ASCII (all of the usual name or code) stand as they are, but for `"`, `\` and the
     /// language's `special` byte, which are written after a backslash; every other scalar is
     /// written by `escape`, the language's own form.
-    package func appendQuoted(_ text: String, backslashing special: UInt8? = nil, escape: (CodeWriter, UInt32) -> Void) {
+    func appendQuoted(_ text: String, backslashing special: UInt8? = nil, escape: (CodeWriter, UInt32) -> Void) {
         append(0x22)
         var text = text
         text.withUTF8 { b in
@@ -131,61 +131,61 @@ package final class CodeWriter {
 
     /// The indentation of a new line.
     @inline(__always)
-    package func begin() {
+    func begin() {
         out.append(contentsOf: repeatElement(0x20, count: 4 * depth))
     }
 
     @inline(__always)
-    package func end() {
+    func end() {
         append(0x0A)
     }
 
     @inline(__always)
-    package func put(_ text: StaticString) {
+    func put(_ text: StaticString) {
         text.withUTF8Buffer { append($0) }
     }
 
     /// A value: a number, a name, a literal. (Not `put`: a text literal would then be taken for a
     /// String, not a StaticString.)
-    package func write(_ value: some Fragment) {
+    func write(_ value: some Fragment) {
         value.write(to: self)
     }
 
-    package func put(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
+    func put(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
         put(s0); write(a); put(s1)
     }
 
-    package func put(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
+    func put(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
         put(s0); write(a); put(s1); write(b); put(s2)
     }
 
     /// An empty line carries no trailing spaces.
-    package func line(_ text: StaticString = "") {
+    func line(_ text: StaticString = "") {
         if text.utf8CodeUnitCount > 0 { begin(); put(text) }
         end()
     }
 
-    package func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
+    func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
         begin(); put(s0, a, s1); end()
     }
 
-    package func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
+    func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
         begin(); put(s0, a, s1, b, s2); end()
     }
 
-    package func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
+    func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
               _ c: some Fragment, _ s3: StaticString = "") {
         begin(); put(s0, a, s1, b, s2); write(c); put(s3); end()
     }
 
-    package func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
+    func line(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
               _ c: some Fragment, _ s3: StaticString, _ d: some Fragment, _ s4: StaticString,
               _ e: some Fragment, _ s5: StaticString, _ f: some Fragment, _ s6: StaticString = "") {
         begin(); put(s0, a, s1, b, s2); write(c); put(s3, d, s4, e, s5); write(f); put(s6); end()
     }
 
     /// `items` with `", "` between them (`1, 2, 3`); `body` writes one.
-    package func list<T>(_ items: [T], _ body: (T) -> Void) {
+    func list<T>(_ items: [T], _ body: (T) -> Void) {
         for (i, item) in items.enumerated() {
             if i > 0 { put(", ") }
             body(item)
@@ -193,19 +193,19 @@ package final class CodeWriter {
     }
 
     /// `body`, one level deeper.
-    package func indent(_ body: () -> Void) {
+    func indent(_ body: () -> Void) {
         indent(1, body)
     }
 
     /// `body`, `levels` deeper.
-    package func indent(_ levels: Int, _ body: () -> Void) {
+    func indent(_ levels: Int, _ body: () -> Void) {
         depth += levels
         body()
         depth -= levels
     }
 
     /// `opener {`, `body` one level deeper, `}`.
-    package func block(_ opener: StaticString, _ body: () -> Void) {
+    func block(_ opener: StaticString, _ body: () -> Void) {
         begin(); put(opener); put(" {"); end()
         indent(body)
         line("}")
@@ -216,45 +216,45 @@ package final class CodeWriter {
     /// A doc comment: Swift writes `body`'s lines as they are, Kotlin and TypeScript inside `/**`
     /// and ` */`.
     @inline(__always)
-    package func doc(_ body: () -> Void) {
+    func doc(_ body: () -> Void) {
         if language.blockDocs { line("/**") }
         body()
         if language.blockDocs { line(" */") }
     }
 
-    package func doc(_ text: StaticString) { doc { docLine(text) } }
+    func doc(_ text: StaticString) { doc { docLine(text) } }
 
-    package func doc(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
+    func doc(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
         doc { docLine(s0, a, s1) }
     }
 
-    package func doc(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
+    func doc(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
         doc { docLine(s0, a, s1, b, s2) }
     }
 
-    package func doc(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
+    func doc(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
              _ c: some Fragment, _ s3: StaticString = "") {
         doc { docLine(s0, a, s1, b, s2, c, s3) }
     }
 
-    package func docLine(_ text: StaticString) {
+    func docLine(_ text: StaticString) {
         docLine { docPut(text) }
     }
 
-    package func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
+    func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString = "") {
         docLine { docPut(s0); docWrite(a); docPut(s1) }
     }
 
-    package func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
+    func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString = "") {
         docLine { docPut(s0); docWrite(a); docPut(s1); docWrite(b); docPut(s2) }
     }
 
-    package func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
+    func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
                  _ c: some Fragment, _ s3: StaticString = "") {
         docLine { docPut(s0); docWrite(a); docPut(s1); docWrite(b); docPut(s2); docWrite(c); docPut(s3) }
     }
 
-    package func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
+    func docLine(_ s0: StaticString, _ a: some Fragment, _ s1: StaticString, _ b: some Fragment, _ s2: StaticString,
                  _ c: some Fragment, _ s3: StaticString, _ d: some Fragment, _ s4: StaticString = "") {
         docLine { docPut(s0); docWrite(a); docPut(s1); docWrite(b); docPut(s2); docWrite(c); docPut(s3); docWrite(d); docPut(s4) }
     }
@@ -312,7 +312,7 @@ package final class CodeWriter {
 
     /// Free text as doc comment lines: each line break of the text starts a new line, and
     /// `commentLines` makes each line safe; in a block comment `*/` and `/*` are kept from forming.
-    package func docText(_ text: String) {
+    func docText(_ text: String) {
         commentLines(text) { line in
             begin()
             if line.isEmpty {
@@ -332,7 +332,7 @@ package final class CodeWriter {
     /// so nothing closes or opens a comment (Kotlin nests block comments, so either would change
     /// where it ends; TypeScript ends one at the first `*/`). Both are ASCII: in UTF-8 their bytes
     /// stand for them alone.
-    package func appendDefusingCommentMarks(_ line: UnsafeBufferPointer<UInt8>) {
+    func appendDefusingCommentMarks(_ line: UnsafeBufferPointer<UInt8>) {
         // Without a '*' no two can meet.
         guard line.contains(0x2A) else { return append(line) }
         var last: UInt8 = 0
@@ -345,7 +345,7 @@ package final class CodeWriter {
 
     /// The lines written so far, without their line breaks (`doc` for tests and callers that
     /// want Strings).
-    package var lines: [String] {
+    var lines: [String] {
         var start = 0
         var lines: [String] = []
         for i in 0..<count where out[i] == 0x0A {
@@ -357,7 +357,7 @@ package final class CodeWriter {
 }
 
 /// A value in a generated line that writes its own bytes: a number, a name, a literal.
-package protocol Fragment {
+protocol Fragment {
     func write(to w: CodeWriter)
     /// Whether every value of the type is plain text for a doc line (see `CodeWriter.isPlain`),
     /// so that it needs no check there.
@@ -365,16 +365,16 @@ package protocol Fragment {
 }
 
 extension Fragment {
-    package static var isAlwaysPlain: Bool { false }
+    static var isAlwaysPlain: Bool { false }
 }
 
 extension StaticString: Fragment {
-    package func write(to w: CodeWriter) { withUTF8Buffer { w.append($0) } }
+    func write(to w: CodeWriter) { withUTF8Buffer { w.append($0) } }
 }
 
 /// Identifiers and other text that is safe as it is (free text goes through `literal` or `doc`).
 extension String: Fragment {
-    package func write(to w: CodeWriter) {
+    func write(to w: CodeWriter) {
         if utf8.withContiguousStorageIfAvailable({ w.append($0) }) != nil { return }
         var copy = self
         copy.withUTF8 { w.append($0) }
@@ -382,40 +382,40 @@ extension String: Fragment {
 }
 
 extension Int: Fragment {
-    package func write(to w: CodeWriter) { w.append(decimal: self) }
-    package static var isAlwaysPlain: Bool { true }
+    func write(to w: CodeWriter) { w.append(decimal: self) }
+    static var isAlwaysPlain: Bool { true }
 }
 
 extension Bool: Fragment {
-    package func write(to w: CodeWriter) { w.put(self ? "true" : "false") }
+    func write(to w: CodeWriter) { w.put(self ? "true" : "false") }
 }
 
 /// ` on line 12` after a key, or nothing when the line is not known.
-package struct OnLine: Fragment {
-    package var line: Int?
+struct OnLine: Fragment {
+    var line: Int?
 
-    package init(line: Int?) { self.line = line }
+    init(line: Int?) { self.line = line }
 
-    package func write(to w: CodeWriter) {
+    func write(to w: CodeWriter) {
         if let line { w.put(" on line ", line) }
     }
 
-    package static var isAlwaysPlain: Bool { true }
+    static var isAlwaysPlain: Bool { true }
 }
 
 /// Lines that are the same in every generated file, rendered once and copied in: most of a
 /// generated file is fixed text, and writing it line by line for every policy cost most of
 /// generating. `hole` marks where one varying value goes (the type name, say), in code: a doc
 /// comment would escape it.
-package struct FixedLines: Sendable {
-    package static let hole = "\u{1}"
-    package let depth: Int
+struct FixedLines: Sendable {
+    static let hole = "\u{1}"
+    let depth: Int
     /// The bytes between the holes.
-    package let parts: [[UInt8]]
-    package let render: @Sendable (CodeWriter, String) -> Void
+    let parts: [[UInt8]]
+    let render: @Sendable (CodeWriter, String) -> Void
 
     /// `render` writes the lines at `depth`, with `FixedLines.hole` wherever the value goes.
-    package init(_ language: CodeWriter.Language, depth: Int, _ render: @escaping @Sendable (CodeWriter, String) -> Void) {
+    init(_ language: CodeWriter.Language, depth: Int, _ render: @escaping @Sendable (CodeWriter, String) -> Void) {
         let w = CodeWriter(language)
         w.indent(depth) { render(w, Self.hole) }
         self.depth = depth
@@ -426,7 +426,7 @@ package struct FixedLines: Sendable {
 
 extension CodeWriter {
     /// `fixed` at the current depth, `value` in its holes: as if its lines were written here.
-    package func emit(_ fixed: FixedLines, _ value: String = "") {
+    func emit(_ fixed: FixedLines, _ value: String = "") {
         guard fixed.depth == depth else {
             fixed.render(self, value)
             return

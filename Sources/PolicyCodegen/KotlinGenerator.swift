@@ -8,12 +8,12 @@ import PolicyCheck
 /// (`CharSequence.isEmpty()` and the like) and `kotlin.time`. Free text reaches the output only
 /// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom,
 /// the profiles and constants, and their doc strings, from `PolicyModule`.
-package enum KotlinGenerator {
-    package static func source(for policy: Policy, package: String) -> String {
+enum KotlinGenerator {
+    static func source(for policy: Policy, package: String) -> String {
         String(decoding: bytes(for: policy, PolicyModule(policy), package: package), as: UTF8.self)
     }
 
-    package static func bytes(for policy: Policy, _ module: PolicyModule, package: String) -> [UInt8] {
+    static func bytes(for policy: Policy, _ module: PolicyModule, package: String) -> [UInt8] {
         let at = module.at
         let w = CodeWriter(.kotlin)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
@@ -148,7 +148,7 @@ package enum KotlinGenerator {
     }
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
-    package static let types = FixedLines(.kotlin, depth: 1) { w, _ in
+    static let types = FixedLines(.kotlin, depth: 1) { w, _ in
         w.doc {
             w.docText("""
                 How hard to try for one kind of caller: one entry of `retry.profiles`.
@@ -202,7 +202,7 @@ package enum KotlinGenerator {
         w.line("}")
     }
 
-    package static let isRetryable = FixedLines(.kotlin, depth: 1) { w, _ in
+    static let isRetryable = FixedLines(.kotlin, depth: 1) { w, _ in
         w.line("@JvmStatic")
         w.line("@JvmOverloads")
         w.block("fun isRetryable(status: Int?, errorCode: String? = null): Boolean") {
@@ -212,7 +212,7 @@ package enum KotlinGenerator {
         }
     }
 
-    package static let backoffMs = FixedLines(.kotlin, depth: 1) { w, _ in
+    static let backoffMs = FixedLines(.kotlin, depth: 1) { w, _ in
         w.line("@JvmStatic")
         w.line("@JvmOverloads")
         w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Double") {
@@ -224,7 +224,7 @@ package enum KotlinGenerator {
         }
     }
 
-    package static let backoffVariants = FixedLines(.kotlin, depth: 1) { w, _ in
+    static let backoffVariants = FixedLines(.kotlin, depth: 1) { w, _ in
         w.doc("`backoffMs` with a `Random` for the jitter (`Random(seed)` in tests).")
         w.line("@JvmStatic")
         w.line("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: Random): Double =")
@@ -247,7 +247,7 @@ package enum KotlinGenerator {
         w.line("    backoffDelayMs(attempt, retryAfterS, profile) { random.nextDouble() }")
     }
 
-    package static let retryBudget = FixedLines(.kotlin, depth: 1) { w, _ in
+    static let retryBudget = FixedLines(.kotlin, depth: 1) { w, _ in
         w.block("class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { defaultNowMs() })") {
             w.line("private var sent: Long = 0L")
             w.line("private var retries: Long = 0L")
@@ -296,26 +296,26 @@ package enum KotlinGenerator {
     }
 
     /// A Kotlin string literal of `text`: written by `Literal`, the one way text becomes one.
-    package static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         let w = CodeWriter(.kotlin, capacity: text.utf8.count + 2)
         w.write(quoted(text))
         return w.text
     }
 
-    package static func quoted(_ text: String) -> Literal { Literal(text: text) }
+    static func quoted(_ text: String) -> Literal { Literal(text: text) }
 
     /// The one way text becomes a Kotlin string literal: printable ASCII as is (but `"`, `\` and
     /// `$` escaped, so no template can run), every other UTF-16 unit as `\uXXXX`.
-    package struct Literal: Fragment {
-        package var text: String
+    struct Literal: Fragment {
+        var text: String
 
-        package func write(to w: CodeWriter) {
+        func write(to w: CodeWriter) {
             w.appendQuoted(text, backslashing: 0x24) { w, scalar in w.appendUTF16Escapes(scalar) }
         }
     }
 
     /// The lines of the KDoc comment of `text` (see `CodeWriter.docText`).
-    package static func doc(_ text: String) -> [String] {
+    static func doc(_ text: String) -> [String] {
         let w = CodeWriter(.kotlin, capacity: 2 * text.utf8.count + 16)
         w.doc { w.docText(text) }
         return w.lines

@@ -7,9 +7,9 @@ import PolicyCheck
 /// render it in their language (names, types and literals are theirs; what a member is, what it
 /// holds and what its doc says are decided here). The functions and fixed types of a module are
 /// code of each language, not members, and stay with the renderers.
-package struct PolicyModule {
+struct PolicyModule {
     /// A constant's value, by what it is: each language gives each case its type and literal.
-    package enum Value {
+    enum Value {
         /// A name (`policy`).
         case text(String)
         /// Free text that may be absent (`description`).
@@ -33,34 +33,34 @@ package struct PolicyModule {
 
     /// A doc string of the form "<text> (`<key>` on line N[: <detail>])." — what the member is,
     /// and where its value stands in the policy.
-    package struct Doc {
-        package var text: StaticString
-        package var key: StaticString
-        package var line: OnLine
+    struct Doc {
+        var text: StaticString
+        var key: StaticString
+        var line: OnLine
         /// Shown after the line: the value as the policy writes it, where the member's differs.
-        package var detail: String? = nil
+        var detail: String? = nil
     }
 
-    package struct Constant {
+    struct Constant {
         /// The Swift name (lowerCamel).
-        package var swiftName: StaticString
+        var swiftName: StaticString
         /// The Kotlin and TypeScript name (SCREAMING_SNAKE).
-        package var name: StaticString
-        package var doc: Doc
-        package var value: Value
+        var name: StaticString
+        var doc: Doc
+        var value: Value
     }
 
     /// The generated type: `PlaybackPolicy`.
-    package var type: String
+    var type: String
     /// Where each documented key stands, for the doc strings of the functions.
-    package var at: SourceLines
+    var at: SourceLines
     /// One constant per profile, in the policy's order (see `writeProfileDoc`).
-    package var profiles: [Policy.Profile]
-    package var constants: [Constant]
+    var profiles: [Policy.Profile]
+    var constants: [Constant]
     /// The limits the policy was checked against, named in every file's header.
-    package var limits = PolicyCheck.Limits.guide
+    var limits = PolicyCheck.Limits.guide
 
-    package init(_ policy: Policy) {
+    init(_ policy: Policy) {
         type = Naming.typeName(policy: policy.name)
         let at = SourceLines(lines: policy.keyLines)
         self.at = at
@@ -123,7 +123,7 @@ package struct PolicyModule {
     }
 
     /// The doc string of a profile's constant, the same in every language.
-    package static func writeProfileDoc(_ p: Policy.Profile, to w: CodeWriter) {
+    static func writeProfileDoc(_ p: Policy.Profile, to w: CodeWriter) {
         w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
     }
 }
@@ -131,7 +131,7 @@ package struct PolicyModule {
 extension CodeWriter {
     /// A member's doc string; `orNull` adds ", or null" after its text (a value that may be
     /// absent, where the language says so in words).
-    package func doc(_ d: PolicyModule.Doc, orNull: Bool = false) {
+    func doc(_ d: PolicyModule.Doc, orNull: Bool = false) {
         doc {
             if let detail = d.detail {
                 docLine(d.text, OrNull(on: orNull), " (`", d.key, "`", d.line, ": ", detail, ").")

@@ -63,7 +63,7 @@ public enum SchemaGenerator {
 
     /// The schema of an object with `fields`, at the dotted `path` (where `limits` attach: the
     /// policy's by default; the simulation's scenarios have their own).
-    package static func object(_ fields: [Field], path: String, limits: SchemaLimits = .policy) -> [String: JSON] {
+    static func object(_ fields: [Field], path: String, limits: SchemaLimits = .policy) -> [String: JSON] {
         var properties: [String: JSON] = [:]
         for field in fields {
             let fieldPath = path.isEmpty ? field.key : path + "." + field.key
@@ -84,7 +84,7 @@ public enum SchemaGenerator {
         return out
     }
 
-    package static func shape(_ shape: Shape, path: String, limits: SchemaLimits = .policy) -> [String: JSON] {
+    static func shape(_ shape: Shape, path: String, limits: SchemaLimits = .policy) -> [String: JSON] {
         switch shape {
         case .integer(let min, let max):
             var s: [String: JSON] = ["type": .string("integer")]
@@ -134,13 +134,13 @@ public enum SchemaGenerator {
 }
 
 extension SchemaLimits {
-    package static let policy = SchemaLimits(of: Limits.of, ofObject: Limits.ofObject)
+    static let policy = SchemaLimits(of: Limits.of, ofObject: Limits.ofObject)
 }
 
 /// The limits of SPEC §2 that JSON Schema can state, by dotted path, each beside the rule id it
 /// mirrors. Only error rules: a warning (interactive-deadline) must never fail validation.
-package enum Limits {
-    package static func of(_ path: String) -> [String: JSON] {
+enum Limits {
+    static func of(_ path: String) -> [String: JSON] {
         switch path {
         case "version":  // unsupported-version
             return ["const": .int(Language.version)]
@@ -192,7 +192,7 @@ package enum Limits {
     }
 
     /// Limits that tie two keys of one mapping together.
-    package static func ofObject(_ path: String) -> [String: JSON] {
+    static func ofObject(_ path: String) -> [String: JSON] {
         switch path {
         case "retry.profiles.*":  // interactive-retries-max
             return [
@@ -215,7 +215,7 @@ package enum Limits {
 
     /// Profile names: the name pattern (bad-name), and none that becomes a keyword or a generated
     /// member in Swift, Kotlin or TypeScript (bad-name, name-collision), listed as the names lint refuses.
-    package static var profileNames: [String: JSON] {
+    static var profileNames: [String: JSON] {
         [
             "pattern": .string(Patterns.name),
             "maxLength": .int(Values.maxNameLength),
@@ -225,7 +225,7 @@ package enum Limits {
 
     /// Whether a profile called `name` would take a reserved identifier in any language (a
     /// TypeScript constant is never a reserved word: see `Naming.typeScriptProfile`).
-    package static func isReservedProfileName(_ name: String) -> Bool {
+    static func isReservedProfileName(_ name: String) -> Bool {
         let swift = Naming.swiftProfile(name), kotlin = Naming.kotlinProfile(name), typeScript = Naming.typeScriptProfile(name)
         return Naming.swiftKeywords.contains(swift) || Naming.swiftMembers.contains(swift)
             || Naming.kotlinKeywords.contains(kotlin) || Naming.kotlinMembers.contains(kotlin)
@@ -234,7 +234,7 @@ package enum Limits {
 
     /// The valid names that convert to a reserved identifier: every reserved word of both lists,
     /// written in camelCase or with dashes, kept when the conversion really gives a reserved one.
-    package static let reservedProfileNames: [String] = {
+    static let reservedProfileNames: [String] = {
         var words: Set<String> = []
         let all = Naming.swiftKeywords.union(Naming.swiftMembers).union(Naming.kotlinKeywords).union(Naming.kotlinMembers)
             .union(Naming.typeScriptMembers)
@@ -254,7 +254,7 @@ package enum Limits {
     }()
 
     /// `budgetRatio` → `budgetRatio`, `budget-ratio` (each hump either kept or written with a dash).
-    package static func spellings(_ word: String) -> [String] {
+    static func spellings(_ word: String) -> [String] {
         var results = [""]
         for c in word {
             if c.isUppercase {
@@ -268,30 +268,30 @@ package enum Limits {
 }
 
 /// The regular expressions of the schema (ECMA-262 as JSON Schema wants, anchored, ASCII digits).
-package enum Patterns {
-    package static let name = "^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$"
+enum Patterns {
+    static let name = "^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$"
 
     /// A whole number of milliseconds: `ms` takes no fraction, `s` up to 3 decimals, `m` 4 (or 5
     /// ending in 5), `h` 5 (or 6 ending in 5, or 7 ending in 25 or 75); trailing zeros are free.
-    package static let duration = "^[0-9]+((\\.0+)?ms|(\\.[0-9]{1,3}0*)?s|(\\.([0-9]{1,4}|[0-9]{4}5)0*)?m|(\\.([0-9]{1,5}|[0-9]{5}5|[0-9]{5}[27]5)0*)?h)$"
+    static let duration = "^[0-9]+((\\.0+)?ms|(\\.[0-9]{1,3}0*)?s|(\\.([0-9]{1,4}|[0-9]{4}5)0*)?m|(\\.([0-9]{1,5}|[0-9]{5}5|[0-9]{5}[27]5)0*)?h)$"
 
     /// Any spelling of a zero duration.
-    package static let zeroDuration = "^0+(\\.0+)?(ms|s|m|h)$"
+    static let zeroDuration = "^0+(\\.0+)?(ms|s|m|h)$"
 
     /// Durations of at most 1 s (1000 ms, 1 s, 1/60 m = 0.01666… m, 1/3600 h = 0.000277… h),
     /// including zero; used together with `duration`, which already refuses partial milliseconds.
-    package static let atMostOneSecond = "^0*(([0-9]{1,3}|1000)(\\.0+)?ms|(0(\\.[0-9]+)?|1(\\.0+)?)s|0(\\.(00[0-9]*|01(6*([0-5][0-9]*)?)|0))?m|0(\\.(000[01][0-9]*|0002(7*([0-6][0-9]*)?)|0{1,3}))?h)$"
+    static let atMostOneSecond = "^0*(([0-9]{1,3}|1000)(\\.0+)?ms|(0(\\.[0-9]+)?|1(\\.0+)?)s|0(\\.(00[0-9]*|01(6*([0-5][0-9]*)?)|0))?m|0(\\.(000[01][0-9]*|0002(7*([0-6][0-9]*)?)|0{1,3}))?h)$"
 
     /// More than 0 and at most 100, as lint reads it (leading spaces and zeros allowed).
-    package static let percent = "^ *(0*(100(\\.0+)?|[1-9][0-9]?(\\.[0-9]+)?)|0+\\.[0-9]*[1-9][0-9]*)%$"
+    static let percent = "^ *(0*(100(\\.0+)?|[1-9][0-9]?(\\.[0-9]+)?)|0+\\.[0-9]*[1-9][0-9]*)%$"
 
     /// More than 0 and at most 10 (retry-budget-max).
-    package static let percentAtMost10 = "^ *(0*(10(\\.0+)?|[1-9](\\.[0-9]+)?)|0+\\.[0-9]*[1-9][0-9]*)%$"
+    static let percentAtMost10 = "^ *(0*(10(\\.0+)?|[1-9](\\.[0-9]+)?)|0+\\.[0-9]*[1-9][0-9]*)%$"
 
     /// Durations of at least `ms` milliseconds, in every unit; used together with `duration`.
     /// For each unit the number must be at least `ms / factor`: a larger whole part, or the same
     /// whole part and a fraction above the threshold's (whose decimals may repeat: 5 s = 0.08333… m).
-    package static func atLeast(ms: Int) -> String {
+    static func atLeast(ms: Int) -> String {
         let units: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
         let alternatives = units.map { unit, factor in
             "(" + atLeastNumber(numerator: ms, denominator: factor) + ")" + unit
@@ -300,7 +300,7 @@ package enum Patterns {
     }
 
     /// A decimal number (leading zeros already taken) of at least `numerator / denominator`.
-    package static func atLeastNumber(numerator: Int, denominator: Int) -> String {
+    static func atLeastNumber(numerator: Int, denominator: Int) -> String {
         let whole = numerator / denominator
         let q = whole == 0 ? "" : String(whole)
         // Long division: the fraction's digits, split into the part before the cycle and the cycle.
@@ -346,5 +346,5 @@ package enum Patterns {
     }
 
     /// A digit above `d` (d < 9).
-    package static func higher(_ d: Int) -> String { d == 8 ? "9" : "[\(d + 1)-9]" }
+    static func higher(_ d: Int) -> String { d == 8 ? "9" : "[\(d + 1)-9]" }
 }

@@ -6,12 +6,12 @@ import PolicyCheck
 /// (which needs Swift 6.1 or later for `nonisolated` on a type). Free text reaches the output only
 /// through `Literal` and `CodeWriter.docText`. The code below writes the file from top to bottom;
 /// the profiles and constants, and their doc strings, are `PolicyModule`'s, rendered here in Swift.
-package enum SwiftGenerator {
-    package static func source(for policy: Policy) -> String {
+enum SwiftGenerator {
+    static func source(for policy: Policy) -> String {
         String(decoding: bytes(for: policy, PolicyModule(policy)), as: UTF8.self)
     }
 
-    package static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
+    static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
         let at = module.at
         let w = CodeWriter(.swift)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
@@ -103,7 +103,7 @@ package enum SwiftGenerator {
     }
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
-    package static let types = FixedLines(.swift, depth: 1) { w, _ in
+    static let types = FixedLines(.swift, depth: 1) { w, _ in
         w.doc("How hard to try for one kind of caller: one entry of `retry.profiles`.")
         w.block("public struct RetryProfile: Sendable, Hashable") {
             w.doc("The kinds of caller (`kind`).")
@@ -150,7 +150,7 @@ package enum SwiftGenerator {
         }
     }
 
-    package static let isRetryable = FixedLines(.swift, depth: 1) { w, _ in
+    static let isRetryable = FixedLines(.swift, depth: 1) { w, _ in
         w.block("public static func isRetryable(status: Int?, errorCode: String? = nil) -> Bool") {
             w.line("guard let status = status else { return retryOnNetworkError }")
             w.line("// Codes compare exactly, by their UTF-8 bytes, as the server and the Kotlin and TypeScript code")
@@ -161,7 +161,7 @@ package enum SwiftGenerator {
         }
     }
 
-    package static let backoffMs = FixedLines(.swift, depth: 1) { w, _ in
+    static let backoffMs = FixedLines(.swift, depth: 1) { w, _ in
         w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
         w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
         w.indent {
@@ -176,7 +176,7 @@ package enum SwiftGenerator {
     }
 
     /// The hole is the policy's type.
-    package static let retryBudget = FixedLines(.swift, depth: 1) { w, type in
+    static let retryBudget = FixedLines(.swift, depth: 1) { w, type in
         w.block("public final class RetryBudget: @unchecked Sendable") {
             w.line("private let lock = NSLock()")
             w.line("private let now: @Sendable () -> Int64")
@@ -239,21 +239,21 @@ package enum SwiftGenerator {
     }
 
     /// A Swift string literal of `text`: written by `Literal`, the one way text becomes one.
-    package static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         let w = CodeWriter(.swift, capacity: text.utf8.count + 2)
         w.write(quoted(text))
         return w.text
     }
 
-    package static func quoted(_ text: String) -> Literal { Literal(text: text) }
+    static func quoted(_ text: String) -> Literal { Literal(text: text) }
 
     /// The one way text becomes a Swift string literal: printable ASCII as is (but `"` and `\`
     /// escaped, which also defuses `\(`), everything else as `\u{…}`, so nothing can end the
     /// literal, interpolate, or hide (bidi controls, line separators, NUL).
-    package struct Literal: Fragment {
-        package var text: String
+    struct Literal: Fragment {
+        var text: String
 
-        package func write(to w: CodeWriter) {
+        func write(to w: CodeWriter) {
             w.appendQuoted(text) { w, scalar in
                 w.put("\\u{")
                 w.append(hex: scalar)
@@ -263,19 +263,19 @@ package enum SwiftGenerator {
     }
 
     /// The lines of the Swift doc comment of `text` (see `CodeWriter.docText`).
-    package static func doc(_ text: String) -> [String] {
+    static func doc(_ text: String) -> [String] {
         let w = CodeWriter(.swift, capacity: 2 * text.utf8.count + 16)
         w.doc { w.docText(text) }
         return w.lines
     }
 
     /// A double literal that reads back as the same double in Swift and Kotlin (`0.1`, `1e-05`).
-    package static func doubleLiteral(_ d: Double) -> String { "\(d)" }
+    static func doubleLiteral(_ d: Double) -> String { "\(d)" }
 }
 
 /// Text split at every kind of line break, each line made printable and stripped of trailing
 /// spaces: what both languages' doc comments are made from. `body` gets each line's UTF-8 bytes.
-package func commentLines(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+func commentLines(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
     // On the UTF-8 bytes: the breaks are ASCII or the sequences C2 85 (U+0085) and E2 80 A8/A9
     // (U+2028/9), which in valid UTF-8 stand only for themselves. Scalar by scalar cost most of
     // generating.
@@ -351,7 +351,7 @@ private func commentLine(_ line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBuff
 
 /// The scalar whose UTF-8 starts at `b[i]`, and the number of its bytes; `b` is valid UTF-8 (a
 /// String's), so the bytes that follow a lead byte are there.
-package func utf8Scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: UInt32, length: Int) {
+func utf8Scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (value: UInt32, length: Int) {
     let lead = UInt32(b[i])
     func next(_ k: Int) -> UInt32 { UInt32(b[i + k] & 0x3F) }
     switch lead {

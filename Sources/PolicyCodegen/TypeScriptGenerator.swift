@@ -13,11 +13,11 @@ import PolicyCheck
 /// through `Literal` and `CodeWriter.docText`; the code below writes the file from top to bottom,
 /// the profiles and constants, and their doc strings, from `PolicyModule`.
 package enum TypeScriptGenerator {
-    package static func source(for policy: Policy) -> String {
+    static func source(for policy: Policy) -> String {
         String(decoding: bytes(for: policy, PolicyModule(policy)), as: UTF8.self)
     }
 
-    package static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
+    static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
         let at = module.at
         let w = CodeWriter(.typeScript)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
@@ -134,7 +134,7 @@ package enum TypeScriptGenerator {
     /// order of their files; a type given twice is exported once. The `.js` specifier is what tsc
     /// resolves to the `.ts` module under every `moduleResolution` (ES modules in Node need it)
     /// and what the compiled modules are called.
-    package static func indexBytes(for modules: [(type: String, file: String)]) -> [UInt8] {
+    static func indexBytes(for modules: [(type: String, file: String)]) -> [UInt8] {
         let w = CodeWriter(.typeScript, capacity: 512 + 96 * modules.count)
         w.line(Generator.headerStart, "the policies named below", ". DO NOT EDIT.")
         w.line()
@@ -154,7 +154,7 @@ package enum TypeScriptGenerator {
     }
 
     // The fixed parts of every file (see `FixedLines`).
-    package static let types = FixedLines(.typeScript, depth: 0) { w, _ in
+    static let types = FixedLines(.typeScript, depth: 0) { w, _ in
         w.doc("How hard to try for one kind of caller: one entry of `retry.profiles`, as the guide declares it.")
         w.line("export type RetryPolicy = {")
         w.indent {
@@ -204,7 +204,7 @@ package enum TypeScriptGenerator {
         w.end()
     }
 
-    package static let isRetryable = FixedLines(.typeScript, depth: 0) { w, _ in
+    static let isRetryable = FixedLines(.typeScript, depth: 0) { w, _ in
         w.block("export function isRetryable(status: number | null, errorCode?: string): boolean") {
             w.line("if (status === null) return RETRY_ON_NETWORK_ERROR;")
             w.block("for (const entry of NEVER_RETRY)") {
@@ -214,7 +214,7 @@ package enum TypeScriptGenerator {
         }
     }
 
-    package static let backoffMs = FixedLines(.typeScript, depth: 0) { w, _ in
+    static let backoffMs = FixedLines(.typeScript, depth: 0) { w, _ in
         w.block("export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number") {
             w.block("if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS > 0)") {
                 w.line("return retryAfterS * 1000 + random() * RETRY_AFTER_MAX_JITTER_MS;")
@@ -224,7 +224,7 @@ package enum TypeScriptGenerator {
         }
     }
 
-    package static let clock = FixedLines(.typeScript, depth: 0) { w, _ in
+    static let clock = FixedLines(.typeScript, depth: 0) { w, _ in
         w.line("// Declared, not imported: the module needs neither the DOM library nor @types/node, and")
         w.line("// looks before it uses it.")
         w.line("declare const performance: { now(): number } | undefined;")
@@ -244,7 +244,7 @@ package enum TypeScriptGenerator {
         }
     }
 
-    package static let retryBudget = FixedLines(.typeScript, depth: 0) { w, _ in
+    static let retryBudget = FixedLines(.typeScript, depth: 0) { w, _ in
         w.block("export class RetryBudget") {
             w.line("private sent = 0;")
             w.line("private retries = 0;")
@@ -287,28 +287,28 @@ package enum TypeScriptGenerator {
     }
 
     /// A TypeScript string literal of `text`: written by `Literal`, the one way text becomes one.
-    package static func literal(_ text: String) -> String {
+    static func literal(_ text: String) -> String {
         let w = CodeWriter(.typeScript, capacity: text.utf8.count + 2)
         w.write(quoted(text))
         return w.text
     }
 
-    package static func quoted(_ text: String) -> Literal { Literal(text: text) }
+    static func quoted(_ text: String) -> Literal { Literal(text: text) }
 
     /// The one way text becomes a TypeScript string literal: double quotes (never a template, so
     /// `${` and backticks are plain characters), printable ASCII as is but `"` and `\` escaped,
     /// every other UTF-16 unit as `\uXXXX` — so nothing ends the literal, and no line separator,
     /// NUL or bidi control stands in the file as itself.
-    package struct Literal: Fragment {
-        package var text: String
+    struct Literal: Fragment {
+        var text: String
 
-        package func write(to w: CodeWriter) {
+        func write(to w: CodeWriter) {
             w.appendQuoted(text) { w, scalar in w.appendUTF16Escapes(scalar) }
         }
     }
 
     /// The lines of the TSDoc comment of `text` (see `CodeWriter.docText`).
-    package static func doc(_ text: String) -> [String] {
+    static func doc(_ text: String) -> [String] {
         let w = CodeWriter(.typeScript, capacity: 2 * text.utf8.count + 16)
         w.doc { w.docText(text) }
         return w.lines

@@ -40,7 +40,7 @@ public enum Completion {
         }
     }
 
-    package static func keys(_ context: CursorContext, hasColon: Bool, markdown: Bool, kind: EditorFileKind) -> [Item] {
+    static func keys(_ context: CursorContext, hasColon: Bool, markdown: Bool, kind: EditorFileKind) -> [Item] {
         guard let shape = LanguagePath.shape(at: context.path, in: kind) else { return [] }
         let present = Set(context.present)
         switch shape {
@@ -76,11 +76,11 @@ public enum Completion {
     }
 
     /// `007`: first the items that come first, then by index.
-    package static func rank(_ first: Bool, _ index: Int) -> String {
+    static func rank(_ first: Bool, _ index: Int) -> String {
         (first ? "0" : "1") + (index < 10 ? "0" : "") + String(index)
     }
 
-    package static func values(_ context: CursorContext, markdown: Bool, kind: EditorFileKind) -> [Item] {
+    static func values(_ context: CursorContext, markdown: Bool, kind: EditorFileKind) -> [Item] {
         guard let shape = LanguagePath.shape(at: context.path, in: kind) else { return [] }
         let present = Set(context.present)
         var choices: [(String, String?)] = []

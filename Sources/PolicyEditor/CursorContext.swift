@@ -7,8 +7,8 @@ import PolicyReview
 
 /// Where a cursor stands in a policy being typed, read from the text around it (see `Outline`):
 /// at a key of a mapping, or at a value, with the path the language knows it by.
-package struct CursorContext {
-    package enum Kind: Equatable {
+struct CursorContext {
+    enum Kind: Equatable {
         /// A key of the mapping at `path` (being typed, or written: `hasColon`).
         case key(hasColon: Bool)
         /// The value at `path`: a key's scalar (the path ends with the key) or a list's item (the
@@ -16,23 +16,23 @@ package struct CursorContext {
         case value
     }
 
-    package var kind: Kind
-    package var path: [PathStep]
+    var kind: Kind
+    var path: [PathStep]
     /// For a key: the keys the mapping already has. For a list item: the list's other items.
-    package var present: [String]
+    var present: [String]
     /// The text at the cursor that an answer replaces or describes: a key, a scalar or an item of
     /// a flow list, as byte offsets on the cursor's line. Empty at a place where nothing is typed.
-    package var tokenStart: Int
-    package var tokenEnd: Int
+    var tokenStart: Int
+    var tokenEnd: Int
     /// Whether the value at the cursor is a whole key's value written right after `key: `, rather
     /// than an item of a list (where a whole list could be offered).
-    package var isWholeValue = false
+    var isWholeValue = false
     /// Nothing typed yet and the cursor right after `key:`: a value needs a space before it.
-    package var afterColon = false
+    var afterColon = false
 
     /// The context at `offset` in a file of `kind`, nil inside a comment, a block scalar or
     /// anything not understood.
-    package static func at(_ offset: Int, in outline: Outline, kind: EditorFileKind) -> CursorContext? {
+    static func at(_ offset: Int, in outline: Outline, kind: EditorFileKind) -> CursorContext? {
         guard !outline.lines.isEmpty else { return nil }
         let b = outline.bytes
         let index = outline.lineIndex(at: offset)
@@ -89,7 +89,7 @@ package struct CursorContext {
     }
 
     /// The value written from `valueStart` on the cursor's line: a scalar, or an item of a flow list.
-    package static func value(after valueStart: Int, cursor o: Int, path: [PathStep], line: Outline.Line, in outline: Outline) -> CursorContext? {
+    static func value(after valueStart: Int, cursor o: Int, path: [PathStep], line: Outline.Line, in outline: Outline) -> CursorContext? {
         let b = outline.bytes
         let start = min(valueStart, line.end)
         if start < line.end && b[start] == UInt8(ascii: "[") {
@@ -137,7 +137,7 @@ package struct CursorContext {
                              isWholeValue: true)
     }
 
-    package static func unquoted(_ b: [UInt8], _ start: Int, _ end: Int) -> String {
+    static func unquoted(_ b: [UInt8], _ start: Int, _ end: Int) -> String {
         var s = start, e = end
         if e - s >= 2 && (b[s] == UInt8(ascii: "\"") || b[s] == UInt8(ascii: "'")) && b[e - 1] == b[s] {
             s += 1
@@ -147,14 +147,14 @@ package struct CursorContext {
     }
 
     /// Where the word at `from` ends (a key being typed: up to a space, colon or comment).
-    package static func wordEnd(_ b: [UInt8], from: Int, _ end: Int) -> Int {
+    static func wordEnd(_ b: [UInt8], from: Int, _ end: Int) -> Int {
         var i = from
         while i < end && b[i] != 0x20 && b[i] != 0x09 && b[i] != UInt8(ascii: ":") && b[i] != UInt8(ascii: "#") { i += 1 }
         return i
     }
 
     /// Whether a `#` outside quotes, at the line's start or after a space, comes before `end`.
-    package static func isInComment(_ b: [UInt8], from start: Int, to end: Int) -> Bool {
+    static func isInComment(_ b: [UInt8], from start: Int, to end: Int) -> Bool {
         var quote: UInt8?
         var i = start
         while i < end {
@@ -175,7 +175,7 @@ package struct CursorContext {
 
 extension Shape {
     /// A mapping with keys of the language (not a profile map, whose keys are names).
-    package var isMapping: Bool {
+    var isMapping: Bool {
         if case .object = self { return true }
         return false
     }

@@ -31,8 +31,8 @@ public enum EditorFileKind: String, Sendable, Hashable {
     }
 
     /// Top-level keys that tell the two languages apart, from the languages themselves.
-    package static let scenarioOnly = Set(ScenarioLanguage.root.map(\.key)).subtracting(Language.root.map(\.key))
-    package static let policyOnly = Set(Language.root.map(\.key)).subtracting(ScenarioLanguage.root.map(\.key))
+    static let scenarioOnly = Set(ScenarioLanguage.root.map(\.key)).subtracting(Language.root.map(\.key))
+    static let policyOnly = Set(Language.root.map(\.key)).subtracting(ScenarioLanguage.root.map(\.key))
 
     /// The kind of the file at `path` (absolute, or a URI) with the text `lines`. Read from the
     /// keys that start lines at column 0, not from a parse, so that a file being typed keeps its
@@ -97,12 +97,12 @@ public struct PolicySet: Sendable, Hashable {
     }
 
     /// Until the folder is read: as if it had neither a project file nor `Policies/`.
-    package static func unread(folder: String) -> PolicySet {
+    static func unread(folder: String) -> PolicySet {
         of(folder: folder, projectFile: nil, hasPoliciesFolder: false)
     }
 
     /// A path as `lint` takes it: without one trailing slash.
-    package static func trimmed(_ path: String) -> String {
+    static func trimmed(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 

@@ -30,18 +30,18 @@ public struct EditorWorkspace: Sendable {
     public struct DiskFile: Sendable {
         public var path: String
         public var policyName: Located<String>?
-        package var nameRanges: [PositionEncoding: EditorRange]
+        var nameRanges: [PositionEncoding: EditorRange]
     }
 
     /// Where a file stands among the files checked together: its group (a workspace folder's
     /// policy set, or the documents in no folder), then lint's order: the root of the set that
     /// holds it, then the path.
-    package struct FileOrder: Comparable, Sendable {
-        package var group: Int
-        package var root: Int
-        package var key: String
+    struct FileOrder: Comparable, Sendable {
+        var group: Int
+        var root: Int
+        var key: String
 
-        package static func < (a: FileOrder, b: FileOrder) -> Bool {
+        static func < (a: FileOrder, b: FileOrder) -> Bool {
             if a.group != b.group { return a.group < b.group }
             if a.root != b.root { return a.root < b.root }
             return utf8Precedes(a.key, b.key)
@@ -80,23 +80,23 @@ public struct EditorWorkspace: Sendable {
     }
 
     /// Names in findings follow the sets: check open documents again, forget files of no set.
-    package mutating func placesChanged() {
+    mutating func placesChanged() {
         for key in open.keys { open[key]!.checked = nil }
         disk = disk.filter { order(of: $0.key) != nil }
     }
 
-    package static func trimmingSlash(_ path: String) -> String {
+    static func trimmingSlash(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     // MARK: paths
 
     /// The folder a path is in, if any.
-    package func folderIndex(of absolute: String) -> Int? {
+    func folderIndex(of absolute: String) -> Int? {
         folders.firstIndex { absolute.hasPrefix($0 == "/" ? "/" : $0 + "/") }
     }
 
-    package func set(of folder: Int) -> PolicySet {
+    func set(of folder: Int) -> PolicySet {
         sets[folders[folder]] ?? PolicySet.unread(folder: folders[folder])
     }
 
@@ -104,7 +104,7 @@ public struct EditorWorkspace: Sendable {
     /// set of the first folder whose set holds it (a set may reach outside its folder), else with
     /// the other files in no folder. Nil for a file in a workspace folder but in no set: it is
     /// checked alone, as `lint FILE` would.
-    package func order(of absolute: String) -> (order: FileOrder, name: String)? {
+    func order(of absolute: String) -> (order: FileOrder, name: String)? {
         for index in folders.indices {
             if let (root, name) = set(of: index).place(of: absolute) {
                 return (FileOrder(group: index, root: root, key: absolute), name)
@@ -181,7 +181,7 @@ public struct EditorWorkspace: Sendable {
 
     /// A project file's findings: its reader's, and for the project file of a workspace folder,
     /// each `policies` entry the last read of the disk did not find (`lint` would stop there).
-    package func projectFindings(_ document: EditorDocument, path: String) -> [Diagnostic] {
+    func projectFindings(_ document: EditorDocument, path: String) -> [Diagnostic] {
         let loaded = ProjectConfig.load(document.bytes, path: path)
         var diagnostics = loaded.diagnostics
         guard let index = folderIndex(of: document.path),

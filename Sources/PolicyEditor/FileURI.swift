@@ -60,7 +60,7 @@ public enum FileURI {
         return out
     }
 
-    package static func hex(_ c: UInt8) -> UInt8? {
+    static func hex(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 0x30
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - 0x61 + 10

@@ -7,28 +7,28 @@ import PolicyReview
 
 /// Text for an editor, in markdown or plain text as the editor reads it. Policy text goes through
 /// `Wording.markdown` (or `printable`), so it can never add markup or control characters.
-package struct Prose {
-    package var markdown: Bool
-    package private(set) var paragraphs: [String] = []
+struct Prose {
+    var markdown: Bool
+    private(set) var paragraphs: [String] = []
 
-    package init(markdown: Bool) {
+    init(markdown: Bool) {
         self.markdown = markdown
     }
 
     /// Text of our own (no policy text in it).
-    package func strong(_ s: String) -> String { markdown ? "**\(s)**" : s }
+    func strong(_ s: String) -> String { markdown ? "**\(s)**" : s }
     /// An identifier or value of the language (`maxRetries`, `8s`).
-    package func code(_ s: String) -> String { markdown ? Wording.code(s) : "'\(printable(s))'" }
+    func code(_ s: String) -> String { markdown ? Wording.code(s) : "'\(printable(s))'" }
     /// Text of our own as code (`retry.profiles.<name>.base`): it holds no backtick.
-    package func ownCode(_ s: String) -> String { markdown ? "`\(s)`" : s }
+    func ownCode(_ s: String) -> String { markdown ? "`\(s)`" : s }
     /// Policy text: escaped for markdown, made printable for plain text.
-    package func text(_ s: String) -> String { markdown ? Wording.markdown(s) : printable(s) }
+    func text(_ s: String) -> String { markdown ? Wording.markdown(s) : printable(s) }
 
-    package mutating func add(_ paragraph: String) {
+    mutating func add(_ paragraph: String) {
         paragraphs.append(paragraph)
     }
 
-    package var rendered: String {
+    var rendered: String {
         paragraphs.joined(separator: "\n\n")
     }
 }
@@ -43,7 +43,7 @@ public enum Hover {
         public var end: Int
     }
 
-    package enum Target {
+    enum Target {
         case key(path: [PathStep], start: Int, end: Int)
         case value(path: [PathStep], text: String, plain: Bool, start: Int, end: Int)
     }
@@ -77,7 +77,7 @@ public enum Hover {
 
     // MARK: finding what is under the cursor
 
-    package static func target(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
+    static func target(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
         let loaded = Loader.load(lines.bytes)
         if let root = loaded.root {
             let mark = lines.mark(at: offset)
@@ -86,12 +86,12 @@ public enum Hover {
         return heuristicTarget(lines: lines, offset: offset, kind: kind)
     }
 
-    package static func contains(_ span: Span, _ mark: Mark) -> Bool {
+    static func contains(_ span: Span, _ mark: Mark) -> Bool {
         span.start <= mark && mark <= span.end
     }
 
     /// The key or scalar of the tree at `mark`.
-    package static func locate(_ node: Node, path: [PathStep], mark: Mark, lines: TextLines) -> Target? {
+    static func locate(_ node: Node, path: [PathStep], mark: Mark, lines: TextLines) -> Target? {
         switch node.kind {
         case .mapping(let entries):
             for e in entries {
@@ -118,7 +118,7 @@ public enum Hover {
     }
 
     /// The key or value at `offset` of a text that is not YAML (yet): from its lines.
-    package static func heuristicTarget(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
+    static func heuristicTarget(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
         let outline = Outline(lines)
         guard let context = CursorContext.at(offset, in: outline, kind: kind) else { return nil }
         let b = outline.bytes
@@ -137,7 +137,7 @@ public enum Hover {
 
     // MARK: keys
 
-    package static func describeKey(_ field: Field, path: [PathStep], kind: EditorFileKind, into prose: inout Prose) {
+    static func describeKey(_ field: Field, path: [PathStep], kind: EditorFileKind, into prose: inout Prose) {
         prose.add(prose.strong(prose.code(field.key)) + " — " + field.title + " (" + prose.ownCode(dottedPattern(path)) + ")")
         prose.add(field.help)
         prose.add(prose.strong("Type:") + " " + spelling(of: field.shape, prose) + (field.required ? "" : " Optional."))
@@ -153,21 +153,21 @@ public enum Hover {
     }
 
     /// `retry.profiles.<name>.timeout`.
-    package static func dottedPattern(_ path: [PathStep]) -> String {
+    static func dottedPattern(_ path: [PathStep]) -> String {
         var pattern = path
         if pattern.count > 2, pattern[0] == .key("retry"), pattern[1] == .key("profiles") { pattern[2] = .key("<name>") }
         return LanguagePath.dotted(pattern)
     }
 
     /// The rules that judge the value at a path (profiles' names as `*`).
-    package static func limits(for path: [PathStep]) -> [RuleID] {
+    static func limits(for path: [PathStep]) -> [RuleID] {
         let pattern = LanguagePath.dotted(path.enumerated().map { i, step in
             i == 2 && path.count > 2 && path[0] == .key("retry") && path[1] == .key("profiles") ? .key("*") : step
         })
         return limitsByPath[pattern] ?? []
     }
 
-    package static let limitsByPath: [String: [RuleID]] = [
+    static let limitsByPath: [String: [RuleID]] = [
         "version": [.unsupportedVersion],
         "policy": [.badName, .nameCollision],
         "retry.profiles": [.badName, .nameCollision],
@@ -193,7 +193,7 @@ public enum Hover {
     ]
 
     /// A shape's type and how it is spelt.
-    package static func spelling(of shape: Shape, _ p: Prose) -> String {
+    static func spelling(of shape: Shape, _ p: Prose) -> String {
         switch shape {
         case .integer(let min, _):
             return (min == 0 ? "an integer of 0 or more" : "an integer") + ", plain decimal such as \(p.code("3")) ("
@@ -238,7 +238,7 @@ public enum Hover {
 
     // MARK: values
 
-    package static func describeValue(_ text: String, plain: Bool, shape: Shape, path: [PathStep], kind: EditorFileKind,
+    static func describeValue(_ text: String, plain: Bool, shape: Shape, path: [PathStep], kind: EditorFileKind,
                               into prose: inout Prose) {
         if let field = LanguagePath.field(at: path.last == .item ? Array(path.dropLast()) : path, in: kind) {
             prose.add(prose.strong(prose.code(field.key)) + (path.last == .item ? " item" : "") + " — " + field.title)
@@ -317,7 +317,7 @@ public enum Hover {
 
     /// A waiver's `rule:`: the rule it waives, as `policyc rules` lists it (its severity, what it
     /// checks, the guide's sentence), or why that rule cannot be waived.
-    package static func describeWaivedRule(_ text: String, into prose: inout Prose) {
+    static func describeWaivedRule(_ text: String, into prose: inout Prose) {
         prose.add(prose.strong(prose.code("rule")) + " — Rule waived")
         guard let rule = Catalog.rule(named: text) else {
             let waivable = Catalog.rules.filter(WaiverPass.isWaivable).map(\.id.rawValue)
@@ -331,11 +331,11 @@ public enum Hover {
         }
     }
 
-    package static func problem(_ message: String, _ help: String?, _ prose: inout Prose) {
+    static func problem(_ message: String, _ help: String?, _ prose: inout Prose) {
         prose.add("Not valid: " + prose.text(message) + (help.map { "; " + prose.text($0) } ?? ""))
     }
 
-    package static func statusName(_ status: Int) -> String? {
+    static func statusName(_ status: Int) -> String? {
         switch status {
         case 400: return "Bad Request"
         case 401: return "Unauthorized"
@@ -353,7 +353,7 @@ public enum Hover {
         }
     }
 
-    package static func choiceMeaning(_ choice: String) -> String? {
+    static func choiceMeaning(_ choice: String) -> String? {
         switch choice {
         case "interactive": return "a viewer is waiting (at most 3 retries, about 15 s before Retry shows)"
         case "background": return "a sync job, no viewer waiting"
@@ -374,7 +374,7 @@ public enum Hover {
 
     // MARK: profiles
 
-    package static func describeProfile(_ name: String, doc: PolicyDoc?, into prose: inout Prose) {
+    static func describeProfile(_ name: String, doc: PolicyDoc?, into prose: inout Prose) {
         var head = prose.strong("Profile " + prose.code(name))
         if Values.isName(name) {
             head += " — Swift " + prose.code(Naming.swiftProfile(name)) + ", Kotlin " + prose.code(Naming.kotlinProfile(name))

@@ -8,13 +8,13 @@ import PolicyReview
 /// `textDocument/codeAction`: quick fixes and the fix-all source action.
 extension LanguageServer {
     /// The kind of the action that applies every safe fix, as `lint --fix` does.
-    package static let fixAllKind = "source.fixAll.policyc"
+    static let fixAllKind = "source.fixAll.policyc"
     /// At most this many quick fixes in one answer: each is checked to leave the text readable.
-    package static let maxQuickFixes = 100
+    static let maxQuickFixes = 100
     /// Of those, at most this many checked alone (each costs a parse of the whole text).
-    package static let maxFixesCheckedAlone = 8
+    static let maxFixesCheckedAlone = 8
 
-    package mutating func codeActions(_ params: JSON) -> Result<JSON, Failure> {
+    mutating func codeActions(_ params: JSON) -> Result<JSON, Failure> {
         guard let uri = params["textDocument"]?["uri"]?.stringValue else {
             return .failure(Failure(.invalidParams, "textDocument.uri is missing"))
         }
@@ -47,7 +47,7 @@ extension LanguageServer {
     /// ones preferred, unsafe ones labelled so. Each makes exactly the edits `lint --fix` makes
     /// for that finding: placed with `Fixer`'s map of the text, and offered only when the text
     /// still reads as YAML afterwards (as `Fixer` keeps only such fixes).
-    package func quickFixes(_ diagnostics: [Diagnostic], uri: String, document: EditorDocument, asked: EditorRange) -> [JSON] {
+    func quickFixes(_ diagnostics: [Diagnostic], uri: String, document: EditorDocument, asked: EditorRange) -> [JSON] {
         let lines = document.lines
         let bytes = document.bytes
         var candidates: [(diagnostic: JSON, fix: Fix)] = []
@@ -92,7 +92,7 @@ extension LanguageServer {
 
     /// Every safe fix of a policy, applied as `lint --fix` applies them (`Fixer`, pass after
     /// pass): one edit over the part of the text that changes. Nil when nothing would.
-    package func fixAll(uri: String, document: EditorDocument) -> JSON? {
+    func fixAll(uri: String, document: EditorDocument) -> JSON? {
         let bytes = document.bytes
         guard bytes.count <= Loader.maxBytes else { return nil }
         let outcome = Fixer.fix(bytes, path: workspace.displayPath(of: document.path), unsafe: false)
@@ -115,7 +115,7 @@ extension LanguageServer {
 
     /// How many bytes two texts share at the start and at the end (not overlapping), never
     /// splitting a character or a CRLF: an editor's position cannot stand inside either.
-    package static func shared(_ a: [UInt8], _ b: [UInt8]) -> (head: Int, tail: Int) {
+    static func shared(_ a: [UInt8], _ b: [UInt8]) -> (head: Int, tail: Int) {
         func splits(_ t: [UInt8], _ i: Int) -> Bool {
             i > 0 && i < t.count && (t[i] & 0xC0 == 0x80 || (t[i - 1] == 0x0D && t[i] == 0x0A))
         }
@@ -129,7 +129,7 @@ extension LanguageServer {
     }
 
     /// Edits of one document as the client takes them: versioned when it can.
-    package func workspaceEdit(uri: String, document: EditorDocument, edits: [JSON]) -> JSON {
+    func workspaceEdit(uri: String, document: EditorDocument, edits: [JSON]) -> JSON {
         client.documentChanges
             ? .object(["documentChanges": .array([.object([
                 "textDocument": .object(["uri": .string(uri), "version": .int(document.version)]),

@@ -7,7 +7,7 @@ import PolicyReview
 
 /// `textDocument/completion`.
 extension LanguageServer {
-    package func completion(_ params: JSON) -> Result<JSON, Failure> {
+    func completion(_ params: JSON) -> Result<JSON, Failure> {
         documentAndOffset(params).map { found in
             let empty: JSON = .object(["isIncomplete": .bool(false), "items": .array([])])
             guard let (_, open, offset) = found else { return empty }

@@ -56,7 +56,7 @@ extension LanguageServer {
     }
 
     /// A finding as the protocol's `Diagnostic`.
-    package func lsp(_ d: Diagnostic, in uri: String) -> JSON {
+    func lsp(_ d: Diagnostic, in uri: String) -> JSON {
         guard let lines = workspace.open[uri]?.document.lines else { return .null }
         var range = lines.range(of: d.span, encoding)
         if range.end.line > range.start.line {
@@ -91,20 +91,20 @@ extension LanguageServer {
         return .object(members)
     }
 
-    package static func json(_ p: EditorPosition) -> JSON {
+    static func json(_ p: EditorPosition) -> JSON {
         .object(["line": .int(p.line), "character": .int(p.character)])
     }
 
-    package static func json(_ r: EditorRange) -> JSON {
+    static func json(_ r: EditorRange) -> JSON {
         .object(["start": json(r.start), "end": json(r.end)])
     }
 
-    package static func position(_ json: JSON?) -> EditorPosition? {
+    static func position(_ json: JSON?) -> EditorPosition? {
         guard let line = json?["line"]?.intValue, let character = json?["character"]?.intValue else { return nil }
         return EditorPosition(line: line, character: character)
     }
 
-    package static func range(_ json: JSON?) -> EditorRange? {
+    static func range(_ json: JSON?) -> EditorRange? {
         guard let start = position(json?["start"]), let end = position(json?["end"]) else { return nil }
         return EditorRange(start: start, end: end)
     }

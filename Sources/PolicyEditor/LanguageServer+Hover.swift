@@ -8,7 +8,7 @@ import PolicyReview
 /// `textDocument/hover`, and the document and offset every request on a document names.
 extension LanguageServer {
     /// The open document and the byte offset a request names.
-    package func documentAndOffset(_ params: JSON) -> Result<(uri: String, open: EditorWorkspace.Open, offset: Int)?, Failure> {
+    func documentAndOffset(_ params: JSON) -> Result<(uri: String, open: EditorWorkspace.Open, offset: Int)?, Failure> {
         guard let uri = params["textDocument"]?["uri"]?.stringValue else {
             return .failure(Failure(.invalidParams, "textDocument.uri is missing"))
         }
@@ -19,7 +19,7 @@ extension LanguageServer {
         return .success((uri, open, open.document.lines.offset(of: position, encoding)))
     }
 
-    package mutating func hover(_ params: JSON) -> Result<JSON, Failure> {
+    mutating func hover(_ params: JSON) -> Result<JSON, Failure> {
         workspace.checkOpenDocuments()
         return documentAndOffset(params).map { found in
             guard let (_, open, offset) = found, open.kind != .other else { return .null }

@@ -7,7 +7,7 @@ import PolicyReview
 
 /// `initialize`: the client's capabilities in, the server's out.
 extension LanguageServer {
-    package mutating func initialize(_ params: JSON) -> JSON {
+    mutating func initialize(_ params: JSON) -> JSON {
         phase = .running
         let capabilities = params["capabilities"] ?? .null
         let offered = capabilities["general"]?["positionEncodings"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -20,43 +20,43 @@ public struct LanguageServer: Sendable {
         case serverNotInitialized = -32002
     }
 
-    package enum Phase: Sendable {
+    enum Phase: Sendable {
         case starting, running, shutDown
     }
 
     /// What the client said it can show, from `initialize`.
-    package struct ClientSupport: Sendable {
-        package var hoverMarkdown = false
-        package var completionMarkdown = false
-        package var preselect = false
-        package var documentChanges = false
-        package var relatedInformation = false
-        package var codeActionLiterals = false
+    struct ClientSupport: Sendable {
+        var hoverMarkdown = false
+        var completionMarkdown = false
+        var preselect = false
+        var documentChanges = false
+        var relatedInformation = false
+        var codeActionLiterals = false
     }
 
-    package var phase = Phase.starting
+    var phase = Phase.starting
     /// Set by `exit`: 0 after `shutdown`, 1 before it.
-    public package(set) var exitCode: Int32?
-    public package(set) var workspace = EditorWorkspace()
+    public internal(set) var exitCode: Int32?
+    public internal(set) var workspace = EditorWorkspace()
 
     /// The day waivers are judged by (`POLICYC_TODAY` for `policyc lsp`); nil: the UTC date.
     public mutating func judgeWaivers(on today: Day?) {
         workspace.checkOptions.today = today
     }
-    public package(set) var encoding = PositionEncoding.utf16
-    package var client = ClientSupport()
+    public internal(set) var encoding = PositionEncoding.utf16
+    var client = ClientSupport()
     /// The files on disk should be read again: the workspace folders changed, or a file was
     /// saved, closed or changed on disk. The caller reads them and calls `diskFilesRead`.
-    public package(set) var diskScanWanted = false
+    public internal(set) var diskScanWanted = false
     /// Documents whose findings are sent at the next `publishDiagnostics` even if unchanged (the
     /// client waits for them after an open, change or save).
-    package var announce: Set<String> = []
+    var announce: Set<String> = []
     /// Findings may have changed since they were last worked out.
-    package var dirty = false
+    var dirty = false
     /// What was last sent for each open document.
-    package var published: [String: JSON] = [:]
+    var published: [String: JSON] = [:]
     /// The findings last worked out, by URI (code actions read their fixes).
-    package var current: [String: [Diagnostic]] = [:]
+    var current: [String: [Diagnostic]] = [:]
 
     public init() {}
 
@@ -104,7 +104,7 @@ public struct LanguageServer: Sendable {
                  "error": .object(["code": .int(code.rawValue), "message": .string(message)])])
     }
 
-    package static func validID(_ id: JSON) -> JSON? {
+    static func validID(_ id: JSON) -> JSON? {
         switch id {
         case .int, .string, .bigInt: return id
         case .double(let d) where d.isFinite: return id
@@ -112,17 +112,17 @@ public struct LanguageServer: Sendable {
         }
     }
 
-    package struct Failure: Error {
-        package var code: ErrorCode
-        package var message: String
+    struct Failure: Error {
+        var code: ErrorCode
+        var message: String
 
-        package init(_ code: ErrorCode, _ message: String) {
+        init(_ code: ErrorCode, _ message: String) {
             self.code = code
             self.message = message
         }
     }
 
-    package mutating func request(_ method: String, params: JSON) -> Result<JSON, Failure> {
+    mutating func request(_ method: String, params: JSON) -> Result<JSON, Failure> {
         switch phase {
         case .starting:
             guard method == "initialize" else {
@@ -150,7 +150,7 @@ public struct LanguageServer: Sendable {
         }
     }
 
-    package mutating func notification(_ method: String, params: JSON) -> [JSON] {
+    mutating func notification(_ method: String, params: JSON) -> [JSON] {
         if method == "exit" {
             exitCode = phase == .shutDown ? 0 : 1
             return []
@@ -221,18 +221,18 @@ public struct LanguageServer: Sendable {
         return []
     }
 
-    package mutating func touched(_ uri: String) {
+    mutating func touched(_ uri: String) {
         announce.insert(uri)
         dirty = true
     }
 
     /// Where a document's file is: its path for a `file:` URI, else the URI itself (an untitled
     /// buffer has no file, and is a workspace file of its own).
-    package static func path(of uri: String) -> String {
+    static func path(of uri: String) -> String {
         FileURI.path(uri) ?? uri
     }
 
-    package static func notification(_ method: String, _ params: JSON) -> JSON {
+    static func notification(_ method: String, _ params: JSON) -> JSON {
         .object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params])
     }
 }

@@ -14,8 +14,8 @@ public enum PathStep: Sendable, Hashable {
 /// What a file's language (a policy's, a scenario's, the project file's) says stands at a path
 /// (nil for a path it does not have). A key under a named map (a profile's name) is a value of the
 /// map's shape.
-package enum LanguagePath {
-    package static func shape(at path: [PathStep], in kind: EditorFileKind) -> Shape? {
+enum LanguagePath {
+    static func shape(at path: [PathStep], in kind: EditorFileKind) -> Shape? {
         var shape = Shape.object(kind.fields)
         for step in path {
             switch (step, shape) {
@@ -34,19 +34,19 @@ package enum LanguagePath {
     }
 
     /// The field a path's last key names, when it is a key of the language.
-    package static func field(at path: [PathStep], in kind: EditorFileKind) -> Field? {
+    static func field(at path: [PathStep], in kind: EditorFileKind) -> Field? {
         guard case .key(let key)? = path.last, case .object(let fields)? = shape(at: Array(path.dropLast()), in: kind) else { return nil }
         return fields.first { sameText($0.key, key) }
     }
 
     /// Whether the path's last key is a profile's name (a key of `retry.profiles`).
-    package static func isProfileName(_ path: [PathStep], in kind: EditorFileKind) -> Bool {
+    static func isProfileName(_ path: [PathStep], in kind: EditorFileKind) -> Bool {
         guard kind == .policy, case .key? = path.last, path.count == 3 else { return false }
         return path[0] == .key("retry") && path[1] == .key("profiles")
     }
 
     /// `retry.profiles.<name>.timeout`, `retry.retryOn[]`: how a path reads in hovers.
-    package static func dotted(_ path: [PathStep]) -> String {
+    static func dotted(_ path: [PathStep]) -> String {
         var out = ""
         for step in path {
             switch step {
@@ -62,10 +62,10 @@ package enum LanguagePath {
 /// editor is often not YAML yet (`    maxRe` has no colon), and completion and hover must still
 /// know where the cursor stands. Indentation tells the mappings and lists apart; flow collections
 /// are read only on the cursor's own line.
-package struct Outline {
+struct Outline {
     /// Something that opens a node at a column of a line: `- ` (a list item) or `key:`.
-    package struct Opener {
-        package enum Kind {
+    struct Opener {
+        enum Kind {
             case item
             /// `key` as written (quotes taken off), where its text stands, where its value starts
             /// (nil when nothing follows the colon but a comment), and the colon's offset.
@@ -73,28 +73,28 @@ package struct Outline {
         }
 
         /// Bytes from the start of the line: the text before it is spaces and `- `, all ASCII.
-        package var column: Int
-        package var kind: Kind
+        var column: Int
+        var kind: Kind
 
-        package var keyName: String? {
+        var keyName: String? {
             if case .key(let name, _, _, _, _) = kind { return name }
             return nil
         }
     }
 
-    package struct Line {
-        package var start: Int
-        package var end: Int
-        package var openers: [Opener]
+    struct Line {
+        var start: Int
+        var end: Int
+        var openers: [Opener]
         /// Blank, a comment, a directive or document marker, or the inside of a block scalar or
         /// of a quoted scalar that spans lines: nothing of the structure.
-        package var isContent: Bool
+        var isContent: Bool
     }
 
-    package let bytes: [UInt8]
-    package let lines: [Line]
+    let bytes: [UInt8]
+    let lines: [Line]
 
-    package init(_ text: TextLines) {
+    init(_ text: TextLines) {
         bytes = text.bytes
         var lines: [Line] = []
         lines.reserveCapacity(text.yamlLineCount)
@@ -155,20 +155,20 @@ package struct Outline {
 
     // MARK: reading a line
 
-    package static func indent(_ b: [UInt8], _ start: Int, _ end: Int) -> Int {
+    static func indent(_ b: [UInt8], _ start: Int, _ end: Int) -> Int {
         var i = start
         while i < end && b[i] == 0x20 { i += 1 }
         return i - start
     }
 
-    package static func skipSpaces(_ b: [UInt8], _ from: Int, _ end: Int) -> Int {
+    static func skipSpaces(_ b: [UInt8], _ from: Int, _ end: Int) -> Int {
         var i = from
         while i < end && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
         return i
     }
 
     /// `---`, `...` and `%` directives at the start of a line.
-    package static func isMarker(_ b: [UInt8], _ start: Int, _ end: Int) -> Bool {
+    static func isMarker(_ b: [UInt8], _ start: Int, _ end: Int) -> Bool {
         if start < end && b[start] == UInt8(ascii: "%") { return true }
         guard end - start >= 3 else { return false }
         let three = (b[start], b[start + 1], b[start + 2])
@@ -177,7 +177,7 @@ package struct Outline {
     }
 
     /// Whether the quote `quote` is closed between `from` and `end` (`''` and `\"` stay open).
-    package static func closesQuote(_ b: [UInt8], _ from: Int, _ end: Int, _ quote: UInt8) -> Bool {
+    static func closesQuote(_ b: [UInt8], _ from: Int, _ end: Int, _ quote: UInt8) -> Bool {
         var i = from
         while i < end {
             if quote == UInt8(ascii: "\"") && b[i] == UInt8(ascii: "\\") {
@@ -197,7 +197,7 @@ package struct Outline {
     }
 
     /// The items and the key that open nodes on a line: `  - - key: value` has two items and a key.
-    package static func openers(_ b: [UInt8], _ start: Int, _ end: Int) -> [Opener] {
+    static func openers(_ b: [UInt8], _ start: Int, _ end: Int) -> [Opener] {
         var out: [Opener] = []
         var p = start + indent(b, start, end)
         while p < end && b[p] == UInt8(ascii: "-") && (p + 1 == end || b[p + 1] == 0x20 || b[p + 1] == 0x09) {
@@ -212,7 +212,7 @@ package struct Outline {
 
     /// `key:` at `p`: a plain or quoted scalar followed by a colon that ends the line or is
     /// followed by a space.
-    package static func key(_ b: [UInt8], at p: Int, _ end: Int) -> Opener.Kind? {
+    static func key(_ b: [UInt8], at p: Int, _ end: Int) -> Opener.Kind? {
         guard p < end else { return nil }
         let first = b[p]
         var keyStart = p, keyEnd: Int
@@ -250,7 +250,7 @@ package struct Outline {
     // MARK: structure
 
     /// The line that holds `offset`.
-    package func lineIndex(at offset: Int) -> Int {
+    func lineIndex(at offset: Int) -> Int {
         var lo = 0, hi = lines.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -263,7 +263,7 @@ package struct Outline {
     /// items of the lines above that are less indented, innermost last. An item's key may stand at
     /// the column of its dash (`key:` then `- item` without indentation): `fromItem` says that the
     /// node at `column` is such an item.
-    package func ancestors(line index: Int, column: Int, fromItem: Bool) -> [PathStep] {
+    func ancestors(line index: Int, column: Int, fromItem: Bool) -> [PathStep] {
         var steps: [PathStep] = []
         var col = column
         var afterItem = fromItem
@@ -294,7 +294,7 @@ package struct Outline {
     /// lines above and below up to the first one less indented. The line of the mapping's first
     /// key, when it starts with `- `, counts; when line `index` itself starts with `- `
     /// (`startsHere`), the mapping starts there and the lines above belong to other items.
-    package func keys(around index: Int, column: Int, startsHere: Bool) -> [String] {
+    func keys(around index: Int, column: Int, startsHere: Bool) -> [String] {
         var found: [String] = []
         var l = startsHere ? -1 : index - 1
         while l >= 0 {
@@ -323,7 +323,7 @@ package struct Outline {
     }
 
     /// The scalar items of the block list whose dashes stand at `column` around line `index`.
-    package func items(around index: Int, column: Int) -> [String] {
+    func items(around index: Int, column: Int) -> [String] {
         var found: [String] = []
         func item(_ line: Line) -> String? {
             guard let first = line.openers.first, first.column == column, case .item = first.kind,
@@ -352,7 +352,7 @@ package struct Outline {
 
     /// The scalar written from `from` to the line's end: without a trailing comment, spaces and
     /// quotes. Nil for nothing, or a flow collection.
-    package static func scalar(_ b: [UInt8], _ from: Int, _ end: Int) -> String? {
+    static func scalar(_ b: [UInt8], _ from: Int, _ end: Int) -> String? {
         let start = skipSpaces(b, from, end)
         guard start < end else { return nil }
         let first = b[start]

@@ -48,10 +48,10 @@ public struct EditorRange: Sendable, Hashable {
 public struct TextLines: Sendable {
     public let bytes: [UInt8]
     /// Where each of the editor's lines starts (byte offsets, ascending; the first is 0).
-    package let editorStarts: [Int]
+    let editorStarts: [Int]
     /// libyaml's lines: the source layer's one line index (`SourceMap`), as the loader, the
     /// fixes and the reports count them.
-    package let yaml: SourceMap
+    let yaml: SourceMap
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -82,7 +82,7 @@ public struct TextLines: Sendable {
     public var yamlLineCount: Int { yaml.lineCount }
 
     /// Where the editor's line `index` (0-based) ends, before its line break.
-    package func editorLineEnd(_ index: Int) -> Int {
+    func editorLineEnd(_ index: Int) -> Int {
         guard index + 1 < editorStarts.count else { return bytes.count }
         var end = editorStarts[index + 1] - 1
         if end > editorStarts[index] && bytes[end] == 0x0A && bytes[end - 1] == 0x0D { end -= 1 }
@@ -164,7 +164,7 @@ public struct TextLines: Sendable {
 
     /// The index of the last element of `starts` (ascending, first ≤ every offset asked) that is
     /// at most `offset`.
-    package static func lastStart(atOrBefore offset: Int, in starts: [Int]) -> Int {
+    static func lastStart(atOrBefore offset: Int, in starts: [Int]) -> Int {
         var lo = 0, hi = starts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2

@@ -106,12 +106,12 @@ public enum CatalogReport {
     }
 
     /// `safe`, `unsafe`, `safe, unsafe`, or `—` for a rule without fixes.
-    package static func fixes(_ rule: Rule) -> String {
+    static func fixes(_ rule: Rule) -> String {
         rule.fixes.isEmpty ? "—" : rule.fixes.map(\.rawValue).joined(separator: ", ")
     }
 
     /// A table cell: a `|` would end it and a line break would end the table.
-    package static func cell(_ text: String) -> String {
+    static func cell(_ text: String) -> String {
         printable(text).replacingAll("|", with: "\\|")
     }
 
@@ -123,7 +123,7 @@ public enum CatalogReport {
         JSON.object(["rules": rulesJSON(rules)]).rendered()
     }
 
-    package static func rulesJSON(_ rules: [Rule]) -> JSON {
+    static func rulesJSON(_ rules: [Rule]) -> JSON {
         .array(rules.map { rule in
             JSON.object([
                 "id": .string(rule.id.rawValue),
@@ -185,7 +185,7 @@ public enum CatalogReport {
     }
 
     /// The lines of an example worth reading, numbered, with carets under its markers.
-    package static func excerpt(of example: Example) -> String {
+    static func excerpt(of example: Example) -> String {
         let lines = example.source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let marks = example.markedPositions
         let canonical = Canonical.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -215,12 +215,12 @@ public enum CatalogReport {
         return shown.enumerated().map { numbered($0.offset + 1, $0.element, marks: marks) }.joined()
     }
 
-    package static func describe(_ range: Range<Int>) -> String {
+    static func describe(_ range: Range<Int>) -> String {
         range.count == 1 ? "line \(range.lowerBound + 1)" : "lines \(range.lowerBound + 1)–\(range.upperBound)"
     }
 
     /// `     9 | text` and, when markers stand on the line, a caret line under them.
-    package static func numbered(_ n: Int, _ line: String, marks: [Mark] = []) -> String {
+    static func numbered(_ n: Int, _ line: String, marks: [Mark] = []) -> String {
         let number = String(n)
         let gutter = String(repeating: " ", count: max(0, 4 - number.count)) + number
         let shown = printable(line.replacingAll("\t", with: "    "))

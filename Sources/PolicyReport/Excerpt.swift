@@ -7,20 +7,20 @@ extension Reporters {
     /// Tabs are kept (and repeated in the caret line, so the caret lines up however wide a tab is);
     /// control and bidi characters are shown escaped, as `printable` does; very long lines are cut to
     /// a window around the column.
-    package struct Excerpt {
-        package var text = ""
-        package var caret = ""
+    struct Excerpt {
+        var text = ""
+        var caret = ""
 
-        package static let window = 160
+        static let window = 160
 
-        package init(line: Substring.UnicodeScalarView, column: Int, endColumn: Int?) {
+        init(line: Substring.UnicodeScalarView, column: Int, endColumn: Int?) {
             let scalars = Array(line)
             let (at, lower, upper) = Excerpt.bounds(count: scalars.count, column: column)
             self.init(window: Array(scalars[lower..<upper]), lower: lower, count: scalars.count, at: at, endColumn: endColumn)
         }
 
         /// The caret's scalar offset and the window shown, of a line of `count` scalars.
-        package static func bounds(count: Int, column: Int) -> (at: Int, lower: Int, upper: Int) {
+        static func bounds(count: Int, column: Int) -> (at: Int, lower: Int, upper: Int) {
             let at = max(0, min(column - 1, count))
             var lower = 0, upper = count
             if count > Excerpt.window {
@@ -31,13 +31,13 @@ extension Reporters {
         }
 
         /// From the scalars `lower..<upper` of a line of `count` scalars (`window`).
-        package init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?) {
+        init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?) {
             var widths = Widths()
             self.init(window: window, lower: lower, count: count, at: at, endColumn: endColumn, widths: &widths)
         }
 
         /// As above, with the widths of the scalars met so far in the report.
-        package init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?, widths: inout Widths) {
+        init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?, widths: inout Widths) {
             let cut = Excerpt.escapedCut(window, lower: lower, at: at)
             self.init(shown: cut.map { Array(window[$0]) } ?? window, lower: lower + (cut?.lowerBound ?? 0), count: count,
                       at: at, endColumn: endColumn, widths: &widths)
@@ -46,11 +46,11 @@ extension Reporters {
         /// At most this many characters of a line whose window holds escaped characters (`\u{0}`
         /// and the like, up to 10 characters each), its `…`s included: a binary file's line
         /// would otherwise quote hundreds of them.
-        package static let escapedLimit = 80
+        static let escapedLimit = 80
 
         /// The part of `window` around the caret that shows within `escapedLimit` characters, when
         /// it holds an escaped character and shows longer; nil otherwise.
-        package static func escapedCut(_ window: [Unicode.Scalar], lower: Int, at: Int) -> Range<Int>? {
+        static func escapedCut(_ window: [Unicode.Scalar], lower: Int, at: Int) -> Range<Int>? {
             var lengths: [Int] = []
             var total = 0, escaped = false
             for s in window {
@@ -119,7 +119,7 @@ extension Reporters {
 
         /// Appends how a character is shown to `line`; returns how many columns it takes on a
         /// terminal.
-        package static func display(_ s: Unicode.Scalar, into line: inout [UInt8], widths: inout Widths) -> Int {
+        static func display(_ s: Unicode.Scalar, into line: inout [UInt8], widths: inout Widths) -> Int {
             if s == "\t" {
                 line.append(0x09)
                 return 1
@@ -137,10 +137,10 @@ extension Reporters {
         /// (general category, emoji presentation), which is slow when many findings stand on
         /// lines of accented words. Kept for the Basic Multilingual Plane in a table of 64 KB,
         /// made at the first scalar past ASCII (a dictionary's lookups are slower still).
-        package struct Widths {
+        struct Widths {
             private var known: [Int8] = []
 
-            package mutating func of(_ s: Unicode.Scalar) -> Int {
+            mutating func of(_ s: Unicode.Scalar) -> Int {
                 guard s.value < 0x1_0000 else { return Excerpt.width(s) }
                 if known.isEmpty { known = [Int8](repeating: -1, count: 0x1_0000) }
                 let i = Int(s.value)
@@ -151,7 +151,7 @@ extension Reporters {
 
         /// Terminal columns of a printable scalar: 0 for combining marks, 2 for East Asian wide
         /// characters and emoji, else 1. An approximation of `wcwidth` without a locale.
-        package static func width(_ s: Unicode.Scalar) -> Int {
+        static func width(_ s: Unicode.Scalar) -> Int {
             switch s.properties.generalCategory {
             case .nonspacingMark, .enclosingMark, .format: return 0
             default: break

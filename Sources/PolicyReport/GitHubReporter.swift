@@ -53,7 +53,7 @@ extension Reporters {
         githubEscape(text, property: true)
     }
 
-    package static func githubEscape(_ text: String, property: Bool) -> String {
+    static func githubEscape(_ text: String, property: Bool) -> String {
         // Most text is plain printable ASCII with nothing to escape.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x25 && !(property && ($0 == 0x3A || $0 == 0x2C)) }) {
             return text

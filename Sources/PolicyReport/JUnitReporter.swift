@@ -78,7 +78,7 @@ extension Reporters {
             + ordered.map { suites[$0].text }.joined() + "</testsuites>\n"
     }
 
-    package static func suite(_ path: String, tests: Int, failures: Int, errors: Int, cases: String) -> String {
+    static func suite(_ path: String, tests: Int, failures: Int, errors: Int, cases: String) -> String {
         "  <testsuite name=\"\(xml(path, attribute: true))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
             + cases + "  </testsuite>\n"
     }

@@ -176,20 +176,20 @@ public enum Reporters {
     }
 
     /// Notices by path, then kind: the order of every report.
-    package static func sortedNotices(_ notices: [InputNotice]) -> [InputNotice] {
+    static func sortedNotices(_ notices: [InputNotice]) -> [InputNotice] {
         notices.sorted { a, b in a.path != b.path ? a.path < b.path : a.kind.rawValue < b.kind.rawValue }
     }
 
     /// Files by path, the order `Diagnostic.inReportOrder` gives their findings: those that
     /// `include` accepts. Sorted by index: sorting the files themselves copied each one, its
     /// whole policy with it, and a clean run's report cost more than its checks.
-    package static func sortedFiles(_ files: [CheckedFile], where include: (CheckedFile) -> Bool = { _ in true }) -> [CheckedFile] {
+    static func sortedFiles(_ files: [CheckedFile], where include: (CheckedFile) -> Bool = { _ in true }) -> [CheckedFile] {
         files.indices.filter { include(files[$0]) }.sorted { a, b in
             files[a].path != files[b].path ? files[a].path < files[b].path : a < b
         }.map { files[$0] }
     }
 
-    package static func sortedDiagnostics(_ files: [CheckedFile]) -> [Diagnostic] {
+    static func sortedDiagnostics(_ files: [CheckedFile]) -> [Diagnostic] {
         var all: [Diagnostic] = []
         for i in files.indices { all += files[i].diagnostics }
         all.sortForReport()
@@ -202,12 +202,12 @@ public enum Reporters {
     }
 
     /// The guide's words behind a rule, for the `guide:` line and the machine formats.
-    package static func reference(of rule: String) -> Reference? {
+    static func reference(of rule: String) -> Reference? {
         Catalog.rule(named: rule)?.reference
     }
 
     /// The span's end for formats whose end column is inclusive: never before the start.
-    package static func inclusiveEnd(_ span: Span) -> Mark {
+    static func inclusiveEnd(_ span: Span) -> Mark {
         if span.end <= span.start { return span.start }
         if span.end.line == span.start.line { return Mark(line: span.end.line, column: max(span.start.column, span.end.column - 1)) }
         return span.end

@@ -93,7 +93,7 @@ extension Reporters {
     /// A fix as SARIF has it: one artifact change whose replacements are its edits (regions end
     /// one column past their last character, as ours do; an empty region inserts). Its safety goes
     /// in the property bag, which SARIF leaves to the tool.
-    package static func sarifFix(_ fix: Fix, file: String) -> JSON {
+    static func sarifFix(_ fix: Fix, file: String) -> JSON {
         .object([
             "description": .object(["text": .string(fix.description)]),
             "artifactChanges": .array([.object([
@@ -114,7 +114,7 @@ extension Reporters {
         ])
     }
 
-    package static func sarifDescriptor(id: String, rule: Rule?) -> JSON {
+    static func sarifDescriptor(id: String, rule: Rule?) -> JSON {
         var descriptor: [String: JSON] = ["id": .string(id), "name": .string(upperCamelRuleName(id))]
         guard let rule else { return .object(descriptor) }
         var full = "Fires when \(rule.summary)."
@@ -133,11 +133,11 @@ extension Reporters {
     }
 
     /// `interactive-retries-max` → `InteractiveRetriesMax`, the readable name SARIF asks for.
-    package static func upperCamelRuleName(_ id: String) -> String {
+    static func upperCamelRuleName(_ id: String) -> String {
         id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    package static func sarifPhysicalLocation(_ file: String, _ span: Span) -> JSON {
+    static func sarifPhysicalLocation(_ file: String, _ span: Span) -> JSON {
         // SARIF counts from 1 and wants the end at or after the start.
         let start = Mark(line: max(1, span.start.line), column: max(1, span.start.column))
         var end = span.end
@@ -154,7 +154,7 @@ extension Reporters {
     }
 
     /// A relative path becomes a URI reference under `%SRCROOT%`; an absolute one a `file:` URI.
-    package static func sarifArtifactLocation(_ path: String) -> JSON {
+    static func sarifArtifactLocation(_ path: String) -> JSON {
         if path.hasPrefix("/") {
             return .object(["uri": .string("file://" + percentEncodedPath(path))])
         }
@@ -170,7 +170,7 @@ extension Reporters {
     /// `%`, `#`, `?`, `<stdin>` and non-ASCII names all give a valid URI reference).
     /// Made as bytes (a path is made for every finding and fix, and appending scalar by scalar
     /// is slow).
-    package static func percentEncodedPath(_ path: String) -> String {
+    static func percentEncodedPath(_ path: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)

@@ -4,7 +4,7 @@ import PolicyCheck
 extension Reporters {
     /// A file's lines as the source map counts them (libyaml's line breaks: LF, CR, CRLF, NEL, LS,
     /// PS; line 1 after a BOM), so that a diagnostic's line number finds the line it means.
-    package struct SourceLines {
+    struct SourceLines {
         private let bytes: [UInt8]
         /// The last line decoded, for the other findings on it.
         private var decoded: (number: Int, text: String)?
@@ -14,7 +14,7 @@ extension Reporters {
         private let map: SourceMap?
         private var partial: SourceMap.Builder
 
-        package init(_ bytes: [UInt8], map: SourceMap? = nil) {
+        init(_ bytes: [UInt8], map: SourceMap? = nil) {
             self.bytes = bytes
             self.map = map?.bytes.count == bytes.count ? map : nil
             partial = SourceMap.Builder(self.map == nil ? bytes : [])
@@ -30,7 +30,7 @@ extension Reporters {
 
         /// Line `n` (1-based) decoded whole, or nil when the file has no such line (a finding at the
         /// very end). Excerpts decode only what they show; tests hold them to this line's scalars.
-        package mutating func line(_ n: Int) -> Substring.UnicodeScalarView? {
+        mutating func line(_ n: Int) -> Substring.UnicodeScalarView? {
             guard let (start, end) = lineBounds(n) else { return nil }
             if decoded?.number != n {
                 decoded = (n, String(decoding: bytes[start..<end], as: UTF8.self))
@@ -46,7 +46,7 @@ extension Reporters {
         /// The excerpt of line `n` for a finding at `column`, as `Excerpt(line:column:endColumn:)`
         /// makes it. A long line (a 1 MiB flow list, say) is walked once for all its findings, not
         /// copied whole for each: a thousand findings on one line cost a thousand copies of it.
-        package mutating func excerpt(line n: Int, column: Int, endColumn: Int?) -> Excerpt? {
+        mutating func excerpt(line n: Int, column: Int, endColumn: Int?) -> Excerpt? {
             // Findings often stand on one span (a profile lacking six keys): its excerpt is made once.
             if let last = lastExcerpt, last.line == n, last.column == column, last.endColumn == endColumn {
                 return last.excerpt
@@ -59,7 +59,7 @@ extension Reporters {
         private var lastExcerpt: (line: Int, column: Int, endColumn: Int?, excerpt: Excerpt?)?
 
         /// Whether every byte is below 0x80, eight at a time.
-        package static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
+        static func isASCII(_ bytes: ArraySlice<UInt8>) -> Bool {
             bytes.withUnsafeBufferPointer { b in
                 var i = 0
                 if let base = b.baseAddress {
@@ -149,7 +149,7 @@ extension Reporters {
         /// Calls `body` with each scalar of `bytes[range]` and its byte offset, until it returns
         /// false. Decoded as `String(decoding:as:)` decodes: each maximal ill-formed sequence one
         /// U+FFFD (a test holds the two together).
-        package static func decode(_ bytes: [UInt8], _ range: Range<Int>, _ body: (Int, Unicode.Scalar) -> Bool) {
+        static func decode(_ bytes: [UInt8], _ range: Range<Int>, _ body: (Int, Unicode.Scalar) -> Bool) {
             var parser = Unicode.UTF8.ForwardParser()
             var input = bytes[range].makeIterator()
             var offset = range.lowerBound

@@ -36,7 +36,7 @@ extension Reporters {
 
     /// The report is written as bytes: joining Strings piece by piece (each finding with a
     /// canonical profile of several lines as its help) is far slower.
-    package static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: SourceMap? = nil, color: Bool,
+    static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: SourceMap? = nil, color: Bool,
                       to out: inout [UInt8]) {
         var source = SourceLines(bytes, map: lines)
         // A file name is echoed input too: a newline or an escape in it must not reach the
@@ -88,7 +88,7 @@ extension Reporters {
     /// Each line of `text` after its prefix, made printable, each ending in a newline. Split on
     /// bytes: splitting by Characters is far slower. A line of printable ASCII, as
     /// help lines are, is copied as it is.
-    package static func writeLines(_ text: String, firstPrefix: String, prefix: String, to out: inout [UInt8]) {
+    static func writeLines(_ text: String, firstPrefix: String, prefix: String, to out: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
             var start = 0, first = true
@@ -114,7 +114,7 @@ extension Reporters {
     /// `Diagnostic.headline` with `file` for its file, coloured as compilers do: bold location and
     /// message, red `error:`, yellow `warning:`. Written as bytes: interpolating the headline
     /// is a large share of the report's cost.
-    package static func writeHeadline(_ d: Diagnostic, file: String, color: Bool, to out: inout [UInt8]) {
+    static func writeHeadline(_ d: Diagnostic, file: String, color: Bool, to out: inout [UInt8]) {
         if color { out += ANSI.bold.utf8 }
         out += file.utf8
         out.append(0x3A)
@@ -138,7 +138,7 @@ extension Reporters {
     }
 
     /// `n` in decimal, as `"\(n)"` writes it.
-    package static func writeDecimal(_ n: Int, to out: inout [UInt8]) {
+    static func writeDecimal(_ n: Int, to out: inout [UInt8]) {
         guard n >= 0 else {
             out += String(n).utf8
             return
@@ -160,12 +160,12 @@ extension Reporters {
 
 extension Reporters {
     /// The escape sequences of the coloured text format.
-    package enum ANSI {
-        package static let bold = "\u{1B}[1m"
-        package static let error = "\u{1B}[1;31m"
-        package static let warning = "\u{1B}[1;33m"
-        package static let note = "\u{1B}[1;36m"
-        package static let caret = "\u{1B}[1;32m"
-        package static let reset = "\u{1B}[0m"
+    enum ANSI {
+        static let bold = "\u{1B}[1m"
+        static let error = "\u{1B}[1;31m"
+        static let warning = "\u{1B}[1;33m"
+        static let note = "\u{1B}[1;36m"
+        static let caret = "\u{1B}[1;32m"
+        static let reset = "\u{1B}[0m"
     }
 }

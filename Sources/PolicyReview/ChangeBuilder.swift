@@ -5,18 +5,18 @@ import PolicySimulation
 
 /// Walks every path of the language in canonical order, and words each change with the numbers of
 /// `explain`: what it means for a viewer, for the servers and for the apps' code.
-package struct ChangeBuilder {
-    package let old: PolicyDoc
-    package let new: PolicyDoc
+struct ChangeBuilder {
+    let old: PolicyDoc
+    let new: PolicyDoc
     /// The generated types of every policy of the new side (a removed type is breaking).
-    package let newTypes: Set<ExactText>
+    let newTypes: Set<ExactText>
     /// The generated symbols changes are worded with.
-    package let symbols: GeneratedSymbols
-    package var changes: [PolicyChange] = []
+    let symbols: GeneratedSymbols
+    var changes: [PolicyChange] = []
     /// The profiles that changed or are new, with what their changes do together.
-    package var profiles: [ProfileReview] = []
+    var profiles: [ProfileReview] = []
 
-    package init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<ExactText>,
+    init(old: PolicyDoc, new: PolicyDoc, newTypes: Set<ExactText>,
                  symbols: GeneratedSymbols = GeneratedSymbols(targets: CodeTarget.defaults)) {
         self.old = old
         self.new = new
@@ -26,7 +26,7 @@ package struct ChangeBuilder {
 
     /// Records a change when the canonical values differ. `effect` gets the two values when both
     /// exist; a side without a valid value gets a generic sentence.
-    package mutating func compare(
+    mutating func compare(
         _ path: String, _ before: JSON, _ after: JSON, show: (JSON) -> String = Show.value,
         breaking: Bool = false, effect: () -> String
     ) {
@@ -43,7 +43,7 @@ package struct ChangeBuilder {
     }
 
     /// Records a change as worded by the caller.
-    package mutating func record(
+    mutating func record(
         _ path: String, _ before: JSON, _ after: JSON, show: (JSON) -> String = Show.value,
         breaking: Bool = false, effect: String
     ) {
@@ -51,7 +51,7 @@ package struct ChangeBuilder {
                                     beforeText: show(before), afterText: show(after)))
     }
 
-    package mutating func compareAll() {
+    mutating func compareAll() {
         // Locals, so the closures below do not read `self` while `compare` mutates it.
         let old = self.old, new = self.new
         compare("version", CanonicalValue.int(old.version), CanonicalValue.int(new.version)) {
@@ -117,7 +117,7 @@ package struct ChangeBuilder {
     }
 
     /// Only differs when a nameless new file was compared with the old file at its place.
-    package mutating func comparePolicyName() {
+    mutating func comparePolicyName() {
         let before = CanonicalValue.string(old.policy), after = CanonicalValue.string(new.policy)
         guard before != after else { return }
         let oldType = old.policy.map { Naming.typeName(policy: $0.value) }
@@ -140,7 +140,7 @@ package struct ChangeBuilder {
         if after == .null { changes[changes.count - 1].missingValue = true }
     }
 
-    package mutating func compareDescription() {
+    mutating func compareDescription() {
         let before = CanonicalValue.string(old.description), after = CanonicalValue.string(new.description)
         guard before != after else { return }
         let effect = switch (old.description, new.description) {
@@ -151,7 +151,7 @@ package struct ChangeBuilder {
         record("description", before, after, effect: effect)
     }
 
-    package mutating func compareRetryOn() {
+    mutating func compareRetryOn() {
         let old = self.old, new = self.new
         compare("retry.retryOn", CanonicalValue.retryOn(old.retryOn), CanonicalValue.retryOn(new.retryOn), show: Show.list) {
             let b = Set(old.retryOn?.value.map(\.value) ?? []), a = Set(new.retryOn?.value.map(\.value) ?? [])
@@ -171,9 +171,9 @@ package struct ChangeBuilder {
     // MARK: profiles
 
     /// The generated type, printable: a name that breaks the rules may hold any character.
-    package var typeName: String { printable(Naming.typeName(policy: new.policy?.value ?? old.policy?.value ?? "")) }
+    var typeName: String { printable(Naming.typeName(policy: new.policy?.value ?? old.policy?.value ?? "")) }
 
-    package mutating func compareProfiles() {
+    mutating func compareProfiles() {
         // Profiles and their constants match by bytes (see `sameText`), as they do in lint.
         func byName(_ profiles: [PolicyDoc.Profile]) -> [ExactText: PolicyDoc.Profile] {
             var out: [ExactText: PolicyDoc.Profile] = [:]
@@ -216,7 +216,7 @@ package struct ChangeBuilder {
         profiles.sort { (order[$0.name] ?? Int.max) < (order[$1.name] ?? Int.max) }
     }
 
-    package mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
+    mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
         let interactive = (n.kind ?? o.kind)?.value == "interactive"
         let who = interactive ? "while a viewer waits" : "in the background"
         // Each field's change alone is judged under the old strategy; together with the rest,
@@ -272,10 +272,10 @@ package struct ChangeBuilder {
 }
 
 /// The sentences of effects that need more than one line of code.
-package enum Effects {
+enum Effects {
     /// How the explain figures of a profile move: backoff total, attempts started, worst-case wait;
     /// each side's figures by its policy's `backoff`.
-    package static func consequences(_ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile, interactive: Bool,
+    static func consequences(_ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile, interactive: Bool,
                                      backoff: (old: String?, new: String?)) -> [String] {
         guard let b = ProfileFigures(o, backoff: backoff.old), let a = ProfileFigures(n, backoff: backoff.new) else { return [] }
         var out: [String] = []
@@ -298,14 +298,14 @@ package enum Effects {
     }
 
     /// `up to 4 attempts, a viewer waits at most 15 s before Retry shows`.
-    package static func summary(_ f: ProfileFigures, interactive: Bool) -> String {
+    static func summary(_ f: ProfileFigures, interactive: Bool) -> String {
         "up to \(Wording.count(f.attemptsMax, "attempt")), "
             + (interactive ? "a viewer waits at most \(Wording.duration(f.worstCaseWaitMs)) before Retry shows"
                            : "gives up after at most \(Wording.duration(f.worstCaseWaitMs))")
     }
 
     /// `; interactive: up to 4 attempts, …; background: …` for a new policy.
-    package static func newPolicySummary(_ doc: PolicyDoc?) -> String {
+    static func newPolicySummary(_ doc: PolicyDoc?) -> String {
         guard let doc else { return "" }
         let parts = doc.profiles.compactMap { p in
             ProfileFigures(p, backoff: doc.backoff?.value).map { "\(printable(p.name.value)): \(summary($0, interactive: p.isInteractive))" }
@@ -315,7 +315,7 @@ package enum Effects {
 
     /// `; interactive: waits between attempts add up to at most 3.5 s → 1.5 s` for each profile of
     /// the new policy whose figures move when only the strategy changes (constant against doubling).
-    package static func backoffFigures(old: PolicyDoc, new: PolicyDoc) -> String {
+    static func backoffFigures(old: PolicyDoc, new: PolicyDoc) -> String {
         let (b, a) = (old.backoff?.value, new.backoff?.value)
         guard WaitGrowth(backoff: b) != WaitGrowth(backoff: a) else { return "" }
         let parts = new.profiles.compactMap { p -> String? in
@@ -326,7 +326,7 @@ package enum Effects {
         return parts.isEmpty ? "" : "; " + parts.joined(separator: "; ")
     }
 
-    package static func neverRetry(_ old: Located<[PolicyDoc.NeverRetry]>?, _ new: Located<[PolicyDoc.NeverRetry]>?) -> String {
+    static func neverRetry(_ old: Located<[PolicyDoc.NeverRetry]>?, _ new: Located<[PolicyDoc.NeverRetry]>?) -> String {
         func keys(_ v: Located<[PolicyDoc.NeverRetry]>?) -> Set<NeverRetryKey> {
             Set((v?.value ?? []).map { NeverRetryKey(status: $0.status?.value, code: $0.code?.value) })
         }
@@ -338,7 +338,7 @@ package enum Effects {
         return parts.joined(separator: "; ")
     }
 
-    package static func backoff(_ strategy: String) -> String {
+    static func backoff(_ strategy: String) -> String {
         switch strategy {
         case "full-jitter": return "each wait is random up to its step, so clients that failed together do not retry together"
         case "equal-jitter": return "half of each wait is fixed, so clients that failed together retry closer together than with full jitter"
@@ -348,7 +348,7 @@ package enum Effects {
         }
     }
 
-    package static func budgetRatio(old: PolicyDoc, new: PolicyDoc) -> String {
+    static func budgetRatio(old: PolicyDoc, new: PolicyDoc) -> String {
         guard let b = old.budgetRatio?.value, let a = new.budgetRatio?.value else { return "" }
         var out = "retry budget: at most \(Format.percent(a)) of last minute's requests instead of \(Format.percent(b)); "
             + "during an outage retries add up to \(Format.percent(a)) to the load"
@@ -360,7 +360,7 @@ package enum Effects {
         return out
     }
 
-    package static func budgetFloor(old: PolicyDoc, new: PolicyDoc) -> String {
+    static func budgetFloor(old: PolicyDoc, new: PolicyDoc) -> String {
         let (b, a) = (old.budgetMinPerMinute?.value ?? 0, new.budgetMinPerMinute?.value ?? 0)
         var out = "retry budget floor: \(b) → \(a) retries a minute are always allowed"
         if let ratio = new.budgetRatio?.value, a > 0 {
@@ -372,7 +372,7 @@ package enum Effects {
         return out
     }
 
-    package static func reuseKey(_ old: Located<[Located<String>]>?, _ new: Located<[Located<String>]>?) -> String {
+    static func reuseKey(_ old: Located<[Located<String>]>?, _ new: Located<[Located<String>]>?) -> String {
         let b = Set(old?.value.map(\.value) ?? []), a = Set(new?.value.map(\.value) ?? [])
         let across = ["viewer": "across viewers", "device": "across devices", "episode": "for another episode",
                       "intent": "for another intent"]
@@ -386,7 +386,7 @@ package enum Effects {
         return parts.joined(separator: "; ")
     }
 
-    package static func viewerRef(_ ref: String) -> String {
+    static func viewerRef(_ ref: String) -> String {
         switch ref {
         case "per-viewer-device": return "stable per viewer and device, so repeated requests reuse tickets"
         case "per-session": return "changes with every session, so tickets are reused less and requests grow"
@@ -397,8 +397,8 @@ package enum Effects {
 }
 
 /// Canonical JSON values as people read them in a review.
-package enum Show {
-    package static func value(_ v: JSON) -> String {
+enum Show {
+    static func value(_ v: JSON) -> String {
         switch v {
         case .null: return "none"
         case .bool(let b): return b ? "true" : "false"
@@ -412,19 +412,19 @@ package enum Show {
         }
     }
 
-    package static func duration(_ v: JSON) -> String {
+    static func duration(_ v: JSON) -> String {
         if case .int(let ms) = v { return Wording.duration(ms) }
         return value(v)
     }
 
-    package static func percent(_ v: JSON) -> String {
+    static func percent(_ v: JSON) -> String {
         if case .double(let d) = v { return JSON.number(d) + "%" }
         return value(v)
     }
 
-    package static func list(_ v: JSON) -> String { value(v) }
+    static func list(_ v: JSON) -> String { value(v) }
 
-    package static func neverRetry(_ v: JSON) -> String {
+    static func neverRetry(_ v: JSON) -> String {
         guard case .array(let items) = v else { return value(v) }
         if items.isEmpty { return "(empty)" }
         return items.map { item -> String in
@@ -434,7 +434,7 @@ package enum Show {
     }
 
     /// `interactive, 3 retries, base 500 ms, cap 8 s, timeout 8 s, deadline 15 s`.
-    package static func profile(_ v: JSON) -> String {
+    static func profile(_ v: JSON) -> String {
         guard case .object(let m) = v else { return value(v) }
         let retries = m["maxRetries"].map(value) ?? "none"
         return [value(m["kind"] ?? .null), "\(retries) \(retries == "1" ? "retry" : "retries")", "base \(duration(m["base"] ?? .null))",

@@ -47,19 +47,19 @@ extension DiffReport {
     }
 
     /// Policies worth a section: changed, added, removed, moved, or with findings.
-    package var notable: [PolicyReview] { policies.filter { $0.status != .unchanged || $0.moved || !$0.diagnostics.isEmpty } }
-    package var quiet: [PolicyReview] { policies.filter { $0.status == .unchanged && !$0.moved && $0.diagnostics.isEmpty } }
+    var notable: [PolicyReview] { policies.filter { $0.status != .unchanged || $0.moved || !$0.diagnostics.isEmpty } }
+    var quiet: [PolicyReview] { policies.filter { $0.status == .unchanged && !$0.moved && $0.diagnostics.isEmpty } }
 
-    package static func title(_ p: PolicyReview) -> String { p.policy.map(printable) ?? "(no policy name)" }
+    static func title(_ p: PolicyReview) -> String { p.policy.map(printable) ?? "(no policy name)" }
 
     /// `Policies/a.yaml`, or `Policies/a.yaml → Policies/b.yaml, moved`.
-    package static func files(_ p: PolicyReview) -> String {
+    static func files(_ p: PolicyReview) -> String {
         guard p.moved, let old = p.oldFile else { return printable(p.file) }
         return "\(printable(old)) → \(printable(p.file)), moved"
     }
 
     /// What a change does to the check, in short: `breaking`, `fails: timeout-min`, ...
-    package static func tags(_ c: PolicyChange) -> [String] {
+    static func tags(_ c: PolicyChange) -> [String] {
         var out: [String] = []
         if c.breaking { out.append("breaking") }
         let errors = c.findings.filter { $0.diagnostic.severity == .error }
@@ -102,7 +102,7 @@ extension DiffReport {
     }
 
     /// The Verdict cell of a change: what it does to the check, with each finding's message.
-    package static func verdictCell(_ c: PolicyChange) -> String {
+    static func verdictCell(_ c: PolicyChange) -> String {
         var parts: [String] = []
         if c.breaking { parts.append("**breaking**") }
         let errors = c.findings.filter { $0.diagnostic.severity == .error }
@@ -161,7 +161,7 @@ extension DiffReport {
 
 extension DiffReport {
     /// The figures of the built-in scenarios that moved past the thresholds, worse then better.
-    package func scenarioText(_ changes: [FigureChange]) -> String {
+    func scenarioText(_ changes: [FigureChange]) -> String {
         guard let v = scenarioVerdict, !changes.isEmpty else { return "" }
         var out = ""
         for (title, list) in [("worse in an outage", changes.filter(\.worse)), ("better in an outage", changes.filter { !$0.worse })]
@@ -172,7 +172,7 @@ extension DiffReport {
         return out
     }
 
-    package func scenarioMarkdown(_ changes: [FigureChange]) -> String {
+    func scenarioMarkdown(_ changes: [FigureChange]) -> String {
         guard let v = scenarioVerdict, !changes.isEmpty else { return "" }
         var out = ""
         for (title, list) in [("❌ **Worse in an outage**", changes.filter(\.worse)), ("✅ Better in an outage", changes.filter { !$0.worse })]
@@ -185,14 +185,14 @@ extension DiffReport {
 }
 
 /// Findings as `diff` and `explain` show them in markdown.
-package enum ReviewMarkdown {
+enum ReviewMarkdown {
     /// `interactive profile … at most 3 are allowed (`interactive-retries-max`)`.
-    package static func message(_ d: Diagnostic) -> String {
+    static func message(_ d: Diagnostic) -> String {
         "\(Wording.markdown(d.message)) (\(Wording.code(d.rule)))"
     }
 
     /// One list item: severity, position, message, rule and help.
-    package static func item(_ d: Diagnostic) -> String {
+    static func item(_ d: Diagnostic) -> String {
         var out = "- \(d.severity == .error ? "❌" : d.severity == .warning ? "⚠️" : "ℹ️") \(d.severity.rawValue) at "
             + "\(Wording.code("\(d.file):\(d.line):\(d.column)")): \(message(d))"
         if let help = d.help { out += " — \(Wording.markdown(help))" }

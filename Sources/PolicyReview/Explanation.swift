@@ -73,7 +73,7 @@ public struct Explanation: Sendable {
         }
     }
 
-    package static func explained(_ policy: Policy, findings: [Diagnostic] = []) -> ExplainedPolicy {
+    static func explained(_ policy: Policy, findings: [Diagnostic] = []) -> ExplainedPolicy {
         ExplainedPolicy(
             policy: policy,
             profiles: policy.profiles.map { ExplainedProfile(profile: $0, figures: ProfileFigures($0, backoff: policy.backoff)) },
@@ -83,7 +83,7 @@ public struct Explanation: Sendable {
 
     /// `1 error: the policy breaks a limit of the guide, so generate refuses it; explained as
     /// written`, or `1 warning`; nil without findings.
-    package static func findingsHeading(_ p: ExplainedPolicy) -> String? {
+    static func findingsHeading(_ p: ExplainedPolicy) -> String? {
         guard !p.findings.isEmpty else { return nil }
         let warnings = p.findings.count { $0.severity == .warning }
         let accepted = p.findings.count { $0.severity == .note }
@@ -123,7 +123,7 @@ public struct Explanation: Sendable {
     }
 
     /// A profile's own values under the language's keys, durations in milliseconds (as `diff`).
-    package static func profileValues(_ p: Policy.Profile) -> [String: JSON] {
+    static func profileValues(_ p: Policy.Profile) -> [String: JSON] {
         ["kind": .string(p.kind), "maxRetries": .int(p.maxRetries), "base": .int(p.baseMs),
          "cap": .int(p.capMs), "timeout": .int(p.timeoutMs), "deadline": .int(p.deadlineMs)]
     }

@@ -76,14 +76,14 @@ public struct ProfileFigures: Sendable, Hashable {
 
 /// The largest backoff steps min(cap, base·2^i) of one profile and their sums in closed form;
 /// constant steps are all `base`, that is a cap of `base` reached at once.
-package struct BackoffSteps {
-    package var base: Int
-    package var cap: Int
+struct BackoffSteps {
+    var base: Int
+    var cap: Int
     /// The first step that is `cap` (base·2^i ≥ cap); all later ones are too. At most 54 for
     /// values up to 2^53, as base ≥ 1 doubles past any cap by then.
-    package var firstCapped: Int
+    var firstCapped: Int
 
-    package init(base: Int, cap: Int, growth: WaitGrowth = .doubling) {
+    init(base: Int, cap: Int, growth: WaitGrowth = .doubling) {
         self.base = base
         self.cap = growth == .constant ? base : cap
         var i = 0
@@ -110,14 +110,14 @@ package struct BackoffSteps {
     }
 
     /// Σ_{i<n} step(i), saturating at Int.max (enough to compare with a deadline).
-    package func sum(_ n: Int) -> Int {
+    func sum(_ n: Int) -> Int {
         guard base > 0, n > 0 else { return 0 }
         if n <= firstCapped { return uncappedSum(n) }
         return Saturating.add(uncappedSum(firstCapped), Saturating.multiply(n - firstCapped, cap))
     }
 
     /// Σ_{i<n} step(i), exact.
-    package func exactSum(_ n: Int) -> WideInt {
+    func exactSum(_ n: Int) -> WideInt {
         guard base > 0, n > 0 else { return WideInt(0) }
         if n <= firstCapped { return WideInt(uncappedSum(n)) }
         return WideInt(product: n - firstCapped, cap) + WideInt(uncappedSum(firstCapped))
@@ -126,13 +126,13 @@ package struct BackoffSteps {
 
 /// Arithmetic that sticks at the bounds instead of trapping: figures of absurd profiles are
 /// "more than anyone waits", never a crash.
-package enum Saturating {
-    package static func add(_ a: Int, _ b: Int) -> Int {
+enum Saturating {
+    static func add(_ a: Int, _ b: Int) -> Int {
         let (r, o) = a.addingReportingOverflow(b)
         return o ? (b > 0 ? Int.max : Int.min) : r
     }
 
-    package static func multiply(_ a: Int, _ b: Int) -> Int {
+    static func multiply(_ a: Int, _ b: Int) -> Int {
         let (r, o) = a.multipliedReportingOverflow(by: b)
         return o ? ((a < 0) == (b < 0) ? Int.max : Int.min) : r
     }
@@ -149,13 +149,13 @@ public struct WideInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         low = UInt64(max(0, value))
     }
 
-    package init(high: UInt64, low: UInt64) {
+    init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
     /// a·b for a, b ≥ 0.
-    package init(product a: Int, _ b: Int) {
+    init(product a: Int, _ b: Int) {
         let r = UInt64(max(0, a)).multipliedFullWidth(by: UInt64(max(0, b)))
         self.init(high: r.high, low: r.low)
     }
@@ -210,7 +210,7 @@ public struct BudgetFigures: Sendable, Hashable {
     }
 
     /// ⌈minPerMinute·100·10^f / digits⌉ where the percent is digits/10^f, exactly.
-    package static func threshold(ratio: Percent, minPerMinute: Int) -> WideInt {
+    static func threshold(ratio: Percent, minPerMinute: Int) -> WideInt {
         let parts = ratio.canonical.split(separator: ".", maxSplits: 1)
         let fraction = parts.count > 1 ? String(parts[1]) : ""
         guard let digits = UInt64(String(parts.first ?? "0") + fraction), digits > 0 else { return WideInt(0) }
@@ -224,13 +224,13 @@ public struct BudgetFigures: Sendable, Hashable {
 
 extension WideInt {
     /// self·m, wrapping past 128 bits (callers stay far below).
-    package func times(_ m: UInt64) -> WideInt {
+    func times(_ m: UInt64) -> WideInt {
         let lowProduct = low.multipliedFullWidth(by: m)
         return WideInt(high: high &* m &+ lowProduct.high, low: lowProduct.low)
     }
 
     /// ⌈self / d⌉ for d > 0.
-    package func dividedRoundingUp(by d: UInt64) -> WideInt {
+    func dividedRoundingUp(by d: UInt64) -> WideInt {
         let qHigh = high / d
         let (qLow, r) = d.dividingFullWidth((high % d, low))
         let q = WideInt(high: qHigh, low: qLow)

@@ -7,13 +7,13 @@ import PolicySimulation
 /// at (`retry.budget.ratio`, `retry.profiles.fast.timeout`), spelled as `diff` names its changes.
 /// Read from the YAML tree again, since a value that did not decode has no place in `PolicyDoc`;
 /// only files with findings are read (their bytes are kept for the reporters anyway).
-package struct KeyPaths {
+struct KeyPaths {
     private let root: Node?
     /// Every key path of the file (lists are leaves: their items share the list's path), when
     /// asked for: only `nearestExisting` needs them.
     private let known: Set<String>
 
-    package init(source: [UInt8], indexingKeys: Bool = true) {
+    init(source: [UInt8], indexingKeys: Bool = true) {
         root = source.isEmpty ? nil : Loader.load(source).root
         var known: Set<String> = []
         func walk(_ node: Node, _ path: String) {
@@ -28,11 +28,11 @@ package struct KeyPaths {
         self.known = known
     }
 
-    package static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
     /// The path of the deepest key or value that holds `mark`: `""` for the document outside any
     /// key, nil when the file has no tree (it did not parse).
-    package func path(at mark: Mark) -> String? {
+    func path(at mark: Mark) -> String? {
         guard var node = root else { return nil }
         var path = ""
         while case .mapping(let entries) = node.kind {
@@ -54,7 +54,7 @@ package struct KeyPaths {
     }
 
     /// The longest prefix of `path` (cut at dots) that the file has; `""` for the document.
-    package func nearestExisting(_ path: String) -> String {
+    func nearestExisting(_ path: String) -> String {
         var p = Substring(path)
         while !p.isEmpty {
             if known.contains(String(p)) { return String(p) }
@@ -65,16 +65,16 @@ package struct KeyPaths {
     }
 
     /// A zero-width span (a finding at a point) holds its start.
-    package static func contains(_ span: Span, _ mark: Mark) -> Bool {
+    static func contains(_ span: Span, _ mark: Mark) -> Bool {
         span.start <= mark && (mark < span.end || mark == span.start)
     }
 }
 
 /// Which new findings a change brings, and which findings were there before it.
-package enum FindingMatch {
+enum FindingMatch {
     /// Sibling keys that rules read besides the value they point at: `backoff-order` points at
     /// `base` but fires because of `cap` as well, so changing either brings the finding.
-    package static let alsoReads: [String: [String]] = [
+    static let alsoReads: [String: [String]] = [
         RuleID.backoffOrder.rawValue: ["cap"],
         RuleID.timeoutWithinDeadline.rawValue: ["deadline"],
         RuleID.interactiveRetriesMax.rawValue: ["kind"],
@@ -88,7 +88,7 @@ package enum FindingMatch {
     /// path the one that was there before is the one matched. A finding without a key path (the
     /// YAML itself did not parse) matches by rule and message. Messages are compared without the
     /// line and column numbers some quote, which move with any edit above them.
-    package static func classify(new: [Diagnostic], newPaths: KeyPaths, old: [Diagnostic], oldSource: [UInt8]) -> [ReviewFinding] {
+    static func classify(new: [Diagnostic], newPaths: KeyPaths, old: [Diagnostic], oldSource: [UInt8]) -> [ReviewFinding] {
         guard !new.isEmpty else { return [] }
         let oldPaths = old.isEmpty ? nil : KeyPaths(source: oldSource, indexingKeys: false)
         struct Exact: Hashable { var rule: String, path: String?, message: String }
@@ -121,7 +121,7 @@ package enum FindingMatch {
 
     /// `the first is at line 3, column 5` → `the first is at line #, column #`. By hand on the
     /// bytes: a Regex literal linked the whole regex engine (~900 KB) into the one-file binary.
-    package static func withoutPositions(_ message: String) -> String {
+    static func withoutPositions(_ message: String) -> String {
         let b = Array(message.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
@@ -148,7 +148,7 @@ package enum FindingMatch {
     /// value or inside it (a new profile), findings of a rule that also reads it, and for a value
     /// the new side lacks, the missing or unknown key where it should be. Indexed from the
     /// findings' side, so that a file of many profiles costs changes + findings, not their product.
-    package static func attribute(_ findings: [ReviewFinding], to changes: inout [PolicyChange], paths: KeyPaths) {
+    static func attribute(_ findings: [ReviewFinding], to changes: inout [PolicyChange], paths: KeyPaths) {
         guard !findings.isEmpty, !changes.isEmpty else { return }
         var related: [String: [Int]] = [:]       // a change's path → the findings that concern it
         var missingAt: [String: [Int]] = [:]     // missing-key findings by the mapping they point at
@@ -179,11 +179,11 @@ package enum FindingMatch {
         }
     }
 
-    package static func parent(_ path: String) -> String {
+    static func parent(_ path: String) -> String {
         path.lastIndex(of: ".").map { String(path[..<$0]) } ?? ""
     }
 
-    package static func sibling(_ path: String, _ key: String) -> String {
+    static func sibling(_ path: String, _ key: String) -> String {
         KeyPaths.join(parent(path), key)
     }
 }
@@ -194,7 +194,7 @@ public struct ReviewFinding: Sendable, Hashable {
     /// Not on the old side: the change brings it. (False: it was already there.)
     public var isNew: Bool
     /// The key path it points at, nil when the file did not parse.
-    package var path: String?
+    var path: String?
 
     /// The diagnostic's JSON object with `"new"`.
     public var json: JSON {

@@ -82,7 +82,7 @@ public enum OutageReview {
     /// Each job's run (nil when it could not run), in the jobs' order: all at once on every core,
     /// and runs with the same retry values under the same scenario made once, so the same jobs
     /// give the same runs whatever the threads.
-    package static func simulate(_ jobs: [(Policy, Policy.Profile, Scenario)]) -> [SimulationRun?] {
+    static func simulate(_ jobs: [(Policy, Policy.Profile, Scenario)]) -> [SimulationRun?] {
         struct Key: Hashable {
             var values: RetryValues
             var scenario: String
@@ -116,13 +116,13 @@ public enum OutageReview {
             + "recovery \(recovery(f.recoverySeconds))"
     }
 
-    package static func load(_ x: Double?) -> String { x.map { SimulationReport.fixed($0, 1) + "×" } ?? "–" }
+    static func load(_ x: Double?) -> String { x.map { SimulationReport.fixed($0, 1) + "×" } ?? "–" }
 
-    package static func percent(_ x: Double?) -> String { SimulationReport.percent(x) }
+    static func percent(_ x: Double?) -> String { SimulationReport.percent(x) }
 
-    package static func recovery(_ s: Int?) -> String { s.map { "\($0) s" } ?? "none within the run" }
+    static func recovery(_ s: Int?) -> String { s.map { "\($0) s" } ?? "none within the run" }
 
-    package static func failedWords(_ interactive: Bool) -> String { interactive ? "viewers who see Retry" : "calls that fail" }
+    static func failedWords(_ interactive: Bool) -> String { interactive ? "viewers who see Retry" : "calls that fail" }
 
     /// The lines `diff` prints under a policy, indented for its text report.
     public static func text(_ comparisons: [OutageComparison]) -> String {
@@ -143,18 +143,18 @@ public enum OutageReview {
 
 /// Everything of a policy and a profile that a simulation reads: two runs with equal values give
 /// equal figures.
-package struct RetryValues: Hashable {
-    package var profile: [Int]
-    package var kind: String
-    package var retryOnNetwork: Bool
-    package var statuses: Set<Int>
-    package var backoff: String
-    package var honor: Bool
-    package var jitter: Int
-    package var ratio: String
-    package var floor: Int
+struct RetryValues: Hashable {
+    var profile: [Int]
+    var kind: String
+    var retryOnNetwork: Bool
+    var statuses: Set<Int>
+    var backoff: String
+    var honor: Bool
+    var jitter: Int
+    var ratio: String
+    var floor: Int
 
-    package init(_ policy: Policy, _ profile: Policy.Profile) {
+    init(_ policy: Policy, _ profile: Policy.Profile) {
         self.profile = [profile.maxRetries, profile.baseMs, profile.capMs, profile.timeoutMs, profile.deadlineMs]
         kind = profile.kind
         retryOnNetwork = policy.retryOnNetwork
@@ -237,13 +237,13 @@ extension DiffReport {
 
 extension Explanation {
     /// "Simulated, in a 30 s outage: …", the line `explain` adds under a profile.
-    package static func outageSentence(_ f: OutageFigures) -> String {
+    static func outageSentence(_ f: OutageFigures) -> String {
         let line = OutageReview.line(f)
         return "Simulated " + line + " (policyc simulate --scenario \(Scenario.standard.name))."
     }
 
     /// The standard outage's sentence and the weakest point's, when simulated.
-    package static func simulatedSentences(_ e: ExplainedProfile) -> [String] {
+    static func simulatedSentences(_ e: ExplainedProfile) -> [String] {
         (e.outage.map { [outageSentence($0)] } ?? []) + (e.weakest.map { [$0.sentence] } ?? [])
     }
 
@@ -252,7 +252,7 @@ extension Explanation {
     /// the brownout the guide's policy recovers more slowly than one that ignores it, since
     /// viewers wait out the time the server named and the calls turned away together come back
     /// together.
-    package static func retryAfterSentence(_ p: Policy) -> String? {
+    static func retryAfterSentence(_ p: Policy) -> String? {
         guard p.retryAfterHonor else { return nil }
         let jitter = Wording.duration(p.retryAfterMaxJitterMs)
         return "honoured, with at most \(jitter) of jitter added. It keeps a short spike's peak down: clients come back "

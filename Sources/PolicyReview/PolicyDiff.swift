@@ -242,7 +242,7 @@ public struct DiffReport: Sendable {
 
     /// One policy's review. `twin` is the other side of a likely rename: the added policy for a
     /// removed one, the removed policy for an added one.
-    package static func review(old: ReviewInput?, new: ReviewInput?, twin: ReviewInput?, newTypes: Set<ExactText>,
+    static func review(old: ReviewInput?, new: ReviewInput?, twin: ReviewInput?, newTypes: Set<ExactText>,
                                symbols: GeneratedSymbols = GeneratedSymbols(targets: CodeTarget.defaults)) -> PolicyReview {
         switch (old, new) {
         case (let o?, nil):
@@ -322,7 +322,7 @@ public struct DiffReport: Sendable {
     }
 
     /// `the new file could not be read as a policy (see its findings)`.
-    package static func unreadable(old: Bool, new: Bool) -> String {
+    static func unreadable(old: Bool, new: Bool) -> String {
         let which = old && new ? "neither file" : old ? "the old file" : "the new file"
         return "\(which) could \(old && new ? "" : "not ")be read as a policy (see the findings)"
     }
@@ -330,36 +330,36 @@ public struct DiffReport: Sendable {
 
 /// The names of generated code that a review speaks of, for the targets `generate` writes: Swift
 /// and Kotlin as the words always had them, TypeScript's module and constants when it is written.
-package struct GeneratedSymbols: Sendable {
-    package var typeScript: Bool
+struct GeneratedSymbols: Sendable {
+    var typeScript: Bool
 
-    package init(targets: [CodeTarget]) {
+    init(targets: [CodeTarget]) {
         typeScript = targets.contains(.typescript)
     }
 
     /// ` (TypeScript module PlaybackPolicy.ts)`, or nothing without TypeScript.
-    package func module(_ type: String) -> String {
+    func module(_ type: String) -> String {
         typeScript ? " (TypeScript module \(printable(type)).ts)" : ""
     }
 
     /// `PlaybackPolicy.interactive (Kotlin PlaybackPolicy.INTERACTIVE)`, with `, TypeScript
     /// INTERACTIVE of PlaybackPolicy.ts` inside the parentheses when TypeScript is written.
-    package func profile(_ type: String, _ name: String) -> String {
+    func profile(_ type: String, _ name: String) -> String {
         "\(type).\(printable(Naming.swiftProfile(name))) (Kotlin \(type).\(printable(Naming.kotlinProfile(name)))"
             + (typeScript ? ", TypeScript \(printable(Naming.typeScriptProfile(name))) of \(type).ts" : "") + ")"
     }
 }
 
 /// Canonical JSON of the values of a `PolicyDoc`, the units of `diff`'s before and after.
-package enum CanonicalValue {
-    package static func duration(_ v: Located<Int>?) -> JSON { v.map { .int($0.value) } ?? .null }
-    package static func int(_ v: Located<Int>?) -> JSON { v.map { .int($0.value) } ?? .null }
-    package static func bool(_ v: Located<Bool>?) -> JSON { v.map { .bool($0.value) } ?? .null }
-    package static func string(_ v: Located<String>?) -> JSON { v.map { .string($0.value) } ?? .null }
-    package static func percent(_ v: Located<Percent>?) -> JSON { v.map { .double($0.value.percent) } ?? .null }
+enum CanonicalValue {
+    static func duration(_ v: Located<Int>?) -> JSON { v.map { .int($0.value) } ?? .null }
+    static func int(_ v: Located<Int>?) -> JSON { v.map { .int($0.value) } ?? .null }
+    static func bool(_ v: Located<Bool>?) -> JSON { v.map { .bool($0.value) } ?? .null }
+    static func string(_ v: Located<String>?) -> JSON { v.map { .string($0.value) } ?? .null }
+    static func percent(_ v: Located<Percent>?) -> JSON { v.map { .double($0.value.percent) } ?? .null }
 
     /// `network` first, then the statuses in ascending order, each once.
-    package static func retryOn(_ v: Located<[Located<RetryOn>]>?) -> JSON {
+    static func retryOn(_ v: Located<[Located<RetryOn>]>?) -> JSON {
         guard let v else { return .null }
         let items = Set(v.value.map(\.value))
         var out: [JSON] = items.contains(.network) ? [.string("network")] : []
@@ -368,7 +368,7 @@ package enum CanonicalValue {
     }
 
     /// Sorted by status, then code; each pair once. Absent means empty (the key is optional).
-    package static func neverRetry(_ v: Located<[PolicyDoc.NeverRetry]>?) -> JSON {
+    static func neverRetry(_ v: Located<[PolicyDoc.NeverRetry]>?) -> JSON {
         let items = Set((v?.value ?? []).map { NeverRetryKey(status: $0.status?.value, code: $0.code?.value) })
         return .array(items.sorted().map {
             .object(["status": $0.status.map(JSON.int) ?? .null, "code": $0.code.map(JSON.string) ?? .null])
@@ -376,14 +376,14 @@ package enum CanonicalValue {
     }
 
     /// Alphabetical, each part once.
-    package static func reuseKey(_ v: Located<[Located<String>]>?) -> JSON {
+    static func reuseKey(_ v: Located<[Located<String>]>?) -> JSON {
         guard let v else { return .null }
         return .array(Set(v.value.map(\.value)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(JSON.string))
     }
 
     /// Every value of a policy but its name and description, as `diff` compares them: two
     /// policies with equal values here have no change between them but those two.
-    package static func valuesBesideName(_ d: PolicyDoc) -> JSON {
+    static func valuesBesideName(_ d: PolicyDoc) -> JSON {
         var profiles: [String: JSON] = [:]
         for p in d.profiles where profiles[p.name.value] == nil { profiles[p.name.value] = profile(p) }
         return .object([
@@ -397,7 +397,7 @@ package enum CanonicalValue {
         ])
     }
 
-    package static func profile(_ p: PolicyDoc.Profile?) -> JSON {
+    static func profile(_ p: PolicyDoc.Profile?) -> JSON {
         guard let p else { return .null }
         return .object([
             "kind": string(p.kind), "maxRetries": int(p.maxRetries), "base": duration(p.base),
@@ -406,26 +406,26 @@ package enum CanonicalValue {
     }
 }
 
-package struct NeverRetryKey: Hashable, Comparable {
-    package var status: Int?
-    package var code: String?
+struct NeverRetryKey: Hashable, Comparable {
+    var status: Int?
+    var code: String?
 
     /// Codes by bytes (see `sameText`): "\u{958}" and "\u{915}\u{93C}" are two exceptions.
-    package static func == (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
+    static func == (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
         a.status == b.status && a.code.map(ExactText.init) == b.code.map(ExactText.init)
     }
 
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(status)
         hasher.combine(code.map(ExactText.init))
     }
 
-    package static func < (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
+    static func < (a: NeverRetryKey, b: NeverRetryKey) -> Bool {
         if a.status != b.status { return (a.status ?? Int.min) < (b.status ?? Int.min) }
         return (a.code ?? "").utf8.lexicographicallyPrecedes((b.code ?? "").utf8)
     }
 
-    package var words: String {
+    var words: String {
         [status.map(String.init), code.map(printable)].compactMap { $0 }.joined(separator: " ")
     }
 }

@@ -142,7 +142,7 @@ extension DiffReport {
     }
 
     /// The text section, at the top: one line per waiver change.
-    package var waiverText: String {
+    var waiverText: String {
         guard !waivers.isEmpty else { return "" }
         var out = "\nwaivers: \(Self.waiverCounts(waivers))\n"
         for w in waivers {
@@ -159,7 +159,7 @@ extension DiffReport {
     }
 
     /// The markdown section, at the top: a table a platform team reads first.
-    package var waiverMarkdown: String {
+    var waiverMarkdown: String {
         guard !waivers.isEmpty else { return "" }
         var out = "\n### Waivers: \(Self.waiverCounts(waivers))\n\n"
         out += "| Change | Policy | Rule | What | Owner | Expires | Reason |\n|---|---|---|---|---|---|---|\n"

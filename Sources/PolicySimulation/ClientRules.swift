@@ -3,28 +3,28 @@ import PolicyCheck
 
 /// What every client of a run does, from one profile of a policy: exactly the generated code's
 /// `isRetryable`, `backoffMs` and `RetryBudget`, as numbers the engine reads without lookups.
-package struct ClientRules: Sendable {
-    package enum Strategy: Sendable {
+struct ClientRules: Sendable {
+    enum Strategy: Sendable {
         case fullJitter, equalJitter, exponential, constant
     }
 
-    package var maxRetries: Int
-    package var baseMs: Double
-    package var capMs: Double
-    package var timeoutNs: Int64
-    package var deadlineNs: Int64
-    package var strategy: Strategy
-    package var honorRetryAfter: Bool
-    package var maxJitterMs: Double
-    package var budgetRatio: Double
-    package var budgetFloor: Double
-    package var retryNetwork: Bool
+    var maxRetries: Int
+    var baseMs: Double
+    var capMs: Double
+    var timeoutNs: Int64
+    var deadlineNs: Int64
+    var strategy: Strategy
+    var honorRetryAfter: Bool
+    var maxJitterMs: Double
+    var budgetRatio: Double
+    var budgetFloor: Double
+    var retryNetwork: Bool
     /// isRetryable(status:errorCode: nil) for every status 0 ... 599, a bit each. The simulated
     /// answers carry no error code, so a `neverRetry` pair (which always names one) never matches
     /// them. Plain bits, not an array: the rules of a run's groups sit in raw storage.
-    package var retryable: StatusBits
+    var retryable: StatusBits
 
-    package init(policy: Policy, profile: Policy.Profile) {
+    init(policy: Policy, profile: Policy.Profile) {
         maxRetries = max(0, profile.maxRetries)
         baseMs = Double(profile.baseMs)
         capMs = Double(profile.capMs)
@@ -49,12 +49,12 @@ package struct ClientRules: Sendable {
 
     /// Milliseconds as nanoseconds, held under 10^12 ms (31 years: longer than any run, so as good
     /// as forever) to stay far from Int64's end.
-    package static func nanoseconds(ms: Int) -> Int64 {
+    static func nanoseconds(ms: Int) -> Int64 {
         Int64(min(max(0, ms), 1_000_000_000_000)) * 1_000_000
     }
 
     @inline(__always)
-    package func isRetryable(status: Int) -> Bool {
+    func isRetryable(status: Int) -> Bool {
         retryable.contains(status)
     }
 
@@ -62,14 +62,14 @@ package struct ClientRules: Sendable {
     /// up to maxJitter when honored, else the strategy under the cap with v = min(cap, base·2^attempt).
     /// Draws from `random` once for the jittered strategies and Retry-After, never otherwise.
     @inline(__always)
-    package func backoffMs(attempt: Int, retryAfterMs: Int, random: inout RandomStream) -> Double {
+    func backoffMs(attempt: Int, retryAfterMs: Int, random: inout RandomStream) -> Double {
         let draws = (honorRetryAfter && retryAfterMs > 0) || strategy == .fullJitter || strategy == .equalJitter
         return backoffMs(attempt: attempt, retryAfterMs: Double(retryAfterMs), unit: draws ? random.unit() : 0)
     }
 
     /// The same with the draw given (`unit` in [0, 1), what the generated code's `random()` returns).
     @inline(__always)
-    package func backoffMs(attempt: Int, retryAfterMs: Double, unit: Double) -> Double {
+    func backoffMs(attempt: Int, retryAfterMs: Double, unit: Double) -> Double {
         if honorRetryAfter, retryAfterMs > 0 {
             return retryAfterMs + unit * maxJitterMs
         }
@@ -86,11 +86,11 @@ package struct ClientRules: Sendable {
 }
 
 /// A set of the statuses 0 ... 599 as 640 bits, a plain value.
-package struct StatusBits: Sendable, Hashable {
+struct StatusBits: Sendable, Hashable {
     private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-    package init(_ statuses: Set<Int>) {
+    init(_ statuses: Set<Int>) {
         for s in statuses where s >= 0 && s < 600 {
             withUnsafeMutableBytes(of: &words) { raw in
                 let p = raw.baseAddress!.assumingMemoryBound(to: UInt64.self)
@@ -100,18 +100,18 @@ package struct StatusBits: Sendable, Hashable {
     }
 
     @inline(__always)
-    package func contains(_ status: Int) -> Bool {
+    func contains(_ status: Int) -> Bool {
         guard status >= 0 && status < 600 else { return false }
         return withUnsafeBytes(of: words) { raw in
             raw.load(fromByteOffset: (status >> 6) * 8, as: UInt64.self) >> UInt64(status & 63) & 1 == 1
         }
     }
 
-    package static func == (a: StatusBits, b: StatusBits) -> Bool {
+    static func == (a: StatusBits, b: StatusBits) -> Bool {
         withUnsafeBytes(of: a.words) { x in withUnsafeBytes(of: b.words) { y in x.elementsEqual(y) } }
     }
 
-    package func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         withUnsafeBytes(of: words) { hasher.combine(bytes: $0) }
     }
 }

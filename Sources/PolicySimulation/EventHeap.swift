@@ -1,6 +1,6 @@
 /// One thing that happens at a time: 16 bytes, no reference, so the heap is one flat array.
-package struct Event {
-    package enum Kind: UInt8 {
+struct Event {
+    enum Kind: UInt8 {
         /// A fault starts or ends (first at a time: the state changes before anything else then).
         case boundary
         /// A new call starts.
@@ -16,45 +16,45 @@ package struct Event {
     }
 
     /// Time in nanoseconds shifted left by 8, and the kind: one integer to order by.
-    package var key: UInt64
-    package var slot: UInt32
-    package var token: UInt32
+    var key: UInt64
+    var slot: UInt32
+    var token: UInt32
 
     @inline(__always)
-    package init(time: Int64, kind: Kind, slot: UInt32 = 0, token: UInt32 = 0) {
+    init(time: Int64, kind: Kind, slot: UInt32 = 0, token: UInt32 = 0) {
         key = UInt64(time) << 8 | UInt64(kind.rawValue)
         self.slot = slot
         self.token = token
     }
 
-    package var time: Int64 { Int64(key >> 8) }
-    package var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: key)) ?? .boundary }
+    var time: Int64 { Int64(key >> 8) }
+    var kind: Kind { Kind(rawValue: UInt8(truncatingIfNeeded: key)) ?? .boundary }
 }
 
 /// A first-in first-out queue of values: the server's queue and the answers under way. Values
 /// are taken from the front by moving an index; the array drops its taken front once that is
 /// at least half of it, so no more values are moved than were taken (O(1) a value, amortized).
-package struct Fifo<T> {
+struct Fifo<T> {
     private var items: [T] = []
     private var head = 0
 
-    package init() {}
+    init() {}
 
-    package var count: Int { items.count - head }
-    package var isEmpty: Bool { head == items.count }
+    var count: Int { items.count - head }
+    var isEmpty: Bool { head == items.count }
 
     /// The value `offset` places from the first (`offset < count`).
     @inline(__always)
-    package subscript(offset: Int) -> T { items[head + offset] }
+    subscript(offset: Int) -> T { items[head + offset] }
 
     @inline(__always)
-    package mutating func append(_ value: T) {
+    mutating func append(_ value: T) {
         items.append(value)
     }
 
     /// Removes and returns the first value (the queue is not empty).
     @inline(__always)
-    package mutating func removeFirst() -> T {
+    mutating func removeFirst() -> T {
         let first = items[head]
         head += 1
         if head >= 1024 && head * 2 >= items.count {
@@ -68,20 +68,20 @@ package struct Fifo<T> {
 /// A 4-ary min-heap of events by key: half the levels of a binary heap, which is what a run's
 /// heap of a million timeouts spends its time walking. Events of one key come out in an order
 /// fixed by the sequence of pushes and pops, which a run repeats exactly.
-package struct EventHeap {
+struct EventHeap {
     private var items: [Event] = []
 
-    package init() {}
+    init() {}
 
-    package var count: Int { items.count }
-    package var isEmpty: Bool { items.isEmpty }
+    var count: Int { items.count }
+    var isEmpty: Bool { items.isEmpty }
 
     /// The earliest event; only when not empty.
     @inline(__always)
-    package var top: Event { items[0] }
+    var top: Event { items[0] }
 
     @inline(__always)
-    package mutating func push(_ event: Event) {
+    mutating func push(_ event: Event) {
         var i = items.count
         items.append(event)
         while i > 0 {
@@ -95,7 +95,7 @@ package struct EventHeap {
 
     /// Removes the earliest event (only when not empty).
     @inline(__always)
-    package mutating func removeTop() {
+    mutating func removeTop() {
         let last = items.removeLast()
         let n = items.count
         guard n > 0 else { return }

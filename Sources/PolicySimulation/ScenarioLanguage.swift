@@ -82,7 +82,7 @@ public enum ScenarioLanguage {
     ]
 
     /// Keys each kind of fault takes.
-    package static func keys(of kind: Scenario.Fault.Kind) -> [String] {
+    static func keys(of kind: Scenario.Fault.Kind) -> [String] {
         switch kind {
         case .outage: return ["kind", "from", "to", "status", "retryAfter"]
         case .surge, .brownout: return ["kind", "from", "to", "factor"]
@@ -91,7 +91,7 @@ public enum ScenarioLanguage {
     }
 
     /// Keys each kind of fault needs.
-    package static func required(of kind: Scenario.Fault.Kind) -> [String] {
+    static func required(of kind: Scenario.Fault.Kind) -> [String] {
         switch kind {
         case .outage: return ["from", "to", "status"]
         case .surge, .brownout: return ["from", "to", "factor"]

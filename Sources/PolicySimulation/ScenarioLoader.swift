@@ -35,11 +35,11 @@ public enum ScenarioLoader {
     }
 }
 
-package struct ScenarioChecker {
-    package var diagnostics: [Diagnostic] = []
-    package var profileSpans: [Span?] = []
+struct ScenarioChecker {
+    var diagnostics: [Diagnostic] = []
+    var profileSpans: [Span?] = []
 
-    package mutating func check(_ bytes: [UInt8]) -> Scenario? {
+    mutating func check(_ bytes: [UInt8]) -> Scenario? {
         let loaded = Loader.load(bytes)
         diagnostics = loaded.diagnostics
         guard loaded.decodable else { return nil }
@@ -66,7 +66,7 @@ package struct ScenarioChecker {
     }
 
     /// The checks between values, and the scenario when every value is there.
-    package mutating func scenario(_ root: Decoded) -> Scenario? {
+    mutating func scenario(_ root: Decoded) -> Scenario? {
         let name = root["scenario"].flatMap(\.string)
         if let name, !Values.isName(name.value) {
             fail(RuleID.badName.rawValue, at: name.span,
@@ -200,7 +200,7 @@ package struct ScenarioChecker {
     }
 
     /// One item of `faults`, checked against its kind; nil when it has an error or lacks a value.
-    package mutating func fault(_ item: Decoded, durationMs: Int?) -> Scenario.Fault? {
+    mutating func fault(_ item: Decoded, durationMs: Int?) -> Scenario.Fault? {
         guard case .object(let entries) = item.value else { return nil }
         let kind = item["kind"].flatMap(\.string).flatMap { Scenario.Fault.Kind(rawValue: $0.value) }
         var ok = item.failedKeys.isEmpty
@@ -256,20 +256,20 @@ package struct ScenarioChecker {
                               factor: item["factor"].flatMap(\.decimal)?.value ?? 1)
     }
 
-    package mutating func limit(at span: Span, _ message: String, help: String? = nil) {
+    mutating func limit(at span: Span, _ message: String, help: String? = nil) {
         fail(ScenarioLoader.limitRule, at: span, message, help: help)
     }
 
-    package mutating func fail(_ rule: String, at span: Span, _ message: String, help: String? = nil) {
+    mutating func fail(_ rule: String, at span: Span, _ message: String, help: String? = nil) {
         guard diagnostics.count < Loader.maxFindings else { return }
         diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule, message: message, help: help))
     }
 }
 
 extension Decoded {
-    package var decimal: Located<Double>? { if case .decimal(let v) = value { return Located(v, span) }; return nil }
+    var decimal: Located<Double>? { if case .decimal(let v) = value { return Located(v, span) }; return nil }
 
-    package func entry(_ key: String) -> DecodedEntry? {
+    func entry(_ key: String) -> DecodedEntry? {
         guard case .object(let entries) = value else { return nil }
         return entries.first { sameText($0.key, key) }
     }

@@ -10,9 +10,9 @@ public enum SimulationChart {
     public static let width = 800
     public static let height = 400
 
-    package static let left = 72.0, right = 784.0, top = 64.0, bottom = 340.0
-    package static let firstColor = "#4e79a7", retryColor = "#f28e2b", successColor = "#2e7d32"
-    package static let faultColors: [Scenario.Fault.Kind: String] = [.outage: "#e15759", .surge: "#edc948", .brownout: "#9c755f", .reset: "#b07aa1"]
+    static let left = 72.0, right = 784.0, top = 64.0, bottom = 340.0
+    static let firstColor = "#4e79a7", retryColor = "#f28e2b", successColor = "#2e7d32"
+    static let faultColors: [Scenario.Fault.Kind: String] = [.outage: "#e15759", .surge: "#edc948", .brownout: "#9c755f", .reset: "#b07aa1"]
 
     public static func svg(_ runs: [SimulationRun]) -> String {
         let total = height * max(1, runs.count)
@@ -27,12 +27,12 @@ public enum SimulationChart {
     }
 
     /// Per column (one or more seconds): mean first attempts, retries and successes per second.
-    package struct Column {
-        package var from: Int, to: Int
-        package var first: Double, retries: Double, successes: Double
+    struct Column {
+        var from: Int, to: Int
+        var first: Double, retries: Double, successes: Double
     }
 
-    package static func columns(_ series: [SimulationSecond]) -> [Column] {
+    static func columns(_ series: [SimulationSecond]) -> [Column] {
         // At most one column per 2 pixels.
         let n = series.count
         let per = max(1, (n + 355) / 356)
@@ -54,7 +54,7 @@ public enum SimulationChart {
     }
 
     /// The capacity over time: (second, requests per second) at each change.
-    package static func capacitySteps(_ scenario: Scenario) -> [(Double, Double)] {
+    static func capacitySteps(_ scenario: Scenario) -> [(Double, Double)] {
         var points = Set([0])
         for f in scenario.faults where f.kind == .brownout { points.formUnion([f.fromMs, f.toMs]) }
         return points.sorted().filter { $0 < scenario.durationMs }.map { t in
@@ -66,7 +66,7 @@ public enum SimulationChart {
 
     /// One run's chart; with `base`, that run's attempts per second as a dashed line over it (the
     /// other side of `simulate --base`), and the legend names both.
-    package static func chart(_ run: SimulationRun, base baseRun: SimulationRun? = nil, ref: String = "", title: String? = nil) -> String {
+    static func chart(_ run: SimulationRun, base baseRun: SimulationRun? = nil, ref: String = "", title: String? = nil) -> String {
         let n = max(1, run.series.count)
         let cols = columns(run.series)
         let baseCols = baseRun.map { columns($0.series) } ?? []
@@ -173,7 +173,7 @@ public enum SimulationChart {
         return out
     }
 
-    package static func faultLabel(_ f: Scenario.Fault) -> String {
+    static func faultLabel(_ f: Scenario.Fault) -> String {
         switch f.kind {
         case .outage: return "outage, " + (f.status.map(String.init) ?? "no answer")
         case .surge: return "surge \(JSON.number(f.factor))×"
@@ -184,7 +184,7 @@ public enum SimulationChart {
 
     /// A round top of the axis above `value` and its step: 1, 2 or 5 times a power of ten, about
     /// five steps.
-    package static func axis(_ value: Double) -> (max: Double, step: Double) {
+    static func axis(_ value: Double) -> (max: Double, step: Double) {
         let target = max(value, 1e-9) / 5
         var power = 1.0
         while power * 10 <= target { power *= 10 }
@@ -195,7 +195,7 @@ public enum SimulationChart {
         return (top, step)
     }
 
-    package static func number(_ v: Double, step: Double) -> String {
+    static func number(_ v: Double, step: Double) -> String {
         if step >= 1 { return String(Int(v.rounded())) }
         var places = 0, s = step
         while s < 1 && places < 6 {
@@ -207,7 +207,7 @@ public enum SimulationChart {
 
     /// Text for XML: printable first (no control character, which XML forbids), then the five
     /// characters with a meaning in markup.
-    package static func xml(_ text: String) -> String {
+    static func xml(_ text: String) -> String {
         var out = ""
         for scalar in printable(text).unicodeScalars {
             switch scalar {

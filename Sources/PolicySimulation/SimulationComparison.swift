@@ -23,7 +23,7 @@ public struct SimulationComparison: Sendable {
     }
 
     /// Each headline figure as text for base and head, and the change in words.
-    package var rows: [(figure: String, base: String, head: String, change: String)] {
+    var rows: [(figure: String, base: String, head: String, change: String)] {
         func times(_ x: Double?) -> String { SimulationReport.times(x) }
         /// "–" without a base side; "no ticket" when that percentile's call got none.
         func ticket(_ s: SimulationSummary?, _ p: KeyPath<SimulationSummary.Percentiles, Int?>) -> String {
@@ -102,14 +102,14 @@ public struct SimulationComparison: Sendable {
     }
 
     /// How many points a series of `seconds` is shown with: one per second up to 60, else 60.
-    package static func points(_ seconds: Int) -> Int { max(1, min(60, seconds)) }
+    static func points(_ seconds: Int) -> Int { max(1, min(60, seconds)) }
 
-    package static func bucketStarts(_ seconds: Int, _ points: Int) -> [Int] {
+    static func bucketStarts(_ seconds: Int, _ points: Int) -> [Int] {
         (0..<points).map { $0 * seconds / points }
     }
 
     /// The mean of each of `points` runs of seconds, rounded.
-    package static func buckets(_ values: [Int], _ points: Int) -> [Int] {
+    static func buckets(_ values: [Int], _ points: Int) -> [Int] {
         let n = values.count
         return (0..<points).map { i in
             let from = i * n / points, to = max(from + 1, (i + 1) * n / points)
@@ -145,7 +145,7 @@ public struct SimulationComparison: Sendable {
 
 extension SimulationReport {
     /// "+1.5 points", "−2 points", "unchanged".
-    package static func points(_ x: Double) -> String {
+    static func points(_ x: Double) -> String {
         if x == 0 { return "unchanged" }
         var s = fixed(abs(x), 1)
         if s.hasSuffix(".0") { s.removeLast(2) }

@@ -34,7 +34,7 @@ public struct SimulationReport: Sendable {
 
     /// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; also when it
     /// starts with a character a spreadsheet would read as a formula.
-    package static func csvField(_ text: String) -> String {
+    static func csvField(_ text: String) -> String {
         let risky = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || ["=", "+", "-", "@"].contains(where: text.hasPrefix)
         guard risky else { return text }
@@ -75,7 +75,7 @@ public struct SimulationReport: Sendable {
     // MARK: numbers as people read them
 
     /// `2.4×`; `–` when undefined.
-    package static func times(_ x: Double?) -> String {
+    static func times(_ x: Double?) -> String {
         x.map { fixed($0, $0 < 10 ? 2 : 1) + "×" } ?? "–"
     }
 
@@ -87,11 +87,11 @@ public struct SimulationReport: Sendable {
         return s + " %"
     }
 
-    package static func recovery(_ seconds: Int?) -> String {
+    static func recovery(_ seconds: Int?) -> String {
         seconds.map { "\($0) s" } ?? "never"
     }
 
-    package static func percentiles(_ p: SimulationSummary.Percentiles) -> String {
+    static func percentiles(_ p: SimulationSummary.Percentiles) -> String {
         [p.p50, p.p95, p.p99].map { $0.map(Wording.duration) ?? "no ticket" }.joined(separator: " / ")
     }
 
@@ -186,7 +186,7 @@ extension SimulationRun {
     }
 
     /// "peak 4.1× of normal at 61 s; █ = 3412 attempts/s".
-    package var loadNote: String {
+    var loadNote: String {
         let top = series.map(\.attempts).max() ?? 0
         var note = "0–\(scenario.seconds) s"
         if let peak = summary.peakLoad, let at = summary.peakSecond {
@@ -198,10 +198,10 @@ extension SimulationRun {
         return note + "; █ = \(top) attempts/s"
     }
 
-    package var failedWords: String { interactive ? "viewers who saw Retry" : "calls that failed" }
+    var failedWords: String { interactive ? "viewers who saw Retry" : "calls that failed" }
 
     /// The summary for a terminal: five lines and the load as a sparkline.
-    package var textBlock: String {
+    var textBlock: String {
         let s = summary
         var out = "\(title)\n"
         if let d = scenario.description { out += "  \(printable(d))\n" }
@@ -224,10 +224,10 @@ extension SimulationRun {
 }
 
 /// One line of block characters for a terminal: each column the largest value of its seconds.
-package enum Sparkline {
-    package static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+enum Sparkline {
+    static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
-    package static func line(_ values: [Int], width: Int = 60) -> String {
+    static func line(_ values: [Int], width: Int = 60) -> String {
         guard !values.isEmpty else { return "" }
         let columns = min(width, values.count)
         var peaks: [Int] = []
@@ -243,7 +243,7 @@ package enum Sparkline {
 }
 
 extension String {
-    package func replacingAll(_ target: Character, with replacement: String) -> String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
         var out = ""
         for c in self { if c == target { out += replacement } else { out.append(c) } }
         return out

@@ -124,16 +124,16 @@ public struct SimulationSecond: Sendable, Hashable {
 /// Exact counts of times to a ticket in whole milliseconds: one bucket per millisecond under
 /// 4096 ms, then 2048 buckets per doubling (a bucket is then under 0.05 % of its value wide).
 /// Memory follows the longest time seen, never the number of calls.
-package struct TicketHistogram {
-    package private(set) var counts: [Int] = []
-    package private(set) var total = 0
+struct TicketHistogram {
+    private(set) var counts: [Int] = []
+    private(set) var total = 0
 
-    package init() {}
+    init() {}
 
-    package static let exactBelow = 4096
-    package static let subBuckets = 2048
+    static let exactBelow = 4096
+    static let subBuckets = 2048
 
-    package static func bucket(_ ms: Int) -> Int {
+    static func bucket(_ ms: Int) -> Int {
         guard ms >= exactBelow else { return max(0, ms) }
         let e = Int.bitWidth - 1 - ms.leadingZeroBitCount    // 2^e ≤ ms, e ≥ 12
         let sub = (ms >> (e - 11)) & (subBuckets - 1)
@@ -141,14 +141,14 @@ package struct TicketHistogram {
     }
 
     /// The smallest value of a bucket.
-    package static func lowerBound(_ bucket: Int) -> Int {
+    static func lowerBound(_ bucket: Int) -> Int {
         guard bucket >= exactBelow else { return bucket }
         let e = (bucket - exactBelow) / subBuckets + 12
         let sub = (bucket - exactBelow) % subBuckets
         return (1 << e) + (sub << (e - 11))
     }
 
-    package mutating func add(_ ms: Int) {
+    mutating func add(_ ms: Int) {
         let b = TicketHistogram.bucket(ms)
         if b >= counts.count { counts += [Int](repeating: 0, count: b + 1 - counts.count) }
         counts[b] += 1
@@ -158,7 +158,7 @@ package struct TicketHistogram {
     /// The nearest-rank percentile over `calls` calls, of which `total` got a ticket and the rest
     /// none: the smallest time with at least p % of the calls at or under it; nil when that rank
     /// falls among the calls without a ticket.
-    package func percentile(_ p: Double, of calls: Int? = nil) -> Int? {
+    func percentile(_ p: Double, of calls: Int? = nil) -> Int? {
         let calls = max(calls ?? total, total)
         guard calls > 0 else { return nil }
         let rank = max(1, Int((p / 100 * Double(calls)).rounded(.up)))
@@ -175,7 +175,7 @@ package struct TicketHistogram {
 extension SimulationSummary {
     /// Recovery as the summary defines it, from the series and the end of the last fault; 0
     /// without faults (nothing to recover from).
-    package static func recovery(_ series: [SimulationSecond], lastFaultEndMs: Int?) -> Int? {
+    static func recovery(_ series: [SimulationSecond], lastFaultEndMs: Int?) -> Int? {
         guard let lastFaultEndMs else { return 0 }
         let end = (lastFaultEndMs + 999) / 1000
         let window = 10

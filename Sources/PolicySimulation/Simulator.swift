@@ -78,49 +78,49 @@ public enum Simulator {
 /// One call under way. Its `token` changes at every step (attempt sent, attempt over, call over),
 /// and every event carries the token it was made with: an event whose token no longer matches is
 /// about something the call has left behind (an answer after a timeout), and is dropped.
-package struct Call {
-    package var start: Int64 = 0
-    package var sentAt: Int64 = 0
-    package var client: UInt32 = 0
-    package var token: UInt32 = 0
+struct Call {
+    var start: Int64 = 0
+    var sentAt: Int64 = 0
+    var client: UInt32 = 0
+    var token: UInt32 = 0
     /// Attempts sent so far.
-    package var attempts: Int32 = 0
+    var attempts: Int32 = 0
     /// The outage fault that answers the attempt under way, if one does (at most
     /// `Scenario.Bounds.maxFaults`, so 16 bits keep a call at 32 bytes).
-    package var outage: Int16 = -1
+    var outage: Int16 = -1
     /// The client's group.
-    package var group: UInt16 = 0
+    var group: UInt16 = 0
 }
 
 /// One client's retry budget: the generated `RetryBudget`'s three fields, the clock in
 /// milliseconds. 12 bytes: a run lasts at most 24 h (86 400 000 ms) and makes at most
 /// `Simulator.Limits.attempts`, so each fits 32 bits; a million clients are 12 MB.
-package struct Budget {
+struct Budget {
     /// On the budget's clock: the run's milliseconds plus `Engine.budgetClockOffsetMs`.
-    package var since: UInt32 = 0
-    package var sent: UInt32 = 0
-    package var retries: UInt32 = 0
+    var since: UInt32 = 0
+    var sent: UInt32 = 0
+    var retries: UInt32 = 0
 
     /// A budget whose minute began `msBeforeStart` before the run (0 ... 60 000).
-    package init(minuteBegan msBeforeStart: Int = 0) {
+    init(minuteBegan msBeforeStart: Int = 0) {
         since = UInt32(Engine.budgetClockOffsetMs - msBeforeStart)
     }
 }
 
 /// A group's counts, for the results of a scenario with groups.
-package struct GroupTally {
-    package var calls = 0
-    package var attempts = 0
-    package var retries = 0
-    package var succeeded = 0
-    package var failed = 0
-    package var budget = 0
+struct GroupTally {
+    var calls = 0
+    var attempts = 0
+    var retries = 0
+    var succeeded = 0
+    var failed = 0
+    var budget = 0
     /// The second under way, its attempts, and the most in one second so far.
-    package var second = 0
-    package var secondAttempts = 0
-    package var peakAttempts = 0
+    var second = 0
+    var secondAttempts = 0
+    var peakAttempts = 0
 
-    package mutating func countAttempt(in second: Int) {
+    mutating func countAttempt(in second: Int) {
         if second != self.second {
             peakAttempts = max(peakAttempts, secondAttempts)
             self.second = second
@@ -131,85 +131,85 @@ package struct GroupTally {
 }
 
 /// Why a call failed (the summary's `failedBy`).
-package enum FailReason: Int {
+enum FailReason: Int {
     case notRetryable, retriesUsed, budget, deadline
 }
 
 /// One run: the state of the server, the clients and the calls under way, in plain arrays of
 /// plain values (no references in the hot loop).
-package struct Engine {
+struct Engine {
     /// The rules of each group's clients.
-    package let rules: [ClientRules]
+    let rules: [ClientRules]
     /// Where each group's clients end (clients are numbered group after group).
-    package let groupEnds: [Int]
+    let groupEnds: [Int]
     /// Each group's calls a second, summed up to it: the draw of a call's group.
-    package let groupRates: [Double]
-    package var tallies: [GroupTally]
-    package let scenario: Scenario
-    package let seed: UInt64
-    package let endNs: Int64
-    package let latencyNs: Int64
-    package let clients: Int
-    package let normalRate: Double
-    package let faults: [(kind: Scenario.Fault.Kind, from: Int64, to: Int64, status: Int?, retryAfterMs: Int, factor: Double)]
+    let groupRates: [Double]
+    var tallies: [GroupTally]
+    let scenario: Scenario
+    let seed: UInt64
+    let endNs: Int64
+    let latencyNs: Int64
+    let clients: Int
+    let normalRate: Double
+    let faults: [(kind: Scenario.Fault.Kind, from: Int64, to: Int64, status: Int?, retryAfterMs: Int, factor: Double)]
     /// The instants of the resets, in order, and the first one after now (`Int64.max`: none).
-    package let resets: [Int64]
-    package var nextResetNs = Int64.max
-    package let rejectCost: Double
+    let resets: [Int64]
+    var nextResetNs = Int64.max
+    let rejectCost: Double
     /// Queue mode: refusal work owed, added to the next service.
-    package var refusalWorkNs: Double = 0
+    var refusalWorkNs: Double = 0
     /// Attempts per 100 ms: the tenth of a second under way, its attempts, the largest so far.
-    package var tenth: Int64 = 0
-    package var tenthAttempts = 0
-    package var peakTenthAttempts = 0
-    package var peakTenth: Int64 = 0
+    var tenth: Int64 = 0
+    var tenthAttempts = 0
+    var peakTenthAttempts = 0
+    var peakTenth: Int64 = 0
 
     /// The budget clock runs this far ahead of the run's, so that a client's minute may have
     /// begun before the run (each client has its own phase) without a negative time.
-    package static let budgetClockOffsetMs = 60_000
+    static let budgetClockOffsetMs = 60_000
 
-    package var arrivalsRandom: RandomStream
-    package var jitterRandom: RandomStream
-    package var clientsRandom: RandomStream
-    package var heap = EventHeap()
+    var arrivalsRandom: RandomStream
+    var jitterRandom: RandomStream
+    var clientsRandom: RandomStream
+    var heap = EventHeap()
 
     /// The calls under way and the slots of those over, taken again first: as many slots as
     /// calls were ever under way at once.
-    package var calls: [Call] = []
-    package var freeSlots: [UInt32] = []
-    package var budgets: [Budget]
-    package var inFlight = 0
+    var calls: [Call] = []
+    var freeSlots: [UInt32] = []
+    var budgets: [Budget]
+    var inFlight = 0
 
     // The server.
-    package var capacityNow: Double
-    package var tokens: Double
-    package var tokensAt: Int64 = 0
-    package var queue = Fifo<UInt64>()
-    package var serving: UInt64 = 0
-    package var serverBusy = false
-    package var outage = -1
-    package var surgeFactor = 1.0
-    package var nextArrival = Event(time: 0, kind: .arrival)
-    package var answers = Fifo<Event>()
+    var capacityNow: Double
+    var tokens: Double
+    var tokensAt: Int64 = 0
+    var queue = Fifo<UInt64>()
+    var serving: UInt64 = 0
+    var serverBusy = false
+    var outage = -1
+    var surgeFactor = 1.0
+    var nextArrival = Event(time: 0, kind: .arrival)
+    var answers = Fifo<Event>()
 
     // Accounting.
-    package var second = 0
-    package var nextSecondNs: Int64 = 1_000_000_000
-    package var series: [SimulationSecond]
+    var second = 0
+    var nextSecondNs: Int64 = 1_000_000_000
+    var series: [SimulationSecond]
     /// Calls already counted as succeeded whose ticket arrives in a later second, by that second,
     /// and how many of them are still to arrive: they are under way until then.
-    package var finishing: [Int]
-    package var finishingLater = 0
-    package let seconds: Int
-    package var totals = SimulationSummary()
-    package var histogram = TicketHistogram()
-    package var failure: Simulator.Failure?
+    var finishing: [Int]
+    var finishingLater = 0
+    let seconds: Int
+    var totals = SimulationSummary()
+    var histogram = TicketHistogram()
+    var failure: Simulator.Failure?
 
-    package init(rules: ClientRules, scenario: Scenario, seed: UInt64) {
+    init(rules: ClientRules, scenario: Scenario, seed: UInt64) {
         self.init(rules: scenario.groups.map { _ in rules }, scenario: scenario, seed: seed)
     }
 
-    package init(rules: [ClientRules], scenario: Scenario, seed: UInt64) {
+    init(rules: [ClientRules], scenario: Scenario, seed: UInt64) {
         precondition(rules.count == scenario.groups.count && !rules.isEmpty, "a profile per group")
         self.rules = rules
         var end = 0, rate = 0.0
@@ -255,7 +255,7 @@ package struct Engine {
     // MARK: the loop
 
     /// Runs to the end of the scenario; the failure when a limit stopped it.
-    package mutating func run() -> Simulator.Failure? {
+    mutating func run() -> Simulator.Failure? {
         let initial = faultState(at: 0)
         outage = initial.outage
         surgeFactor = initial.surge
@@ -316,7 +316,7 @@ package struct Engine {
     }
 
     /// Ends every second that is over by `time`, noting the calls under way at its end.
-    package mutating func closeSeconds(upTo time: Int64) {
+    mutating func closeSeconds(upTo time: Int64) {
         while time >= nextSecondNs && second < seconds {
             finishingLater -= finishing[second]
             series[second].inFlight = inFlight + finishingLater
@@ -329,7 +329,7 @@ package struct Engine {
     /// An event about a call. Times past the end are all the same (never reached), so they are
     /// held at the end: keys stay far from overflow whatever the deadline.
     @inline(__always)
-    package mutating func push(_ time: Int64, _ kind: Event.Kind, _ slot: Int, _ token: UInt32) {
+    mutating func push(_ time: Int64, _ kind: Event.Kind, _ slot: Int, _ token: UInt32) {
         heap.push(Event(time: min(time, endNs), kind: kind, slot: UInt32(slot), token: token))
     }
 
@@ -338,7 +338,7 @@ package struct Engine {
     /// The next call: after an exponential wait at the current rate. There is one next call at a
     /// time, kept beside the heap; a surge change before it comes draws afresh (the wait is
     /// memoryless).
-    package mutating func scheduleArrival(after now: Int64) {
+    mutating func scheduleArrival(after now: Int64) {
         nextArrival.key = UInt64.max
         let rate = normalRate * surgeFactor
         guard rate > 0 else { return }
@@ -351,7 +351,7 @@ package struct Engine {
     /// The client of a new call, drawn at random in proportion to its group's calls: with one
     /// group, uniformly.
     @inline(__always)
-    package mutating func drawClient() -> Int {
+    mutating func drawClient() -> Int {
         if groupEnds.count == 1 { return clientsRandom.below(clients) }
         let total = groupRates[groupRates.count - 1]
         let x = clientsRandom.unit() * total
@@ -367,14 +367,14 @@ package struct Engine {
 
     /// The group of a client.
     @inline(__always)
-    package func group(of client: Int) -> Int {
+    func group(of client: Int) -> Int {
         var g = 0
         while g < groupEnds.count - 1 && client >= groupEnds[g] { g += 1 }
         return g
     }
 
     /// The first reset after `time`, or `Int64.max`.
-    package func reset(after time: Int64) -> Int64 {
+    func reset(after time: Int64) -> Int64 {
         for r in resets where r > time { return r }
         return .max
     }
@@ -382,7 +382,7 @@ package struct Engine {
     /// When the client stops waiting for the attempt of `c` sent at `c.sentAt`: its timeout, the
     /// call's deadline, or a reset.
     @inline(__always)
-    package func cutoff(_ c: Call) -> Int64 {
+    func cutoff(_ c: Call) -> Int64 {
         let r = rules[Int(c.group)]
         let giveUp = min(c.sentAt + r.timeoutNs, c.start + r.deadlineNs)
         return resets.isEmpty ? giveUp : min(giveUp, reset(after: c.sentAt))
@@ -391,11 +391,11 @@ package struct Engine {
     /// An answer `latency` from now. Every answer takes the same time and now never goes back, so
     /// answers come due in the order they are made: a FIFO ring, not the heap, holds them.
     @inline(__always)
-    package mutating func pushAnswer(_ kind: Event.Kind, _ slot: Int, _ token: UInt32, at now: Int64) {
+    mutating func pushAnswer(_ kind: Event.Kind, _ slot: Int, _ token: UInt32, at now: Int64) {
         answers.append(Event(time: min(now + latencyNs, endNs), kind: kind, slot: UInt32(slot), token: token))
     }
 
-    package mutating func startCall(_ now: Int64, client: Int) {
+    mutating func startCall(_ now: Int64, client: Int) {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = Int(free)
@@ -428,7 +428,7 @@ package struct Engine {
     }
 
     /// Sends the call's next attempt.
-    package mutating func send(_ slot: Int, _ now: Int64) {
+    mutating func send(_ slot: Int, _ now: Int64) {
         var c = calls[slot]
         let retry = c.attempts > 0
         c.attempts += 1
@@ -507,7 +507,7 @@ package struct Engine {
     }
 
     /// The busy answer, at once.
-    package mutating func busyAnswer(_ slot: Int, _ now: Int64, giveUp: Int64) {
+    mutating func busyAnswer(_ slot: Int, _ now: Int64, giveUp: Int64) {
         if now < giveUp {
             answered(slot, now, status: scenario.busyStatus, retryAfterMs: scenario.busyRetryAfterMs)
         } else {
@@ -517,7 +517,7 @@ package struct Engine {
     }
 
     /// An answer reached the client while it was waiting.
-    package mutating func answered(_ slot: Int, _ now: Int64, status: Int, retryAfterMs: Int) {
+    mutating func answered(_ slot: Int, _ now: Int64, status: Int, retryAfterMs: Int) {
         let c = calls[slot]
         // An answer exactly at the timeout, the deadline or a reset comes too late: the give-up
         // event takes it.
@@ -532,7 +532,7 @@ package struct Engine {
 
     /// The client stopped waiting: the timeout or a reset (a network error), or the deadline with
     /// the attempt still under way (the call fails then).
-    package mutating func gaveUp(_ slot: Int, _ now: Int64) {
+    mutating func gaveUp(_ slot: Int, _ now: Int64) {
         let c = calls[slot]
         let r = rules[Int(c.group)]
         series[second].timeouts += 1
@@ -546,7 +546,7 @@ package struct Engine {
     /// After a failed attempt, in this order: not retryable → fails; maxRetries made → fails; the
     /// budget refuses → fails; else the wait, and a retry that would start at or after the
     /// deadline is not sent: the call fails.
-    package mutating func failed(_ slot: Int, _ now: Int64, retryable: Bool, retryAfterMs: Int) {
+    mutating func failed(_ slot: Int, _ now: Int64, retryable: Bool, retryAfterMs: Int) {
         var c = calls[slot]
         guard retryable else { return fail(slot, .notRetryable) }
         let made = Int(c.attempts) - 1
@@ -569,7 +569,7 @@ package struct Engine {
     /// 200 already on its way to a client that will still be waiting): it is counted then, and
     /// the call's slot is free at once, its answer event never made. Until `at` it still counts
     /// as under way (`finishing`). An answer due at or after the end leaves the call unfinished.
-    package mutating func succeed(_ slot: Int, at: Int64) {
+    mutating func succeed(_ slot: Int, at: Int64) {
         guard at < endNs else { return }
         let s = Int(at / 1_000_000_000)
         totals.succeeded += 1
@@ -583,7 +583,7 @@ package struct Engine {
         end(slot)
     }
 
-    package mutating func fail(_ slot: Int, _ reason: FailReason) {
+    mutating func fail(_ slot: Int, _ reason: FailReason) {
         switch reason {
         case .notRetryable: totals.failedBy.notRetryable += 1
         case .retriesUsed: totals.failedBy.retriesUsed += 1
@@ -598,7 +598,7 @@ package struct Engine {
     }
 
     /// The call is over: its slot is free, and its events are stale.
-    package mutating func end(_ slot: Int) {
+    mutating func end(_ slot: Int) {
         calls[slot].token &+= 1
         freeSlots.append(UInt32(slot))
         inFlight -= 1
@@ -608,7 +608,7 @@ package struct Engine {
 
     /// A new minute once more than 60 000 ms have passed since the last one began; it begins now.
     @inline(__always)
-    package mutating func roll(_ b: inout Budget, _ nowMs: UInt32) {
+    mutating func roll(_ b: inout Budget, _ nowMs: UInt32) {
         if Double(nowMs) - Double(b.since) > 60_000 {
             b.sent = 0
             b.retries = 0
@@ -617,12 +617,12 @@ package struct Engine {
     }
 
     @inline(__always)
-    package static func budgetClock(_ now: Int64) -> UInt32 {
+    static func budgetClock(_ now: Int64) -> UInt32 {
         UInt32(truncatingIfNeeded: now / 1_000_000 + Int64(budgetClockOffsetMs))
     }
 
     @inline(__always)
-    package mutating func noteRequest(_ client: Int, _ now: Int64) {
+    mutating func noteRequest(_ client: Int, _ now: Int64) {
         var b = budgets[client]
         roll(&b, Engine.budgetClock(now))
         b.sent &+= 1
@@ -630,7 +630,7 @@ package struct Engine {
     }
 
     @inline(__always)
-    package mutating func tryRetry(_ client: Int, _ now: Int64, group: Int = 0) -> Bool {
+    mutating func tryRetry(_ client: Int, _ now: Int64, group: Int = 0) -> Bool {
         var b = budgets[client]
         roll(&b, Engine.budgetClock(now))
         defer { budgets[client] = b }
@@ -645,16 +645,16 @@ package struct Engine {
     /// Shed mode: the bucket fills at the capacity, up to one second of it (and at least one
     /// token, so that a capacity under 1 a second still serves at its rate).
     @inline(__always)
-    package mutating func refill(_ now: Int64) {
+    mutating func refill(_ now: Int64) {
         if now > tokensAt {
             tokens = min(bucketSize, tokens + Double(now - tokensAt) * capacityNow / 1e9)
             tokensAt = now
         }
     }
 
-    package var bucketSize: Double { capacityNow > 0 ? max(1, capacityNow) : 0 }
+    var bucketSize: Double { capacityNow > 0 ? max(1, capacityNow) : 0 }
 
-    package mutating func enqueue(_ entry: UInt64) {
+    mutating func enqueue(_ entry: UInt64) {
         queue.append(entry)
         if queue.count > Simulator.Limits.queued {
             failure = Simulator.Failure(message: "more than \(Simulator.Limits.queued) requests waited in the queue; the run stopped (give the server a queueLimit)")
@@ -662,7 +662,7 @@ package struct Engine {
     }
 
     /// Queue mode: the next request, if any, goes into service for 1/capacity.
-    package mutating func startService(_ now: Int64) {
+    mutating func startService(_ now: Int64) {
         guard !queue.isEmpty, capacityNow > 0 else {
             serverBusy = false
             return
@@ -676,7 +676,7 @@ package struct Engine {
         heap.push(Event(time: min(now + serviceNs, endNs), kind: .serviceDone))
     }
 
-    package mutating func serviceDone(_ now: Int64) {
+    mutating func serviceDone(_ now: Int64) {
         let slot = Int(serving >> 32), token = UInt32(truncatingIfNeeded: serving)
         let c = calls[slot]
         let giveUp = cutoff(c)
@@ -695,7 +695,7 @@ package struct Engine {
 
     /// The faults under way at `now` decide the state: the last outage listed that is under way,
     /// the product of the surges' factors, the product of the brownouts' factors.
-    package func faultState(at now: Int64) -> (outage: Int, surge: Double, brownout: Double) {
+    func faultState(at now: Int64) -> (outage: Int, surge: Double, brownout: Double) {
         var outage = -1, surge = 1.0, brownout = 1.0
         for (i, f) in faults.enumerated() where f.from <= now && now < f.to {
             switch f.kind {
@@ -709,7 +709,7 @@ package struct Engine {
     }
 
     /// At a fault's start or end: the new state, the bucket filled up to now at the old capacity.
-    package mutating func applyFaults(at now: Int64) {
+    mutating func applyFaults(at now: Int64) {
         let (newOutage, surge, brownout) = faultState(at: now)
         outage = newOutage
         // Every attempt sent before a reset at now already gives up now (its cutoff).
@@ -726,10 +726,10 @@ package struct Engine {
 
     // MARK: results
 
-    package static func time(_ ns: Int64) -> String { Wording.duration(Int(ns / 1_000_000)) }
+    static func time(_ ns: Int64) -> String { Wording.duration(Int(ns / 1_000_000)) }
 
     /// Per group, its counts with its profile's name.
-    package func groupSummaries(_ profiles: [Policy.Profile]) -> [SimulationGroup] {
+    func groupSummaries(_ profiles: [Policy.Profile]) -> [SimulationGroup] {
         scenario.groups.indices.map { g in
             let t = tallies[g]
             let normal = scenario.groups[g].callsPerSecond
@@ -741,11 +741,11 @@ package struct Engine {
         }
     }
 
-    package func seriesList() -> [SimulationSecond] {
+    func seriesList() -> [SimulationSecond] {
         (0..<seconds).map { series[$0] }
     }
 
-    package func summary() -> SimulationSummary {
+    func summary() -> SimulationSummary {
         var s = totals
         s.unfinished = inFlight
         if s.calls > 0 {

@@ -28,7 +28,7 @@ public indirect enum Shape: Sendable {
 
     /// The shape of the value under `key` in a mapping of this shape (keys compare by bytes, as
     /// the decoder compares them); nil for a key it does not have.
-    package func valueShape(_ key: String) -> Shape? {
+    func valueShape(_ key: String) -> Shape? {
         switch self {
         case .object(let fields): return fields.first { sameText($0.key, key) }?.shape
         case .namedMap(let value, _): return value
@@ -37,7 +37,7 @@ public indirect enum Shape: Sendable {
     }
 
     /// The shape of a list's items.
-    package var itemShape: Shape? {
+    var itemShape: Shape? {
         if case .list(let item, _) = self { return item }
         return nil
     }

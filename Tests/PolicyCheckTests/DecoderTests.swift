@@ -1,7 +1,7 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// Schema-directed decoding: types come from the key a value stands under, and every mistake is
 /// one finding at the value (or, for keys, at the key) with a fix to suggest.

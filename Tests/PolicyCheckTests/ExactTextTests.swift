@@ -1,7 +1,7 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// Policy text compares by Unicode scalars (its UTF-8 bytes) everywhere, as the server, JSON,
 /// Kotlin and TypeScript compare it — never by Swift's canonical equivalence.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// Positions to bytes, and fixes applied to bytes: only the text a fix corrects changes, in the
 /// file's own layout, and the result parses and is a fixed point.

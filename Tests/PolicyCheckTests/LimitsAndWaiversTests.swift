@@ -1,7 +1,7 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// The guide's limits as data (editions, a project's tighter limits) and a policy's waivers.
 @Suite struct LimitsAndWaiversTests {

@@ -1,7 +1,7 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// Issue 16, items 7 to 11: messages that say what to do, once, and fixes that do it in one round.
 @Suite struct MessageTests {

@@ -1,7 +1,7 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// The byte-level fast paths of issue "Speed" must never change a result: each either declines
 /// (and the full parser decides) or returns exactly what the full, Character-based code returns.

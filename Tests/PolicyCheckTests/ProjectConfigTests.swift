@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// The project file as PolicyKit reads it: bytes in, the typed file and findings out.
 @Suite struct ProjectConfigTests {

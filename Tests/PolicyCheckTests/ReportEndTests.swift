@@ -1,7 +1,7 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// Findings past the end of a file's report are counted, not made: the report must be the one
 /// that making all of them, sorting and cutting would give.

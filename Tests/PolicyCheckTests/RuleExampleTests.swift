@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// One case per example of every rule, once as written and once with multibyte text in front.
 struct ExampleCase: Sendable, CustomTestStringConvertible {

@@ -1,7 +1,7 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// Every spelling of SPEC §1's scalar types: the right ones parse exactly, the wrong ones say why and
 /// show the spelling that would be right.

@@ -1,8 +1,8 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyCodegen
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyCodegen
+@testable import TestSupport
 
 /// The generators write bytes straight into one buffer, with fast paths for the usual text. These
 /// check each fast path against the String-based code it replaced (kept here as the reference):

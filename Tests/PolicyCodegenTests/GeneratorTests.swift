@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyCodegen
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyCodegen
+@testable import TestSupport
 
 @Suite struct GeneratorTests {
     @Test func filesArePathsOfSwiftKotlinAndSchemaSortedByPolicyName() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import PolicyCheck
-import PolicyCodegen
+@testable import PolicyCheck
+@testable import PolicyCodegen
 
 /// The project file's JSON Schema, rendered by the schema generator from the checker's fields.
 @Suite struct ProjectConfigSchemaTests {

@@ -1,12 +1,12 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicyCodegen
-import PolicySimulation
-import PolicyReview
-import PolicyEditor
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicyCodegen
+@testable import PolicySimulation
+@testable import PolicyReview
+@testable import PolicyEditor
+@testable import TestSupport
 
 /// Completion and hover, on policies as they are while being typed: `‸` marks the cursor.
 @Suite struct EditorAssistTests {

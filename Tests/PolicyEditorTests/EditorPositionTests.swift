@@ -1,12 +1,12 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicyCodegen
-import PolicySimulation
-import PolicyReview
-import PolicyEditor
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicyCodegen
+@testable import PolicySimulation
+@testable import PolicyReview
+@testable import PolicyEditor
+@testable import TestSupport
 
 /// Positions between our marks (libyaml's lines, columns in Unicode scalars) and an editor's
 /// (LF, CR and CRLF lines; UTF-8 or UTF-16 units), checked against hand-counted text, against

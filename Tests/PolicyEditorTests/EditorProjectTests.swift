@@ -1,12 +1,12 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicyCodegen
-import PolicySimulation
-import PolicyReview
-import PolicyEditor
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicyCodegen
+@testable import PolicySimulation
+@testable import PolicyReview
+@testable import PolicyEditor
+@testable import TestSupport
 
 /// What the editor checks together and how it reads each YAML file: the policy set of a workspace
 /// folder (as `lint` run there without a PATH), and policies, scenarios and project files told apart.

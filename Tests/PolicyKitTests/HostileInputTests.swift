@@ -1,6 +1,6 @@
 import Testing
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// Findings on hostile bytes, in memory: the defects the fuzzer and the limit tests found, pinned.
 @Suite struct HostileInputTests {

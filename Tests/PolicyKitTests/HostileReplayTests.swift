@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// Every input the fuzzer ever broke an invariant with (`Fixtures/Crashes/`), and the hand-written
 /// hostile seeds (`Fuzz/corpus/hostile/`), through the fuzzer's own pipeline and checks

@@ -1,8 +1,8 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import TestSupport
 
 /// What keeps a 1 MiB input of any shape cheap: small positions, and long lines walked once.
 @Suite struct LayoutTests {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import TestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,10 +1,10 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicySimulation
-import PolicyReview
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicySimulation
+@testable import PolicyReview
+@testable import TestSupport
 
 /// A side of a diff from policy texts, checked as the CLI checks them.
 func reviewSide(_ texts: [(path: String, text: String)]) -> [ReviewInput] {

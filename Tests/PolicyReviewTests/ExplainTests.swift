@@ -1,10 +1,10 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicySimulation
-import PolicyReview
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicySimulation
+@testable import PolicyReview
+@testable import TestSupport
 
 /// Explain figures against hand-computed values (the working is in each comment).
 struct ExplainFigureTests {

@@ -1,8 +1,8 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicyReview
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicyReview
 
 /// diff's section of waivers added, removed and changed (issue 38).
 struct WaiverReviewTests {

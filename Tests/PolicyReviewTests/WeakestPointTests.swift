@@ -1,9 +1,9 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicySimulation
-import PolicyReview
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicySimulation
+@testable import PolicyReview
 
 /// explain's weakest point: the built-in scenario where a profile is furthest behind the guide's
 /// own policy, else the one hardest on it.

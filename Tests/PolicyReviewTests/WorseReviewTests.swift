@@ -1,9 +1,9 @@
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicyReport
-import PolicySimulation
-import PolicyReview
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicyReport
+@testable import PolicySimulation
+@testable import PolicyReview
 
 /// The comparison of base and head figures under the built-in scenarios, with hand-made figures.
 struct WorseReviewTests {

@@ -1,9 +1,9 @@
 import Dispatch
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicySimulation
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicySimulation
+@testable import TestSupport
 
 /// Every rule of the guide earns its place in the built-in scenarios: a policy that breaks one
 /// rule, and only that one, is clearly worse than the canonical policy on a headline figure of a

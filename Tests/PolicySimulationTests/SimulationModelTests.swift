@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicySimulation
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicySimulation
+@testable import TestSupport
 
 /// The simulation against results known without it: closed forms that hold exactly, the retry
 /// budget's bound from the SRE book, metastability as Bronson et al. describe it. Every run is

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicySimulation
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicySimulation
+@testable import TestSupport
 
 /// The output formats of `simulate` as pure functions: numbers, escaping, the sparkline, the chart.
 @Suite struct SimulationReportTests {

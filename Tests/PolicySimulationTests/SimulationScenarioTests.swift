@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import PolicySimulation
-import PolicyReport
-import PolicyCodegen
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import PolicySimulation
+@testable import PolicyReport
+@testable import PolicyCodegen
+@testable import TestSupport
 
 /// Scenario files get the policy pipeline's findings: positions, unknown keys with did-you-mean,
 /// typed values with units; then the checks between values and the bounds of a run.

@@ -1,6 +1,6 @@
 import Testing
-import PolicySource
-import TestSupport
+@testable import PolicySource
+@testable import TestSupport
 
 /// The JSON parser the language server reads its client with: RFC 8259 exactly, and hostile
 /// input (deep nesting, broken text, invalid UTF-8) a failure, never a crash.

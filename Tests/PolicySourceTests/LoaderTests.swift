@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import PolicySource
-import PolicyCheck
-import TestSupport
+@testable import PolicySource
+@testable import PolicyCheck
+@testable import TestSupport
 
 /// Loader tests against hand-counted positions (1-based lines, columns in Unicode scalars).
 @Suite struct LoaderTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// Generated code is compiled and run, not only compared: the canonical policy against every
 /// reference vector (and, in TypeScript, the guide's own code against the same vectors), policies

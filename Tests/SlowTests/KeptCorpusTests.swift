@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// The fuzzer's corpus (`Fuzz/corpus/kept/`) through its own pipeline and invariants
 /// (`HostilePipeline`, the full set of products for one input in eight, as the fuzzer makes

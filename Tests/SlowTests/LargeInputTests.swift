@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// The folder `benchmarkShapeFolder` made, for the exit handler that removes it.
 nonisolated(unsafe) private var benchmarkShapeFolderToRemove: String?
 

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// A single file is checked on one thread, however large: a second thread (to parse, to decode
 /// ahead, for one rule, to free trees) did not pay on the work users do. Only several files are
 /// checked at once (`POLICYC_THREADS`, see `ThreadsTests`).

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// `POLICYC_THREADS=1` runs every part of `lint` and `generate` on one thread: the child's
 /// threads (`/proc/PID/task`) are watched while it works, and never number more than one. The
 /// same watch sees more than one without the variable, so it can see what it looks for.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import PolicyKit
+@testable import PolicyKit
 
 /// Runs a child process the low-level way, for what `Process` cannot tell: the child's own peak
 /// memory (`wait4`'s rusage, not the sum over every child of the test process), a stdin pipe that

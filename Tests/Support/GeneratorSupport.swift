@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import PolicyKit
+@testable import PolicyKit
 
 /// Shared by the generator tests: paths, policies, running tools.
 package enum GenSupport {

@@ -3,7 +3,7 @@
 // One file, two users: the libFuzzer target in `Fuzz/` (through a symbolic link, so both always run
 // the same checks) traps on any violation, and `HostileReplayTests` replays every saved crash
 // input and seed through it in an ordinary `swift test` (SlowTests' `KeptCorpusTests` the fuzzer's corpus). Public API only, no Foundation.
-import PolicyKit
+@testable import PolicyKit
 
 package enum HostilePipeline {
     package static let path = "policies/fuzz.yaml"

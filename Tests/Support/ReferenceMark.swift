@@ -1,4 +1,4 @@
-import PolicySource
+@testable import PolicySource
 
 /// The position of a byte offset, walked byte by byte from the start: the straightforward
 /// reading that `SourceMap` (runs of ASCII eight bytes at a time, checkpoints on long lines) is

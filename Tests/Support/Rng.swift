@@ -1,5 +1,5 @@
 
-import PolicyKit
+@testable import PolicyKit
 /// A deterministic random generator for tests that try many inputs, so a failure can be reproduced
 /// from its seed.
 package struct Rng {

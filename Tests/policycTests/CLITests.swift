@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// Runs the built `policyc` as a user would and checks stdout, stderr and the exit status.
 @Suite struct CLITests {
     // MARK: running the binary

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// Hostile inputs through the built binary: each ends in a clear finding (exact rule and count),
 /// exit 1, and a small peak memory of the child (`wait4`), whatever the input's size.
 @Suite struct FaultLimitsTests {

@@ -1,7 +1,7 @@
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// A megabyte of tiny mappings and lists: the loader gives the first collections of a file room
 /// for a policy's few entries up front, and a hostile file of hundreds of thousands must still
 /// stay within the memory bound (see `FaultLimitsTests.memoryBound`, checked by `lint`).

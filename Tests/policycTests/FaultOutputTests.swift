@@ -3,8 +3,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// `policyc generate` under faults: a bad policy among many, SIGKILL at random moments, a folder
 /// that cannot be written, a full disk, two runs at once, planted links. Nothing is ever lost:

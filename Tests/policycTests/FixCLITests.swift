@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// `lint --fix`, `--unsafe-fixes` and `--diff` through the binary: what is written, what is not,
 /// what is said, and the exit status.
 @Suite struct FixCLITests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// `policyc generate` and `schema` as a user runs them: the built binary, in a scratch folder.
 @Suite struct GeneratorCLITests {

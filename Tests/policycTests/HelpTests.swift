@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// The help texts agree with each other, for every command `policyc --help` lists (so a command
 /// added later is held to the same): every option in its USAGE line, placeholders spelt one way,
 /// an EXIT STATUS section, and `policyc help TYPO` answering as `policyc TYPO` does.

@@ -3,8 +3,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// Inputs that are not what they should be: a folder that cannot be listed, a file that cannot be
 /// read, a folder without policies. Each is reported by every command and carried by every

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// What the machine formats give beyond SPEC's minimum: `json` carries what SARIF carries (ends,
 /// the guide's words, related places), and `github` names files by their path in the repository.
 @Suite struct MachineFormatTests {

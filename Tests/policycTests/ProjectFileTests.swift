@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// `policyc.yaml`: the options a project records once, read by every command; and `generate
 /// --targets`, which the project file can set too.
 @Suite struct ProjectFileTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// The README is documentation a newcomer follows: what it shows must be what policyc does.
 @Suite struct ReadmeTests {
     static let readme = (try? String(contentsOf: CLITests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// `policyc diff` and `policyc explain` end to end: the built binary, its stdout, stderr and exit
 /// status, in temporary folders and a temporary git repository.
 private typealias Ran = Processes.Result

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// `policyc simulate` as a user runs it, and the outage figures it adds to `diff` and `explain`.
 @Suite struct SimulateTests {
     typealias CLI = CLITests

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 /// What the binary says about itself and about programs it needs, as on a machine with nothing
 /// but policyc (Scripts/chroot-check runs the release binary in such a machine).
 @Suite struct StandaloneTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-import PolicyKit
-import TestSupport
+@testable import PolicyKit
+@testable import TestSupport
 
 /// Waivers and the project's limits from the command line: today, exit statuses, messages.
 @Suite struct WaiverCLITests {

@@ -92,7 +92,7 @@ public struct CanonicalEntry: Sendable {
     }
 
     /// The value written in flow style: `[viewer, device]`, `{status: 503, code: not_ready}`.
-    package static func flowText(_ node: Node) -> String {
+    static func flowText(_ node: Node) -> String {
         switch node.kind {
         case .scalar(let text, _): return text
         case .sequence(let items): return "[" + items.map(flowText).joined(separator: ", ") + "]"

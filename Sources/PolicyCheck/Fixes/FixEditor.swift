@@ -20,7 +20,7 @@ public struct FixEditor: Sendable {
 
     /// The editor of the file `source` maps (none: an empty file), finishing the map where it is
     /// kept: the decoder's editor and the rules' then share one map, made once.
-    package init(finishing source: inout SourceMap.Builder?, root: Node?) {
+    init(finishing source: inout SourceMap.Builder?, root: Node?) {
         var map = source ?? SourceMap.Builder([])
         self.init(map.finish(), root: root)
         source = map
@@ -63,14 +63,14 @@ public struct FixEditor: Sendable {
     }
 
     /// Whether a collection is written in flow style (`[a, b]`, `{a: 1}`).
-    package func isFlow(_ node: Node) -> Bool {
+    func isFlow(_ node: Node) -> Bool {
         let b = text.byte(at: node.span.start)
         return b == UInt8(ascii: "[") || b == UInt8(ascii: "{")
     }
 
     /// The last line that holds a node's own text. A block collection ends where the next token
     /// starts (lines later, past blank lines and comments), so it is asked of its last child.
-    package func lastLine(of node: Node) -> Int {
+    func lastLine(of node: Node) -> Int {
         switch node.kind {
         case .mapping(let entries) where !isFlow(node):
             guard let last = entries.last else { return node.span.end.line }
@@ -89,7 +89,7 @@ public struct FixEditor: Sendable {
 
     /// Inserts whole lines after line `n`: each ends with the file's line break, and at the end of
     /// a file without a last line break the break goes first.
-    package func insertLines(_ lines: [String], after n: Int) -> [TextEdit] {
+    func insertLines(_ lines: [String], after n: Int) -> [TextEdit] {
         let eol = text.lineBreak
         if n < text.lineCount {
             let at = Mark(line: n + 1, column: 1)

@@ -121,18 +121,18 @@ public enum Fixer {
         return out
     }
 
-    package static func overlaps(_ a: [ByteEdit], _ b: [ByteEdit]) -> Bool {
+    static func overlaps(_ a: [ByteEdit], _ b: [ByteEdit]) -> Bool {
         a.contains { x in b.contains { y in conflict(x, y) } }
     }
 
     /// Two edits conflict when their ranges share a byte, or when they start at one place (the
     /// order of two insertions there would be a guess).
-    package static func conflict(_ x: ByteEdit, _ y: ByteEdit) -> Bool {
+    static func conflict(_ x: ByteEdit, _ y: ByteEdit) -> Bool {
         (x.lower < y.upper && y.lower < x.upper) || x.lower == y.lower
     }
 
     /// `bytes` with non-conflicting edits made, every other byte as it was.
-    package static func splice(_ bytes: [UInt8], _ edits: [ByteEdit]) -> [UInt8] {
+    static func splice(_ bytes: [UInt8], _ edits: [ByteEdit]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + edits.reduce(0) { $0 + $1.text.count })
         var at = 0

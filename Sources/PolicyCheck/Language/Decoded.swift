@@ -88,7 +88,7 @@ extension Decoded.Value {
     /// What "no repeats" compares: the same status, word or pair wherever and in whatever key order
     /// it was written. Strings are length-prefixed, so no two values share an identity; identities
     /// compare by bytes (`ExactText`), as the texts in them do.
-    package var identity: String {
+    var identity: String {
         switch self {
         case .integer(let v): return "i\(v)"
         case .string(let v): return "s\(v.utf8.count):\(v)"

@@ -6,7 +6,7 @@ import PolicySource
 ///
 /// Text is the same only when its bytes are (see `sameText`): the codes "\u{958}" and
 /// "\u{915}\u{93C}" are two items, as they are to the server and the generated code.
-package struct FirstSeen {
+struct FirstSeen {
     /// The items of `earlier` by the hash of their identity, once a list is long: indices, not
     /// the values (a dictionary of the values retained and released each at every step).
     private var many = HashIndex()
@@ -14,14 +14,14 @@ package struct FirstSeen {
     /// a repeat (the caller then keeps it there): found by, then placed by, one hash. Hashing each
     /// item twice is a large share of decoding a long list of `neverRetry` exceptions.
     private var asked: (hash: UInt64, index: Int)?
-    package static let scanned = 16
+    static let scanned = 16
 
-    package init() {}
+    init() {}
 
     /// Where an item of `earlier` had the identity of `value`, if one did. `earlier` is the list's
     /// items kept so far, in order, and only grows: each is the first of its identity (a repeat is
     /// not kept), so they are exactly the firsts.
-    package mutating func repeatOf(_ value: Decoded.Value, among earlier: [Decoded]) -> Span? {
+    mutating func repeatOf(_ value: Decoded.Value, among earlier: [Decoded]) -> Span? {
         guard earlier.count >= Self.scanned else {
             for i in earlier.indices where Self.sameIdentity(earlier[i].value, value) { return earlier[i].span }
             return nil
@@ -36,7 +36,7 @@ package struct FirstSeen {
         return many.find(hash: hash) { Self.sameIdentity(earlier[$0].value, value) }.map { earlier[$0].span }
     }
 
-    package static func hash(_ value: Decoded.Value) -> UInt64 {
+    static func hash(_ value: Decoded.Value) -> UInt64 {
         var hasher = Hasher()
         hashIdentity(value, into: &hasher)
         return hasher.finalize64()
@@ -44,7 +44,7 @@ package struct FirstSeen {
 
     /// Hashes what `identity` writes out: the case and payload, items in order, an object's
     /// entries in any order (their hashes summed), text by its bytes.
-    package static func hashIdentity(_ value: Decoded.Value, into hasher: inout Hasher) {
+    static func hashIdentity(_ value: Decoded.Value, into hasher: inout Hasher) {
         switch value {
         case .integer(let v):
             hasher.combine(0 as UInt8)
@@ -112,12 +112,12 @@ package struct FirstSeen {
     }
 
     /// Objects of up to this many entries hash them in the order of their keys (see `hashIdentity`).
-    package static let sortedEntriesMaximum = 8
+    static let sortedEntriesMaximum = 8
 
     /// Whether two values have one `identity`, without writing it out: scalars by case and
     /// payload, lists item by item, objects as the same entries in any order. (Text compares by
     /// bytes, so no equality can join across the parts of an identity.)
-    package static func sameIdentity(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+    static func sameIdentity(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
         switch (a, b) {
         case (.list(let x), .list(let y)):
             guard x.count == y.count else { return false }
@@ -140,7 +140,7 @@ package struct FirstSeen {
     }
 
     /// Whether two scalars have one identity, without writing it out.
-    package static func sameScalar(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
+    static func sameScalar(_ a: Decoded.Value, _ b: Decoded.Value) -> Bool {
         switch (a, b) {
         case (.integer(let x), .integer(let y)), (.duration(let x), .duration(let y)): return x == y
         case (.boolean(let x), .boolean(let y)): return x == y

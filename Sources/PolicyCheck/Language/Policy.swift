@@ -78,16 +78,16 @@ public struct Policy: Sendable, Hashable {
 }
 
 /// `KeyLines` behind a reference, never changed once made.
-package final class KeyLineBox: Sendable, Hashable {
-    package let lines: KeyLines
+final class KeyLineBox: Sendable, Hashable {
+    let lines: KeyLines
 
-    package init(_ lines: KeyLines) {
+    init(_ lines: KeyLines) {
         self.lines = lines
     }
 
-    package static func == (a: KeyLineBox, b: KeyLineBox) -> Bool { a.lines == b.lines }
+    static func == (a: KeyLineBox, b: KeyLineBox) -> Bool { a.lines == b.lines }
 
-    package func hash(into hasher: inout Hasher) { hasher.combine(lines) }
+    func hash(into hasher: inout Hasher) { hasher.combine(lines) }
 }
 
 /// The source line of each key that generated documentation cites (see `Policy.lines`).
@@ -96,15 +96,15 @@ package struct KeyLines: Sendable, Hashable {
         budgetRatio, budgetMinPerMinute, prefetchAhead, prefetchOnlyUnlocked, prefetchRetryRefused,
         reuseKey, stopReuseBefore, viewerRef: Int?
 
-    package init() {}
+    init() {}
 
     /// From `Policy.lines`.
-    package init(_ lines: [String: Int]) {
+    init(_ lines: [String: Int]) {
         eachPath { path, line in line = lines[path] }
     }
 
     /// As `Policy.lines` has them.
-    package var byPath: [String: Int] {
+    var byPath: [String: Int] {
         // Room for all at once: growing from empty rehashed it several times.
         var lines = [String: Int](minimumCapacity: 15)
         var copy = self

@@ -7,15 +7,15 @@ package struct PolicyDecoder {
 
     package var diagnostics: [Diagnostic] = []
     /// Findings past `Loader.maxFindings` for the file (the loader's count included by the caller).
-    package var suppressed = 0
+    var suppressed = 0
     /// Room left for findings: the loader's findings count against the same limit.
     package var room = Loader.maxFindings
     /// The file's bytes as the map of their lines, from which fixes are made (none without it):
     /// made by the first fix and kept so, for the rules' fixes after.
-    package var source: SourceMap.Builder?
+    var source: SourceMap.Builder?
     /// The policy name a fix writes where the file has none (`CanonicalEntry.policyName(forFile:)`);
     /// nil for the canonical `playback`.
-    package var policyName: String?
+    var policyName: String?
     private var root: Node?
     private var madeEditor: FixEditor?
     /// Whether `decodeRoot` was handed the only tree, so that once the report is full (no fix is
@@ -23,7 +23,7 @@ package struct PolicyDecoder {
     /// items can be let go as each is decoded (see `decodeOwned`).
     private var ownsTree = false
     /// The items a list needs for `decodeOwned` to take it out of the tree (a policy's hold a few).
-    package static let ownedListMinimum = 1024
+    static let ownedListMinimum = 1024
     /// The keys from the root to the mapping being decoded: a profile by its name, a list item as
     /// `-`. Read only when a finding needs it (where a key belongs, the canonical text to add).
     private var path: [String] = []
@@ -50,7 +50,7 @@ package struct PolicyDecoder {
 
     /// `given` is the file's whole tree; with `owned`, the caller keeps no copy of it and takes it
     /// back from `releaseTree` (nil once the report filled while it was decoded).
-    package mutating func decodeRoot(_ given: consuming Node?, owned: Bool = false) -> Decoded? {
+    mutating func decodeRoot(_ given: consuming Node?, owned: Bool = false) -> Decoded? {
         self.root = copy given
         ownsTree = owned
         path.reserveCapacity(8)
@@ -84,7 +84,7 @@ package struct PolicyDecoder {
     /// Once the report is full, the decoder lets go of the file's tree and its editor; the list's
     /// items are then held by nothing else, and each is let go once decoded, so a long list's
     /// nodes and its decoded values are not all held at once.
-    package mutating func decodeOwned(_ node: inout Node, as shape: Shape, key: Label, owner: Label, keySpan: Span?) -> Decoded? {
+    mutating func decodeOwned(_ node: inout Node, as shape: Shape, key: Label, owner: Label, keySpan: Span?) -> Decoded? {
         // The collection is taken out of `node` (left `.reported`) and put back after: no binding
         // or temporary may hold it meanwhile, or its items would have a second holder.
         if case .object(let fields) = shape, path.count <= 1, var entries = Self.mapping(of: node) {
@@ -105,12 +105,12 @@ package struct PolicyDecoder {
         return decode(node, as: shape, key: key, owner: owner, keySpan: keySpan)
     }
 
-    package static func mapping(of node: Node) -> [Entry]? {
+    static func mapping(of node: Node) -> [Entry]? {
         if case .mapping(let entries) = node.kind { return entries }
         return nil
     }
 
-    package static func sequence(of node: Node) -> [Node]? {
+    static func sequence(of node: Node) -> [Node]? {
         if case .sequence(let items) = node.kind { return items }
         return nil
     }
@@ -118,7 +118,7 @@ package struct PolicyDecoder {
     /// Lets go of the node tree and the editor once decoding is done, handing the tree back (nil
     /// when it was let go of already): the caller decides how long a large file's tree lives.
     @discardableResult
-    package mutating func releaseTree() -> Node? {
+    mutating func releaseTree() -> Node? {
         defer {
             root = nil
             madeEditor = nil
@@ -175,7 +175,7 @@ package struct PolicyDecoder {
 
     /// A mapping of profiles by name; with an owned tree and a full report, each profile is let go
     /// once decoded (see `decodeOwned`).
-    package mutating func decodeNamedMap(_ entries: inout [Entry], _ valueShape: Shape, owned: Bool = false, span: Span,
+    mutating func decodeNamedMap(_ entries: inout [Entry], _ valueShape: Shape, owned: Bool = false, span: Span,
                                  key: Label) -> Decoded? {
         if entries.isEmpty {
             fail(.typeMismatch, at: span, "\(key) is empty; it needs at least one entry")
@@ -205,7 +205,7 @@ package struct PolicyDecoder {
 
     /// A list's items; with an owned tree and a full report, each item is let go once decoded (see
     /// `decodeOwned`). Nothing else changes: the items left are decoded as they were.
-    package mutating func decodeList(_ items: inout [Node], _ itemShape: Shape, unique: Bool, owned: Bool = false, span: Span,
+    mutating func decodeList(_ items: inout [Node], _ itemShape: Shape, unique: Bool, owned: Bool = false, span: Span,
                              key: Label) -> Decoded? {
         path.append("-")
         defer { path.removeLast() }
@@ -260,7 +260,7 @@ package struct PolicyDecoder {
     ///
     /// The mapping itself, for a finding's fix, is made from `entries` and `span` when needed: held
     /// the whole time, it would hold the list an owned decoding lets go of.
-    package mutating func decodeObject(_ entries: inout [Entry], _ fields: [Field], owned: Bool = false, span: Span, owner: Label,
+    mutating func decodeObject(_ entries: inout [Entry], _ fields: [Field], owned: Bool = false, span: Span, owner: Label,
                                keySpan: Span) -> Decoded? {
         // Room is made when the first value decodes: reserving it up front for a mapping whose
         // values all fail (14 000 profiles of null values) held 7 MB of empty room at the peak.
@@ -331,7 +331,7 @@ package struct PolicyDecoder {
         return Decoded(value: .object(DecodedObject(out, failedKeys: failed)), span: span)
     }
 
-    package static func isCollection(_ node: Node) -> Bool {
+    static func isCollection(_ node: Node) -> Bool {
         switch node.kind {
         case .mapping, .sequence: return true
         case .scalar, .reported: return false
@@ -340,7 +340,7 @@ package struct PolicyDecoder {
 
     /// An entry's value taken out of `entry` (left `.reported`) while it is decoded as owned, then
     /// put back.
-    package mutating func decodeTaken(_ entry: inout Entry, as shape: Shape, key: Label) -> Decoded? {
+    mutating func decodeTaken(_ entry: inout Entry, as shape: Shape, key: Label) -> Decoded? {
         var value = entry.value
         entry.value = Node(.reported, span: value.span)
         defer { entry.value = value }
@@ -349,7 +349,7 @@ package struct PolicyDecoder {
 
     /// Reports an unknown key: where it belongs when the language has it elsewhere (a key indented
     /// under the wrong parent), else the known key it most likely stands for, which it returns.
-    package mutating func unknownKey(_ entry: Entry, unwritten: [String], fields: [Field], owner: Label) -> String? {
+    mutating func unknownKey(_ entry: Entry, unwritten: [String], fields: [Field], owner: Label) -> String? {
         let key = entry.key
         if let home = Self.home(of: key, from: path) {
             var help = "move it into \(Self.describe(home.path))"
@@ -383,7 +383,7 @@ package struct PolicyDecoder {
 
     /// Reports a required key that is absent; the help and the fix hold the canonical policy's
     /// text for it, so that one round adds a whole missing section.
-    package mutating func missingKey(_ field: Field, in mapping: Node, entries: [Entry], fields: [Field], owner: Label, at keySpan: Span) {
+    mutating func missingKey(_ field: Field, in mapping: Node, entries: [Entry], fields: [Field], owner: Label, at keySpan: Span) {
         let index = canonicalIndex(field.key, entries: entries)
         guard var canonical = foundCanonical[index] else {
             fail(.missingKey, at: keySpan, "\(owner) lacks the required key '\(field.key)' (\(Self.lowercased(field.title)))",
@@ -417,22 +417,22 @@ package struct PolicyDecoder {
     /// What a missing key's findings say, for its key and canonical entry (by its place in
     /// `foundCanonical`) in a mapping of the keys `order`.
     private struct MissingTexts {
-        package var key: String
-        package var canonical: Int
-        package var order: [String]
-        package var title: String
-        package var help: String
-        package var fix: String
+        var key: String
+        var canonical: Int
+        var order: [String]
+        var title: String
+        var help: String
+        var fix: String
     }
 
     /// A title as it reads inside a sentence: "Retry budget" becomes "retry budget", while
     /// "HTTP status" keeps its capitals.
-    package static func lowercased(_ title: String) -> String {
+    static func lowercased(_ title: String) -> String {
         title.dropFirst().first?.isUppercase == true ? title : title.prefix(1).lowercased() + title.dropFirst()
     }
 
     /// Reports a key written without a value; its fix writes the canonical policy's value.
-    package mutating func failNull(_ entry: Entry, in mapping: Node, shape: Shape, key: Label) {
+    mutating func failNull(_ entry: Entry, in mapping: Node, shape: Shape, key: Label) {
         guard diagnostics.count < room else {
             suppressed += 1
             return
@@ -456,7 +456,7 @@ package struct PolicyDecoder {
     /// default); a profile's is that of the canonical profile of its kind. `profile` is the
     /// profile's own value when the caller has it: looking it up by name among `entries` (all
     /// the profiles) made a thousand findings on a mapping of 80,000 profiles quadratic.
-    package mutating func canonicalEntry(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil,
+    mutating func canonicalEntry(_ key: String, entries: [Entry], parentPath: ArraySlice<String>? = nil,
                                  profile: Node? = nil) -> CanonicalEntry? {
         foundCanonical[canonicalIndex(key, entries: entries, parentPath: parentPath, profile: profile)]
     }
@@ -503,7 +503,7 @@ package struct PolicyDecoder {
     /// The mappings of the language that have each key, as paths ("*" a profile, "-" a list item).
     /// Looked up by bytes: a key written with the Kelvin sign is not `reuseKey`, and is not hashed
     /// whole as Unicode (normalizing a very long key is slow).
-    package static let homes: [ExactText: [[String]]] = {
+    static let homes: [ExactText: [[String]]] = {
         var table: [ExactText: [[String]]] = [:]
         func walk(_ shape: Shape, _ path: [String]) {
             switch shape {
@@ -523,7 +523,7 @@ package struct PolicyDecoder {
 
     /// Where a key unknown at `path` belongs, if the language has it elsewhere: the nearest
     /// mapping above (then named as written) or, failing that, the first that has it.
-    package static func home(of key: String, from path: [String]) -> (path: [String], isAncestor: Bool)? {
+    static func home(of key: String, from path: [String]) -> (path: [String], isAncestor: Bool)? {
         guard let homes = homes[ExactText(key)] else { return nil }
         var best: [String]?
         for home in homes where home.count < path.count {
@@ -535,14 +535,14 @@ package struct PolicyDecoder {
     }
 
     /// A mapping of the language in words: "the top level", "'retry'", "profile 'fast'", "a profile".
-    package static func describe(_ path: [String]) -> String {
+    static func describe(_ path: [String]) -> String {
         guard let last = path.last else { return "the top level" }
         if path.count == 3, path[1] == "profiles" { return last == "*" ? "a profile" : "profile '\(excerpt(last))'" }
         if last == "-", path.count >= 2 { return "an item of '\(path[path.count - 2])'" }
         return "'\(path.map { $0 == "*" ? "<profile>" : excerpt($0) }.joined(separator: "."))'"
     }
 
-    package mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: Label, span: Span) -> Decoded? {
+    mutating func decodeScalar(_ text: String, _ style: ScalarStyle, _ shape: Shape, key: Label, span: Span) -> Decoded? {
         func ok(_ v: Decoded.Value) -> Decoded { Decoded(value: v, span: span) }
         // Only a message shows the text: making it for every scalar cost more than decoding it.
         var shown: String { "'\(excerpt(text))'" }
@@ -684,13 +684,13 @@ package struct PolicyDecoder {
         }
     }
 
-    package mutating func mismatch(_ node: Node, _ shape: Shape, _ key: Label) -> Decoded? {
+    mutating func mismatch(_ node: Node, _ shape: Shape, _ key: Label) -> Decoded? {
         fail(.typeMismatch, at: node.span, "\(key) must be \(shape.expectation), found \(Self.describe(node))")
     }
 
     /// A value not among the choices. Help and fix offer only values that the guide's rules accept
     /// (`viewerRef: per-sesion` gets per-viewer-device, not per-session, itself an error).
-    package mutating func badChoice(_ text: String, _ options: [String], key: Label, span: Span) -> Decoded? {
+    mutating func badChoice(_ text: String, _ options: [String], key: Label, span: Span) -> Decoded? {
         guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
         let message = "\(key) is '\(excerpt(text))', which is not one of \(Suggest.orList(options))"
         let allowed = path.last.flatMap { Self.allowedByRules[$0] } ?? options
@@ -707,7 +707,7 @@ package struct PolicyDecoder {
     }
 
     /// The choices that a rule narrows down, by key: the others are valid words, and errors.
-    package static let allowedByRules: [String: [String]] = [
+    static let allowedByRules: [String: [String]] = [
         "backoff": [Rule.requiredBackoff],
         "viewerRef": [Rule.requiredViewerRef],
     ]
@@ -715,7 +715,7 @@ package struct PolicyDecoder {
     /// A scalar where a list belongs: most often the list written out as one text (`viewer,
     /// device`), which gets the flow list as help, and as a fix, safe when every part is a valid
     /// item and none repeats.
-    package mutating func notAList(_ node: Node, _ itemShape: Shape, unique: Bool, _ key: Label) -> Decoded? {
+    mutating func notAList(_ node: Node, _ itemShape: Shape, unique: Bool, _ key: Label) -> Decoded? {
         guard diagnostics.count < room else { return fail(.typeMismatch, at: node.span, "") }
         let message = "\(key) must be a list, found \(Self.describe(node))"
         guard case .scalar(let text, let style) = node.kind, style != .literal, style != .folded else {
@@ -740,26 +740,26 @@ package struct PolicyDecoder {
 
     /// The fix that writes `correction` over the scalar at `span`.
     /// Nil past the limit of findings: the finding will not be kept.
-    package mutating func fixing(_ span: Span, _ correction: Values.Correction?) -> Fix? {
+    mutating func fixing(_ span: Span, _ correction: Values.Correction?) -> Fix? {
         guard let correction, diagnostics.count < room else { return nil }
         return editor().replace(span, with: correction.text).map { Fix(correction.safety, "write \(excerpt(correction.text))", edits: $0) }
     }
 
     /// The safe fix that writes a quoted number or boolean without its quotes.
-    package mutating func unquoting(_ span: Span, _ value: String?) -> Fix? {
+    mutating func unquoting(_ span: Span, _ value: String?) -> Fix? {
         guard let value, diagnostics.count < room else { return nil }
         return editor().replace(span, with: value).map { Fix(.safe, "write \(value) without quotes", edits: $0) }
     }
 
     /// The canonical value of the duration being decoded, which picks a bare number's unit.
-    package mutating func typicalDuration() -> Int? {
+    mutating func typicalDuration() -> Int? {
         guard let key = path.last,
               let entry = canonicalEntry(key, entries: [], parentPath: path.dropLast()),
               case .value(let ms) = Values.duration(entry.flow) else { return nil }
         return ms
     }
 
-    package static func describe(_ node: Node) -> String {
+    static func describe(_ node: Node) -> String {
         switch node.kind {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
@@ -773,7 +773,7 @@ package struct PolicyDecoder {
     /// The message and help are made only when the finding is kept: past the cap a file of tens
     /// of thousands of mistakes would otherwise build every sentence to throw it away.
     @discardableResult
-    package mutating func fail(_ rule: RuleID, at span: Span, _ message: @autoclosure () -> String,
+    mutating func fail(_ rule: RuleID, at span: Span, _ message: @autoclosure () -> String,
                        help: @autoclosure () -> String? = nil, fix: Fix? = nil) -> Decoded? {
         guard diagnostics.count < room else {
             suppressed += 1

@@ -84,18 +84,18 @@ public struct PolicyDoc: Sendable, Hashable {
         }
 
         private struct Fields: Hashable {
-            package var kind: Located<String>?
-            package var maxRetries: Located<Int>?
-            package var base: Located<Int>?
-            package var cap: Located<Int>?
-            package var timeout: Located<Int>?
-            package var deadline: Located<Int>?
+            var kind: Located<String>?
+            var maxRetries: Located<Int>?
+            var base: Located<Int>?
+            var cap: Located<Int>?
+            var timeout: Located<Int>?
+            var deadline: Located<Int>?
         }
 
         /// Mutated only through `update`, when no other profile holds it.
         private final class Box: @unchecked Sendable {
-            package var fields: Fields
-            package init(_ fields: Fields) { self.fields = fields }
+            var fields: Fields
+            init(_ fields: Fields) { self.fields = fields }
         }
     }
 
@@ -155,7 +155,7 @@ public struct PolicyDoc: Sendable, Hashable {
     /// decoded values over and over. Keys of a decoded mapping are unique (the loader drops
     /// repeated keys), so each case is met at most once. Entries are read by index, here and
     /// below: iterating copies each entry, its decoded value with it.
-    package init(_ root: Decoded?) {
+    init(_ root: Decoded?) {
         guard let root, case .object(let top) = root.value else { return }
         for i in top.indices {
             switch top[i].key {
@@ -214,7 +214,7 @@ public struct PolicyDoc: Sendable, Hashable {
     /// `init(_:)` of the only decoded tree, handed over: the profiles are taken out of it and each
     /// profile's decoded values are let go as soon as it is read, so that a file of 50,000
     /// profiles does not hold its decoded values and its document at once.
-    package init(owning given: consuming Decoded?) {
+    init(owning given: consuming Decoded?) {
         var root = consume given
         var taken = Self.takeProfiles(from: &root)
         self.init(root)
@@ -341,6 +341,6 @@ public struct PolicyDoc: Sendable, Hashable {
 extension Decoded {
     package var int: Located<Int>? { if case .integer(let v) = value { return Located(v, span) }; return nil }
     package var string: Located<String>? { if case .string(let v) = value { return Located(v, span) }; return nil }
-    package var bool: Located<Bool>? { if case .boolean(let v) = value { return Located(v, span) }; return nil }
+    var bool: Located<Bool>? { if case .boolean(let v) = value { return Located(v, span) }; return nil }
     package var duration: Located<Int>? { if case .duration(let v) = value { return Located(v, span) }; return nil }
 }

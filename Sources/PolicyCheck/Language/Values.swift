@@ -34,7 +34,7 @@ public enum Values {
     }
 
     /// `integer` without the fast path: every spelling, and the messages.
-    package static func fullInteger(_ text: String) -> Parsed<Int> {
+    static func fullInteger(_ text: String) -> Parsed<Int> {
         let t = text
         if isPlainDecimal(t) {
             guard let v = Int(t), abs(v) <= maxMagnitude else {
@@ -82,7 +82,7 @@ public enum Values {
     /// `integer` then reads in full and explains. Parsing with `Int(_:)` after checking the digits
     /// is slower. Agrees with the full parser wherever it returns
     /// a value (see PerfFastPathTests).
-    package static func fastInteger(_ text: String) -> Int? {
+    static func fastInteger(_ text: String) -> Int? {
         var text = text
         return text.withUTF8 { b -> Int? in
             let negative = b.first == UInt8(ascii: "-")
@@ -102,13 +102,13 @@ public enum Values {
     }
 
     /// `1,000` or `12,345,678`: commas between groups of three digits, as thousands are written.
-    package static func isThousands(_ body: String) -> Bool {
+    static func isThousands(_ body: String) -> Bool {
         let groups = body.split(separator: ",", omittingEmptySubsequences: false)
         guard let first = groups.first, (1...3).contains(first.count) else { return false }
         return groups.allSatisfy { $0.allSatisfy(\.isASCIIDigit) } && groups.dropFirst().allSatisfy { $0.count == 3 }
     }
 
-    package static func isPlainDecimal(_ t: String) -> Bool {
+    static func isPlainDecimal(_ t: String) -> Bool {
         let digits = t.hasPrefix("-") ? t.utf8.dropFirst() : t.utf8[...]
         guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
         if first == 0x30 { return digits.count == 1 && !t.hasPrefix("-") }
@@ -157,13 +157,13 @@ public enum Values {
     }
 
     /// The longest text whose mistake is explained in full; a longer one is only refused.
-    package static let longestExplained = 1024
+    static let longestExplained = 1024
 
     /// The units a duration ends with, and their milliseconds; `ms` before `s`.
-    package static let durationUnits: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+    static let durationUnits: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
 
     /// `duration` without the fast path: every spelling, and the messages.
-    package static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
+    static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
         let t = text
         // The fast reading takes every duration, however long; explaining why a longer text is
         // none reads its Characters, which is slow for a very long one.
@@ -231,7 +231,7 @@ public enum Values {
     }
 
     /// `text` when it is a duration that parses (a whole number of milliseconds).
-    package static func wholeDuration(_ text: String) -> String? {
+    static func wholeDuration(_ text: String) -> String? {
         if fastDuration(text) != nil { return text }
         if case .value = fullDuration(text) { return text }
         return nil
@@ -239,7 +239,7 @@ public enum Values {
 
     /// A bare number's unit is a guess: of ms and s, the one that puts it nearer the usual value
     /// (`base: 500` is 500ms, `timeout: 8` is 8s); a zero is zero in any unit, so certain.
-    package static func bareNumberCorrection(_ number: String, typical: Int?) -> Correction? {
+    static func bareNumberCorrection(_ number: String, typical: Int?) -> Correction? {
         // Without a usual value only a zero has a unit that is certain.
         guard typical != nil || number.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }) else { return nil }
         let candidates: [(String, Int)] = ["s", "ms"].compactMap { unit in
@@ -257,7 +257,7 @@ public enum Values {
     }
 
     /// Units written out, and the short unit meant.
-    package static let spelledUnits: [String: String] = [
+    static let spelledUnits: [String: String] = [
         "sec": "s", "secs": "s", "second": "s", "seconds": "s",
         "min": "m", "mins": "m", "minute": "m", "minutes": "m",
         "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
@@ -269,7 +269,7 @@ public enum Values {
     /// slower. Nil exactly where the full parser refuses (see PerfFastPathTests): past a file's
     /// report end, nil is all the decoder needs to know (reading many over-long durations in full
     /// is slow).
-    package static func fastDuration(_ text: String) -> Int? {
+    static func fastDuration(_ text: String) -> Int? {
         var text = text
         return text.withUTF8 { b -> Int? in
             let n = b.count
@@ -320,7 +320,7 @@ public enum Values {
     }
 
     /// `123` or `1.5`: digits, optionally a point and more digits. Returns (whole, fraction) digits.
-    package static func decimal(_ s: Substring) -> (Substring, Substring)? {
+    static func decimal(_ s: Substring) -> (Substring, Substring)? {
         // On bytes: splitting and testing digits as Characters is far slower. Each
         // part is ASCII digits, so every index here is a Character's boundary.
         let u = s.utf8
@@ -342,7 +342,7 @@ public enum Values {
     }
 
     /// `percent` without the fast path: every spelling, and the messages.
-    package static func fullPercent(_ text: String) -> Parsed<Percent> {
+    static func fullPercent(_ text: String) -> Parsed<Percent> {
         let t = text
         // No percent is this long (at most 16 digits either side of the point); see fullDuration.
         if t.utf8.count > longestExplained {
@@ -388,7 +388,7 @@ public enum Values {
 
     /// The usual spellings (`[0-9]+(.[0-9]+)?%`, under 100 or exactly 100) read on bytes; nil for
     /// any other text or doubt (a value near 100 is left to the full parser's double).
-    package static func fastPercent(_ text: String) -> Percent? {
+    static func fastPercent(_ text: String) -> Percent? {
         var text = text
         return text.withUTF8 { b -> Percent? in
             let n = b.count
@@ -425,7 +425,7 @@ public enum Values {
     }
 
     /// A ratio under 1 (`0.07`, as whole and fraction digits) as a percent's number (`7`).
-    package static func ratioAsPercent(whole: Substring, fraction: Substring) -> String {
+    static func ratioAsPercent(whole: Substring, fraction: Substring) -> String {
         var digits = Array(whole + fraction)
         let point = whole.count + 2
         while digits.count < point { digits.append("0") }
@@ -476,9 +476,9 @@ public enum Values {
         return "it may hold only ASCII letters, digits and single '-' between words"
     }
 
-    package static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
-    package static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
-    package static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 }
 
 /// A percent as written, kept exact: `canonical` is the decimal number without the sign ("2.5").
@@ -507,11 +507,11 @@ public struct Percent: Sendable, Hashable {
 
 extension Character {
     /// 0 to 9 (`isNumber` looked up Unicode's tables for each).
-    package var isASCIIDigit: Bool { asciiValue.map(Values.isDigit) ?? false }
+    var isASCIIDigit: Bool { asciiValue.map(Values.isDigit) ?? false }
 }
 
 extension Substring {
-    package var trimmingSpaces: Substring {
+    var trimmingSpaces: Substring {
         var s = self
         while s.first == " " { s = s.dropFirst() }
         while s.last == " " { s = s.dropLast() }

@@ -9,10 +9,10 @@ import PolicySource
 /// The folded bytes are hashed eight at a time (`Folder`), and read eight at a time where no
 /// byte needs a look of its own: byte by byte, `bad-name` and `name-collision` spent a large part
 /// of linting many long names on folding them.
-package enum NameFold {
+enum NameFold {
     /// `Values.isName(text) ? of(text) : nil`, in one pass over the bytes: `name-collision` asks
     /// both of every profile.
-    package static func ofName(_ text: String) -> UInt64? {
+    static func ofName(_ text: String) -> UInt64? {
         var text = text
         return text.withUTF8 { u -> UInt64? in
             guard !u.isEmpty, u.count <= Values.maxNameLength, Values.isLower(u[0]) else { return nil }
@@ -50,7 +50,7 @@ package enum NameFold {
         }
     }
 
-    package static func of(_ text: String) -> UInt64 {
+    static func of(_ text: String) -> UInt64 {
         var text = text
         return text.withUTF8 { b in
             var folder = Folder()
@@ -73,17 +73,17 @@ package enum NameFold {
     /// splitmix64's mixer (`mix64`), the count last, so that a fold is one value whether its bytes
     /// came one by one or eight at once, across dashes or not. Folds need no seed: names that
     /// share one are then compared by their bytes.
-    package struct Folder {
+    struct Folder {
         private var hash: UInt64 = 0x243F_6A88_85A3_08D3
         /// The bytes not yet mixed in, the first in the low byte, and how many.
         private var pending: UInt64 = 0
         private var filled = 0
         private var count = 0
 
-        package init() {}
+        init() {}
 
         @inline(__always)
-        package mutating func add(_ c: UInt8) {
+        mutating func add(_ c: UInt8) {
             pending |= UInt64(c) << UInt64(filled &* 8)
             filled &+= 1
             count &+= 1
@@ -96,7 +96,7 @@ package enum NameFold {
 
         /// Eight bytes, the first in the low byte.
         @inline(__always)
-        package mutating func add8(_ w: UInt64) {
+        mutating func add8(_ w: UInt64) {
             count &+= 8
             if filled == 0 {
                 hash = mix64(hash ^ w)
@@ -106,21 +106,21 @@ package enum NameFold {
             }
         }
 
-        package var value: UInt64 { mix64(hash ^ pending ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15) }
+        var value: UInt64 { mix64(hash ^ pending ^ UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15) }
     }
 
     /// A set of folds as a 4096-bit filter: `mayContain` is false only for a fold not in the set.
-    package struct Filter: Sendable {
+    struct Filter: Sendable {
         private var bits = [UInt64](repeating: 0, count: 64)
 
-        package init<S: Sequence>(_ words: S) where S.Element == String {
+        init<S: Sequence>(_ words: S) where S.Element == String {
             for word in words {
                 let i = Self.bit(Self.mix(NameFold.of(word)))
                 bits[i >> 6] |= 1 << UInt64(i & 63)
             }
         }
 
-        package func mayContain(_ fold: UInt64) -> Bool {
+        func mayContain(_ fold: UInt64) -> Bool {
             let i = Self.bit(Self.mix(fold))
             return bits[i >> 6] & (1 << UInt64(i & 63)) != 0
         }

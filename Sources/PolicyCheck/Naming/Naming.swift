@@ -9,7 +9,7 @@ public enum Naming {
         return upperCamelByCharacters(name)
     }
 
-    package static func upperCamelByCharacters(_ name: String) -> String {
+    static func upperCamelByCharacters(_ name: String) -> String {
         name.split(separator: "-").map { capitalizeFirst(String($0)) }.joined()
     }
 
@@ -20,7 +20,7 @@ public enum Naming {
         return lowerCamelByCharacters(name)
     }
 
-    package static func lowerCamelByCharacters(_ name: String) -> String {
+    static func lowerCamelByCharacters(_ name: String) -> String {
         let parts = name.split(separator: "-").map(String.init)
         guard let first = parts.first else { return name }
         return first + parts.dropFirst().map(capitalizeFirst).joined()
@@ -32,7 +32,7 @@ public enum Naming {
         return screamingSnakeByCharacters(name)
     }
 
-    package static func screamingSnakeByCharacters(_ name: String) -> String {
+    static func screamingSnakeByCharacters(_ name: String) -> String {
         var words: [String] = []
         for part in name.split(separator: "-") {
             words += humps(Array(part))
@@ -65,7 +65,7 @@ public enum Naming {
 
     /// Splits camelCase: a new word starts at an uppercase letter after a lowercase letter or digit,
     /// and at the last uppercase letter of a run that a lowercase letter follows (`URLFast`).
-    package static func humps(_ chars: [Character]) -> [String] {
+    static func humps(_ chars: [Character]) -> [String] {
         var words: [String] = []
         var current = ""
         for (i, c) in chars.enumerated() {

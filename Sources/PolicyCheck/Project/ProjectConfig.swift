@@ -137,7 +137,7 @@ public struct ProjectConfig: Sendable, Hashable {
     }
 
     /// The decoded mapping → the typed file; checks beyond the shapes become findings.
-    package static func read(_ root: Decoded, into decoder: inout PolicyDecoder) -> ProjectConfig {
+    static func read(_ root: Decoded, into decoder: inout PolicyDecoder) -> ProjectConfig {
         var config = ProjectConfig()
         if let v = root["version"], case .integer(let n) = v.value, n != version {
             decoder.fail(.unsupportedVersion, at: v.span,
@@ -210,7 +210,7 @@ public struct ProjectConfig: Sendable, Hashable {
     }
 
     /// `guide` and `limits`: an edition this policyc knows, and limits that only tighten it.
-    package static func readGuide(_ root: Decoded, into config: inout ProjectConfig, decoder: inout PolicyDecoder,
+    static func readGuide(_ root: Decoded, into config: inout ProjectConfig, decoder: inout PolicyDecoder,
                                   editions: [GuideEdition] = Guide.editions) {
         var edition = editions[editions.count - 1]
         if let guide = root["guide"], case .string(let name) = guide.value {

@@ -27,7 +27,7 @@ public struct ReviewThresholds: Sendable, Hashable {
     ]
 
     /// The decoded `review:` mapping; keys that did not decode keep their defaults.
-    package static func read(_ decoded: Decoded) -> ReviewThresholds {
+    static func read(_ decoded: Decoded) -> ReviewThresholds {
         var t = ReviewThresholds()
         if case .percent(let p) = decoded["peakLoad"]?.value { t.peakLoadPercent = p.percent }
         switch decoded["sawRetry"]?.value {
@@ -46,7 +46,7 @@ public struct ReviewThresholds: Sendable, Hashable {
             + "p95 time to a ticket +\(Self.number(p95Percent)) %, recovery +\(Self.number(Double(recoveryMs) / 1000)) s"
     }
 
-    package static func number(_ x: Double) -> String {
+    static func number(_ x: Double) -> String {
         x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
     }
 }

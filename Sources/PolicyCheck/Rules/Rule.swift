@@ -144,26 +144,26 @@ public struct Rule: Sendable {
 public struct Findings: Sendable {
     public private(set) var diagnostics: [Diagnostic] = []
     /// The rule being checked; findings added without one are dropped.
-    package var rule: (id: RuleID, severity: Severity)?
+    var rule: (id: RuleID, severity: Severity)?
     /// The file's bytes (as the map of their lines, see `PolicyDecoder.source`) and tree, from which
     /// fixes are made (none without them).
-    package var source: SourceMap.Builder?
-    package var root: Node?
+    var source: SourceMap.Builder?
+    var root: Node?
     private var madeEditor: FixEditor?
     /// The limits the rules apply: the guide's edition, tightened by the project (see `Limits`).
-    public package(set) var limits = Limits.guide
+    public internal(set) var limits = Limits.guide
 
     public init() {}
 
     /// Findings that keep `keeping` for the report (tests compare with keeping them all).
-    package init(keeping: Int) {
+    init(keeping: Int) {
         reportEnd = ReportEnd(keeping: keeping)
     }
 
     /// Where the file's report ends: a finding that starts after the first `Loader.maxFindings`
     /// findings already made can never be reported. It is counted in `skipped`, and its texts
     /// are never made: a hostile file of 300 000 findings spent most of its time on them.
-    package var reportEnd = ReportEnd(keeping: Loader.maxFindings)
+    var reportEnd = ReportEnd(keeping: Loader.maxFindings)
     /// Findings past `reportEnd`, counted and not made.
     public private(set) var skipped = 0
 
@@ -199,7 +199,7 @@ public struct Findings: Sendable {
 }
 
 extension String {
-    package func replacingFirst(_ target: String, with replacement: String) -> String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var result = ""
         var rest = self[...]
@@ -215,16 +215,16 @@ extension String {
 
 /// The starts of the earliest `keeping` findings so far, as a max-heap: a finding is admitted
 /// unless that many start before it, so none that report order could show is ever turned away.
-package struct ReportEnd {
-    package let keeping: Int
+struct ReportEnd {
+    let keeping: Int
     private var heap: [Mark] = []
 
-    package init(keeping: Int) {
+    init(keeping: Int) {
         self.keeping = keeping
     }
 
     /// Whether a finding at `start` may be among the earliest `keeping`; it is then one of them.
-    package mutating func admits(_ start: Mark) -> Bool {
+    mutating func admits(_ start: Mark) -> Bool {
         if heap.count < keeping {
             heap.append(start)
             siftUp(heap.count - 1)

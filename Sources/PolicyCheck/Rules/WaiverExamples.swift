@@ -3,7 +3,7 @@ import PolicySource
 extension Example {
     /// The canonical policy with `edits` and a `waivers:` section of `entries` (each the lines of
     /// one entry, without the `- `) at its end; checked on `CheckOptions.example`'s today, 2027-01-15.
-    package static func waiving(_ entries: [[String]], edits: [(String, String)] = [], triggers: Bool, note: String,
+    static func waiving(_ entries: [[String]], edits: [(String, String)] = [], triggers: Bool, note: String,
                                 alsoFinds: [RuleID] = [], fixedEntries: [[String]]? = nil,
                                 unsafeEdits: [(String, String)]? = nil) -> Example {
         func section(_ entries: [[String]]) -> String {
@@ -23,7 +23,7 @@ extension Example {
     }
 
     /// A waiver entry of the examples: rule, reason, owner and expiry, and `at`/`allow` when given.
-    package static func waiver(_ rule: String, expires: String, at: String? = nil, allow: String? = nil) -> [String] {
+    static func waiver(_ rule: String, expires: String, at: String? = nil, allow: String? = nil) -> [String] {
         ["rule: \(rule)"] + (at.map { ["at: \($0)"] } ?? []) + (allow.map { ["allow: \($0)"] } ?? [])
             + ["reason: Payment confirmation needs a fourth try until PAY-311 ships", "owner: \"@payments-platform\"",
                "expires: \(expires)"]

@@ -138,7 +138,7 @@ public struct Baseline: Sendable, Hashable {
 
     /// The pass after the rules and waivers: each finding an entry holds (one entry, one finding)
     /// becomes a note; each entry of this policy that holds none is `baseline-stale`.
-    package func apply(_ diagnostics: inout [Diagnostic], doc: PolicyDoc?, path: String) {
+    func apply(_ diagnostics: inout [Diagnostic], doc: PolicyDoc?, path: String) {
         let policy = Self.policyName(doc, path: path)
         var open: [Entry: [Int]] = [:]
         for (i, entry) in entries.enumerated() where entry.policy == policy { open[entry, default: []].append(i) }

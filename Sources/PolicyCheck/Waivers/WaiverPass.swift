@@ -6,7 +6,7 @@ import PolicySource
 /// rules know nothing of waivers.
 package enum WaiverPass {
     /// How many days before its expiry a waiver is said to be expiring.
-    package static let expiringDays = 14
+    static let expiringDays = 14
 
     private enum State { case unusable, expired, active }
 
@@ -23,7 +23,7 @@ package enum WaiverPass {
         rule.reference != nil
     }
 
-    package static func apply(_ diagnostics: inout [Diagnostic], doc: PolicyDoc, options: CheckOptions,
+    static func apply(_ diagnostics: inout [Diagnostic], doc: PolicyDoc, options: CheckOptions,
                               editor: () -> FixEditor?) {
         guard let list = doc.waivers, !list.value.isEmpty else { return }
         let today = options.today ?? Day.todayUTC()

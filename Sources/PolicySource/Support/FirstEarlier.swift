@@ -58,7 +58,7 @@ package func firstEarlier(_ bytes: UnsafeBufferPointer<UInt8>, ends: [Int32],
 
 /// The standard library's hash of some bytes: seeded per process, so no file can be written to
 /// make two keys share their hash bits.
-package func hashOfBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+func hashOfBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     var hasher = Hasher()
     hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
     return hasher.finalize64()

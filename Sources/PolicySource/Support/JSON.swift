@@ -18,7 +18,7 @@ public indirect enum JSON: Sendable, Hashable {
         return out
     }
 
-    package func write(to out: inout String, pretty: Bool, indent: Int) {
+    func write(to out: inout String, pretty: Bool, indent: Int) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -57,7 +57,7 @@ public indirect enum JSON: Sendable, Hashable {
     /// were a tenth of writing a SARIF report.
     private static let lineBreaks: [String] = (0..<16).map { "\n" + String(repeating: "  ", count: $0) }
 
-    package static func lineBreak(_ indent: Int, into out: inout String) {
+    static func lineBreak(_ indent: Int, into out: inout String) {
         if indent < lineBreaks.count {
             out += lineBreaks[indent]
         } else {

@@ -42,27 +42,27 @@ public enum JSONParser {
 }
 
 private struct Reader {
-    package let b: UnsafeBufferPointer<UInt8>
-    package let maxDepth: Int
-    package var i = 0
+    let b: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var i = 0
 
     /// An array or object still open, with what it holds so far. Taken off the stack to add to it
     /// and put back, so its storage is never shared and never copied.
-    package enum Open {
+    enum Open {
         case array([JSON])
         case object([String: JSON], key: String)
     }
 
-    package init(b: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(b: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.b = b
         self.maxDepth = maxDepth
     }
 
-    package func fail(_ message: String, at offset: Int? = nil) -> JSONParser.Failure {
+    func fail(_ message: String, at offset: Int? = nil) -> JSONParser.Failure {
         JSONParser.Failure(offset: offset ?? i, message: message)
     }
 
-    package mutating func document() throws(JSONParser.Failure) -> JSON {
+    mutating func document() throws(JSONParser.Failure) -> JSON {
         var stack: [Open] = []
         next: while true {
             // A value starts here.
@@ -147,7 +147,7 @@ private struct Reader {
     }
 
     /// `"key"` and the colon after it; `i` stands at the key's quote.
-    package mutating func memberKey() throws(JSONParser.Failure) -> String {
+    mutating func memberKey() throws(JSONParser.Failure) -> String {
         guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected a quoted key in an object") }
         let key = try string()
         skipSpace()
@@ -156,7 +156,7 @@ private struct Reader {
         return key
     }
 
-    package mutating func skipSpace() {
+    mutating func skipSpace() {
         while i < b.count {
             switch b[i] {
             case 0x20, 0x0A, 0x0D, 0x09: i += 1
@@ -165,7 +165,7 @@ private struct Reader {
         }
     }
 
-    package mutating func literal(_ word: StaticString) throws(JSONParser.Failure) {
+    mutating func literal(_ word: StaticString) throws(JSONParser.Failure) {
         let n = word.utf8CodeUnitCount
         guard i + n <= b.count else { throw fail("unexpected end of the text") }
         let p = word.utf8Start
@@ -177,7 +177,7 @@ private struct Reader {
 
     /// A number as RFC 8259 writes it. Integers that fit are `.int`; larger whole non-negative
     /// numbers keep their digits (`.bigInt`, so an id is echoed exactly); the rest are doubles.
-    package mutating func number() throws(JSONParser.Failure) -> JSON {
+    mutating func number() throws(JSONParser.Failure) -> JSON {
         let start = i
         if b[i] == UInt8(ascii: "-") { i += 1 }
         guard i < b.count, isDigit(b[i]) else { throw fail("a number needs digits") }
@@ -212,7 +212,7 @@ private struct Reader {
     /// A string; `i` stands at its opening quote. Runs of plain bytes are taken whole (eight at a
     /// time while no byte of the word is a quote, a backslash or a control character): a document's
     /// text is one string of up to megabytes.
-    package mutating func string() throws(JSONParser.Failure) -> String {
+    mutating func string() throws(JSONParser.Failure) -> String {
         i += 1
         let start = i
         skipPlain()
@@ -276,7 +276,7 @@ private struct Reader {
         }
     }
 
-    package mutating func hex4() throws(JSONParser.Failure) -> UInt32 {
+    mutating func hex4() throws(JSONParser.Failure) -> UInt32 {
         guard i + 4 <= b.count else { throw fail("a \\u escape needs four hexadecimal digits") }
         var v: UInt32 = 0
         for k in 0..<4 {
@@ -295,7 +295,7 @@ private struct Reader {
     }
 
     /// Moves `i` past bytes that stand for themselves in a string.
-    package mutating func skipPlain() {
+    mutating func skipPlain() {
         let n = b.count
         if let base = b.baseAddress {
             let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -316,9 +316,9 @@ private struct Reader {
         }
     }
 
-    package func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
-    package func shown(_ c: UInt8) -> String {
+    func shown(_ c: UInt8) -> String {
         c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "0x" + String(c, radix: 16)
     }
 }

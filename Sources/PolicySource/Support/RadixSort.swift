@@ -50,6 +50,6 @@ extension Array where Element == UInt64 {
         if !inSelf { self = other }
     }
 
-    package static let digitBits = 11
-    package static let radixMinimum = 512
+    static let digitBits = 11
+    static let radixMinimum = 512
 }

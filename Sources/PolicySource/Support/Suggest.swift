@@ -29,7 +29,7 @@ public enum Suggest {
     /// policy text compares. For ASCII on the bytes, with nothing made: a file of a
     /// thousand long unknown keys asked this ten thousand times, and squashing both texts each
     /// time was a quarter of reporting them.
-    package static func sameSquashed(_ a: String, _ b: String) -> Bool {
+    static func sameSquashed(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         let ascii = a.withUTF8 { x in
             b.withUTF8 { y -> Bool? in
@@ -67,18 +67,18 @@ public enum Suggest {
     /// The scalars of `text.lowercased()` one at a time, without `_`, `-` and spaces when
     /// `squashed`. Lowercasing maps each scalar on its own, with no context (a test holds this to
     /// `lowercased()`), so a text is lowered only as far as it is read.
-    package struct Lowered: IteratorProtocol {
+    struct Lowered: IteratorProtocol {
         private var scalars: String.UnicodeScalarView.Iterator
         /// The rest of a scalar that lowers to more than one (İ: i and a combining dot), last first.
         private var rest: [Unicode.Scalar] = []
         private let squashed: Bool
 
-        package init(_ text: String, squashed: Bool = false) {
+        init(_ text: String, squashed: Bool = false) {
             scalars = text.unicodeScalars.makeIterator()
             self.squashed = squashed
         }
 
-        package mutating func next() -> Unicode.Scalar? {
+        mutating func next() -> Unicode.Scalar? {
             while true {
                 let scalar: Unicode.Scalar
                 if let r = rest.popLast() {
@@ -102,7 +102,7 @@ public enum Suggest {
     /// `text.lowercased()`'s scalars, the first `limit`. ASCII text (every key of the language, and
     /// most typos of one) is lowered byte by byte: `lowercased()` is slow, and a file of many
     /// unknown keys asks it of several candidates each.
-    package static func lowercasedScalars(_ text: String, upTo limit: Int = .max) -> [Unicode.Scalar] {
+    static func lowercasedScalars(_ text: String, upTo limit: Int = .max) -> [Unicode.Scalar] {
         var text = text
         let ascii = text.withUTF8 { bytes -> [Unicode.Scalar]? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
@@ -153,7 +153,7 @@ public enum Suggest {
     /// each other scalar to one scalar past it (a test holds these facts to Unicode's tables):
     /// so the others stay as they are, and a long key is not lowered scalar by scalar, which is
     /// slow.
-    package static func forParts(_ word: String, asciiOnly: Bool) -> [Unicode.Scalar] {
+    static func forParts(_ word: String, asciiOnly: Bool) -> [Unicode.Scalar] {
         guard asciiOnly else { return lowercasedScalars(word) }
         var out: [Unicode.Scalar] = []
         out.reserveCapacity(word.utf8.count)
@@ -172,7 +172,7 @@ public enum Suggest {
     }
 
     /// Whether `needle` occurs in `hay`, scalar for scalar (an empty needle does).
-    package static func occurs(_ needle: [Unicode.Scalar], in hay: [Unicode.Scalar]) -> Bool {
+    static func occurs(_ needle: [Unicode.Scalar], in hay: [Unicode.Scalar]) -> Bool {
         guard let first = needle.first else { return true }
         guard needle.count <= hay.count else { return false }
         for i in 0...(hay.count - needle.count) where hay[i] == first {
@@ -182,7 +182,7 @@ public enum Suggest {
     }
 
     /// Levenshtein distance with transpositions counted once (optimal string alignment).
-    package static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         // Three rows in one buffer, reused row by row (three arrays a call cost more than the sums).
@@ -238,7 +238,7 @@ public enum Suggest {
     /// `a, b and c`.
     public static func andList(_ items: [String]) -> String { list(items, "and") }
 
-    package static func list(_ items: [String], _ word: String) -> String {
+    static func list(_ items: [String], _ word: String) -> String {
         guard items.count > 1 else { return items.first ?? "" }
         return items.dropLast().joined(separator: ", ") + " \(word) " + items.last!
     }

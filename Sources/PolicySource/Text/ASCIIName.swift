@@ -129,9 +129,9 @@ package enum ASCIIName {
         return true
     }
 
-    package static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
-    package static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
-    package static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-    package static func upper(_ b: UInt8) -> UInt8 { isLower(b) ? b - 0x20 : b }
+    static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
+    static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+    static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    static func upper(_ b: UInt8) -> UInt8 { isLower(b) ? b - 0x20 : b }
     package static func lower(_ b: UInt8) -> UInt8 { isUpper(b) ? b + 0x20 : b }
 }

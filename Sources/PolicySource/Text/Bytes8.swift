@@ -12,7 +12,7 @@ package enum Bytes8 {
 
     /// The high bit of each byte from `lo` through `hi` (both below 0x80), the other bits clear.
     @inline(__always)
-    package static func within(_ w: UInt64, _ lo: UInt8, _ hi: UInt8) -> UInt64 {
+    static func within(_ w: UInt64, _ lo: UInt8, _ hi: UInt8) -> UInt64 {
         let low7 = w & each(0x7F)
         return (low7 &+ each(0x80 - lo)) & ~(low7 &+ each(0x7F - hi)) & ~w & each(0x80)
     }
@@ -29,7 +29,7 @@ package enum Bytes8 {
     }
 
     @inline(__always)
-    package static func allLettersDigitsOrDashes(_ w: UInt64) -> Bool {
+    static func allLettersDigitsOrDashes(_ w: UInt64) -> Bool {
         within(w, 0x30, 0x39) | within(w, 0x41, 0x5A) | within(w, 0x61, 0x7A) | within(w, 0x2D, 0x2D) == each(0x80)
     }
 

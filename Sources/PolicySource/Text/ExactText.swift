@@ -17,7 +17,7 @@ public func sameText(_ a: String, _ b: String) -> Bool {
 
 /// Whether two runs of bytes are the same, eight bytes at a time.
 @inline(__always)
-package func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+func sameBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
     guard x.count == y.count else { return false }
     var i = 0
     if let p = x.baseAddress, let q = y.baseAddress {
@@ -59,7 +59,7 @@ public struct ExactText: Hashable, Sendable, CustomStringConvertible {
     /// How a text of these UTF-8 bytes hashes: the length first (a variable-length value must not
     /// hash as its prefix would), then the bytes.
     @inline(__always)
-    package static func hash(_ bytes: UnsafeRawBufferPointer, into hasher: inout Hasher) {
+    static func hash(_ bytes: UnsafeRawBufferPointer, into hasher: inout Hasher) {
         hasher.combine(bytes.count)
         hasher.combine(bytes: bytes)
     }

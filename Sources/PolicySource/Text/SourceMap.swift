@@ -19,11 +19,11 @@ public struct SourceMap: Sendable {
 
     private struct Line {
         // 32 bits: a file of 4 GiB is not a policy (the loader stops at 1 MiB).
-        package var storedStart: UInt32, storedEnd: UInt32
-        package var ascii: Bool
-        package var start: Int { Int(storedStart) }
-        package var end: Int { Int(storedEnd) }
-        package init(start: Int, end: Int, ascii: Bool) {
+        var storedStart: UInt32, storedEnd: UInt32
+        var ascii: Bool
+        var start: Int { Int(storedStart) }
+        var end: Int { Int(storedEnd) }
+        init(start: Int, end: Int, ascii: Bool) {
             storedStart = UInt32(clamping: start)
             storedEnd = UInt32(clamping: end)
             self.ascii = ascii
@@ -38,7 +38,7 @@ public struct SourceMap: Sendable {
     /// The map made a piece at a time: a syntax error's position needs only the lines up to it
     /// (`finish(through:)`), a fix the whole map (`finish()`).
     public struct Builder: Sendable {
-        package let bytes: [UInt8]
+        let bytes: [UInt8]
         private var lines: [Line] = []
         private var checkpoints: [Int: [Int]] = [:]
         private var lineBreak: String?
@@ -218,7 +218,7 @@ public struct SourceMap: Sendable {
     }
 
     /// How many LF bytes `b` holds, eight at a time: the lines of most files, to make room for.
-    package static func lineFeeds(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+    static func lineFeeds(_ b: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0, i = 0
         if let base = b.baseAddress {
             while i + 8 <= b.count {
@@ -248,7 +248,7 @@ public struct SourceMap: Sendable {
 
     /// How many bytes from `start` on are printable ASCII (0x20 to 0x7F): none of them ends a line.
     @inline(__always)
-    package static func asciiRun(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    static func asciiRun(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var i = start
         if let base = b.baseAddress {
             while i + 8 <= b.count {

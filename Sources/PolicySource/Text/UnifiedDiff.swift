@@ -94,9 +94,9 @@ public enum UnifiedDiff {
         return ops
     }
 
-    package static let maxDifferences = 1000
+    static let maxDifferences = 1000
 
-    package static func middle(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Op] {
+    static func middle(_ a: [ArraySlice<UInt8>], _ b: [ArraySlice<UInt8>]) -> [Op] {
         let n = a.count, m = b.count
         let offset = n + m + 1
         var v = [Int](repeating: 0, count: 2 * offset + 1)

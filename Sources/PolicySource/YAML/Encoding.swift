@@ -1,11 +1,11 @@
 /// The UTF-8 check made before libyaml sees a byte (libyaml would silently accept UTF-16).
 package enum Encoding {
-    package struct Problem {
-        package var mark: Mark
-        package var message: String
+    struct Problem {
+        var mark: Mark
+        var message: String
     }
 
-    package static func problem(in bytes: [UInt8]) -> Problem? {
+    static func problem(in bytes: [UInt8]) -> Problem? {
         if bytes.starts(with: [0xFF, 0xFE, 0, 0]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
             return Problem(mark: .start, message: "the file is UTF-32, not UTF-8; save it as UTF-8")
         }
@@ -25,7 +25,7 @@ package enum Encoding {
     }
 
     /// The offset of the first byte that is not part of a well-formed UTF-8 sequence, if any.
-    package static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { firstInvalidUTF8($0) }
     }
 
@@ -95,7 +95,7 @@ package enum Encoding {
 
     /// 1-based line and column (in Unicode scalars) of a byte offset, as the source map counts
     /// them (libyaml's line breaks, line 1 after a BOM).
-    package static func mark(at offset: Int, in bytes: [UInt8]) -> Mark {
+    static func mark(at offset: Int, in bytes: [UInt8]) -> Mark {
         SourceMap(bytes).mark(at: offset)
     }
 }

@@ -2,31 +2,31 @@ internal import CYaml
 
 /// One libyaml event as the loader reads it: plain values, its texts pointing into libyaml's
 /// event, which its chunk keeps until `EventChunk.empty()`.
-package struct RawEvent {
-    package enum Kind: UInt8 {
+struct RawEvent {
+    enum Kind: UInt8 {
         case streamStart, streamEnd, documentStart, documentEnd, alias, scalar
         case sequenceStart, sequenceEnd, mappingStart, mappingEnd, other
     }
 
-    package var kind: Kind
-    package var style: ScalarStyle
-    package var hasAnchor: Bool
+    var kind: Kind
+    var style: ScalarStyle
+    var hasAnchor: Bool
     /// A collection written in flow style (`{…}`, `[…]`).
-    package var isFlow: Bool
-    package var span: Span
+    var isFlow: Bool
+    var span: Span
     /// A scalar's value (`count` bytes), and the tag as libyaml resolved it, if there is one.
-    package var text: UnsafePointer<UInt8>?
-    package var count: Int
-    package var tag: UnsafePointer<CChar>?
-    package var hasTag: Bool { tag != nil }
+    var text: UnsafePointer<UInt8>?
+    var count: Int
+    var tag: UnsafePointer<CChar>?
+    var hasTag: Bool { tag != nil }
 }
 
 /// A run of events, and how the stream ended if it ended after them.
 ///
 /// The events are libyaml's own, parsed into place and read where they are, not copied;
 /// `empty()` deletes them.
-package struct EventChunk {
-    package enum End {
+struct EventChunk {
+    enum End {
         /// libyaml's stream ended.
         case finished
         /// libyaml refused the input here; no event follows.
@@ -36,16 +36,16 @@ package struct EventChunk {
     /// Holds the events, and deletes those still there when the chunk goes (a reader that
     /// stopped early).
     private final class Store {
-        package let capacity: Int
-        package let events: UnsafeMutablePointer<yaml_event_t>
-        package var count = 0
+        let capacity: Int
+        let events: UnsafeMutablePointer<yaml_event_t>
+        var count = 0
 
-        package init(capacity: Int) {
+        init(capacity: Int) {
             self.capacity = capacity
             events = .allocate(capacity: max(capacity, 1))
         }
 
-        package func deleteAll() {
+        func deleteAll() {
             for i in 0..<count { yaml_event_delete(events + i) }
             count = 0
         }
@@ -57,18 +57,18 @@ package struct EventChunk {
     }
 
     private var store: Store
-    package var end: End?
+    var end: End?
 
     /// Room for `capacity` events.
-    package init(capacity: Int = 0) {
+    init(capacity: Int = 0) {
         store = Store(capacity: capacity)
     }
 
-    package var count: Int { store.count }
-    package var capacity: Int { store.capacity }
+    var count: Int { store.count }
+    var capacity: Int { store.capacity }
 
     /// Deletes the events (their texts with them): nothing read from them may be used after.
-    package mutating func empty() {
+    mutating func empty() {
         store.deleteAll()
         end = nil
     }
@@ -84,7 +84,7 @@ package struct EventChunk {
     }
 
     /// Event `i`, read in place (a copy of libyaml's event is a hundred bytes).
-    package func event(_ i: Int) -> RawEvent {
+    func event(_ i: Int) -> RawEvent {
         let e = store.events + i
         let kind: RawEvent.Kind
         var style = ScalarStyle.plain
@@ -122,28 +122,28 @@ package struct EventChunk {
     }
 
     /// Whether event `i` ends a collection (an empty one is made at once, see `EventReader.handle`).
-    package func closes(_ i: Int) -> Bool {
+    func closes(_ i: Int) -> Bool {
         let type = store.events[i].type
         return type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT
     }
 
     /// A scalar's value.
-    package func value(_ event: RawEvent) -> String {
+    func value(_ event: RawEvent) -> String {
         guard let text = event.text else { return "" }
         return String(decoding: UnsafeBufferPointer(start: text, count: event.count), as: UTF8.self)
     }
 
     /// The tag, if the event has one.
-    package func tag(_ event: RawEvent) -> String? {
+    func tag(_ event: RawEvent) -> String? {
         event.tag.map { String(cString: $0) }
     }
 }
 
 /// Bytes → libyaml events, in chunks. The only code that sees libyaml's parser.
-package enum EventSource {
+enum EventSource {
     /// Parses `bytes` and hands the events to `deliver` in chunks of at most `chunkSize` (the
     /// last one with `end` set). `deliver` returns false to stop parsing.
-    package static func parse(_ bytes: [UInt8], chunkSize: Int, deliver: (inout EventChunk) -> Bool) {
+    static func parse(_ bytes: [UInt8], chunkSize: Int, deliver: (inout EventChunk) -> Bool) {
         // On the heap: libyaml's string reader points back into the parser, so it must not move.
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
@@ -218,7 +218,7 @@ package enum EventSource {
 
     /// Whether libyaml reads `bytes` to the end without an error (a fix's result, checked before
     /// it is offered).
-    package static func isWellFormed(_ bytes: [UInt8]) -> Bool {
+    static func isWellFormed(_ bytes: [UInt8]) -> Bool {
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
         parser.initialize(to: yaml_parser_t())
@@ -238,7 +238,7 @@ package enum EventSource {
         }
     }
 
-    package static func hex(_ value: Int32) -> String {
+    static func hex(_ value: Int32) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }

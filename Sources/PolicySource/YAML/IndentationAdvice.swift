@@ -2,10 +2,10 @@
 /// (a safe fix: spaces at the column its siblings start at), and a key indented deeper than the
 /// line above it, which libyaml reads as more of that line's value ("mapping values are not
 /// allowed in this context"): which column the key should start at.
-package enum IndentationAdvice {
+enum IndentationAdvice {
     /// Files with more tab-indented lines than this get the help only: the fix's edits would be
     /// larger than the file's report is allowed to be.
-    package static let maxTabLines = 1000
+    static let maxTabLines = 1000
 
     /// One line as indentation sees it (made when needed: a file may have half a million).
     struct Line {
@@ -73,7 +73,7 @@ package enum IndentationAdvice {
     /// Spaces in place of the leading whitespace of every line that a tab indents, each at the
     /// column its siblings start at, when the result is well-formed YAML (else nil: the help
     /// alone). `first` is the line libyaml stopped at; its column (1-based) comes back too.
-    package static func tabFix(_ text: SourceMap, first: Int) -> (fix: Fix, column: Int)? {
+    static func tabFix(_ text: SourceMap, first: Int) -> (fix: Fix, column: Int)? {
         // From the end: the next content line no tab indents, for each line a tab indents (where
         // the block goes on), and how many there are.
         var next: [Int: Line] = [:]
@@ -165,7 +165,7 @@ package enum IndentationAdvice {
 
     /// For libyaml's "mapping values are not allowed" at `at`: the key of that line and of the
     /// line above it, and which of the two is out of line with its neighbours, in words.
-    package static func deeperKeyHelp(_ text: SourceMap, at: Mark) -> String? {
+    static func deeperKeyHelp(_ text: SourceMap, at: Mark) -> String? {
         guard at.line >= 2, at.line <= text.lineCount else { return nil }
         let here = line(text, at.line)
         guard here.isContent, !here.isDash, !here.hasTab, let name = keyText(text, here) else { return nil }

@@ -37,7 +37,7 @@ public enum Loader {
     }
 
     /// `chunk`: how many events libyaml parses before the tree takes them (tests vary it).
-    package static func load(_ bytes: [UInt8], chunk: Int, reading: Shape? = nil) -> LoadResult {
+    static func load(_ bytes: [UInt8], chunk: Int, reading: Shape? = nil) -> LoadResult {
         if bytes.count > maxBytes {
             // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
             // that many bytes is a lower bound, not the size.
@@ -52,14 +52,14 @@ public enum Loader {
         return run.read(chunk: chunk, refusing: { Encoding.problem(in: bytes) })
     }
 
-    package static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
+    static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
         LoadResult(root: nil, decodable: false, diagnostics: [
             Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message),
         ])
     }
 
     /// `1048577 bytes`, and in MiB as well once that reads better: `52428800 bytes (50.0 MiB)`.
-    package static func describeSize(_ count: Int) -> String {
+    static func describeSize(_ count: Int) -> String {
         // Parenthesised: in Swift `>>` binds tighter than `*`.
         let tenths = (count * 10) >> 20
         return count >= 2 << 20 ? "\(count) bytes (\(tenths / 10).\(tenths % 10) MiB)" : "\(count) bytes"
@@ -68,57 +68,57 @@ public enum Loader {
 
 /// One frame of the open collections while events stream in.
 private struct Frame {
-    package var isMapping: Bool
-    package var isFlow: Bool
+    var isMapping: Bool
+    var isFlow: Bool
     /// What the reader reads this collection as; nil when it reads no more than its kind and
     /// span (then, with `EventReader.reading` set, its contents are let go: see `Loader.load`).
-    package var shape: Shape?
-    package var start: Mark
+    var shape: Shape?
+    var start: Mark
     /// Collect nothing: this subtree is a refused key, a duplicate's value or a merge key's value.
-    package var discard: Bool
+    var discard: Bool
     /// The entries of a mapping or the items of a list so far, handed over whole when it ends.
     /// Each frame has its own, with room for a policy's usual few from the start: collecting them
     /// on one stack for all frames cost a copy out of it and a removal from it per collection.
-    package var entries: [Entry] = []
-    package var items: [Node] = []
+    var entries: [Entry] = []
+    var items: [Node] = []
     /// The entries by key, made only once a mapping is large (see `firstSpan`); by bytes, as
     /// every key comparison (see `sameText`).
-    package var seen = HashIndex()
+    var seen = HashIndex()
     /// The hash of the last key `firstSpan` looked up and did not find, with where that key
     /// stands: it becomes the next entry, and is indexed with this hash instead of a second one.
-    package var lastKeyHash: (span: Span, hash: UInt64)?
-    package var pendingKey: String?
-    package var pendingKeySpan = Span(.start)
-    package var skipValue = false
+    var lastKeyHash: (span: Span, hash: UInt64)?
+    var pendingKey: String?
+    var pendingKeySpan = Span(.start)
+    var skipValue = false
 
     /// True when the next node completes a `key: value` pair rather than starting one.
-    package var expectsValue: Bool { isMapping && pendingKey != nil }
+    var expectsValue: Bool { isMapping && pendingKey != nil }
 }
 
 private struct EventReader {
-    package let bytes: [UInt8]
-    package var stack: [Frame] = []
-    package var root: Node?
-    package var diagnostics: [Diagnostic] = []
+    let bytes: [UInt8]
+    var stack: [Frame] = []
+    var root: Node?
+    var diagnostics: [Diagnostic] = []
     /// The first finding of each unsupported construct, and how many more there were: a file full
     /// of aliases gets one clear finding, not thousands.
-    package var unsupported: [String: (index: Int, more: Int)] = [:]
-    package var documents = 0
-    package var suppressed = 0
+    var unsupported: [String: (index: Int, more: Int)] = [:]
+    var documents = 0
+    var suppressed = 0
     /// The event being handled, by its index in its chunk.
-    package var eventIndex = 0
+    var eventIndex = 0
     /// By depth, the arrays the last collection that ended there filled, emptied with their room
     /// kept: the next collection at that depth fills one of them and hands over an exact copy
     /// (see `handOver`).
-    package var spareEntries: [[Entry]] = []
-    package var spareItems: [[Node]] = []
+    var spareEntries: [[Entry]] = []
+    var spareItems: [[Node]] = []
 
     /// See `Loader.load(_:reading:)`.
-    package let reading: Shape?
+    let reading: Shape?
     /// Whether unread collections are let go: only when there is a shape to say what is read.
-    package var pruning: Bool { reading != nil }
+    var pruning: Bool { reading != nil }
 
-    package init(bytes: [UInt8], reading: Shape?) {
+    init(bytes: [UInt8], reading: Shape?) {
         self.bytes = bytes
         self.reading = reading
     }
@@ -126,7 +126,7 @@ private struct EventReader {
     /// Parses and builds the tree, a chunk of events at a time (chunks only batch the calls; a
     /// small one stays in the cache). When `problem` finds the bytes unfit to read, the file is
     /// refused with it alone.
-    package mutating func read(chunk size: Int, refusing problem: () -> Encoding.Problem?) -> LoadResult {
+    mutating func read(chunk size: Int, refusing problem: () -> Encoding.Problem?) -> LoadResult {
         var decodable = true
         if let found = problem() { return Loader.refused(.inputLimit, at: found.mark, found.message) }
         EventSource.parse(bytes, chunkSize: size) { chunk in
@@ -139,7 +139,7 @@ private struct EventReader {
 
     /// The chunk's events, in order; false once nothing more is wanted (the stream ended, or
     /// reading stopped), with `decodable` cleared if it stopped on an error.
-    package mutating func consume(_ chunk: borrowing EventChunk, decodable: inout Bool) -> Bool {
+    mutating func consume(_ chunk: borrowing EventChunk, decodable: inout Bool) -> Bool {
         var i = 0
         while i < chunk.count {
             eventIndex = i
@@ -163,9 +163,9 @@ private struct EventReader {
     }
 
     /// `goOnPastNext`: the next event was taken with this one.
-    package enum Step { case goOn, goOnPastNext, done, abort }
+    enum Step { case goOn, goOnPastNext, done, abort }
 
-    package mutating func handle(_ event: RawEvent, in chunk: borrowing EventChunk) -> Step {
+    mutating func handle(_ event: RawEvent, in chunk: borrowing EventChunk) -> Step {
         let start = event.span.start
         let end = event.span.end
         switch event.kind {
@@ -258,7 +258,7 @@ private struct EventReader {
 
     /// The shape the collection that starts now is read as (see `Frame.shape`): what its parent's
     /// shape says of the key it stands under or of its items, when that is a collection of its kind.
-    package func shapeOfNext(isMapping: Bool) -> Shape? {
+    func shapeOfNext(isMapping: Bool) -> Shape? {
         let expected: Shape?
         if let top = stack.indices.last {
             guard let parent = stack[top].shape else { return nil }
@@ -279,13 +279,13 @@ private struct EventReader {
     }
 
     /// True while the events belong to something already refused, so they add no findings.
-    package var isSkipping: Bool {
+    var isSkipping: Bool {
         // By index: `stack.last` would copy the frame, and its arrays with it.
         guard let top = stack.indices.last else { return false }
         return stack[top].discard || (stack[top].expectsValue && stack[top].skipValue)
     }
 
-    package mutating func checkProperties(of event: RawEvent, in chunk: borrowing EventChunk) {
+    mutating func checkProperties(of event: RawEvent, in chunk: borrowing EventChunk) {
         guard event.hasAnchor || event.hasTag, !isSkipping else { return }
         if event.hasAnchor {
             reportOnce("anchor", at: event.span.start,
@@ -303,7 +303,7 @@ private struct EventReader {
     }
 
     /// Takes `node` over (consuming: it is stored, and a borrowed node would be copied to be).
-    package mutating func deliver(_ node: consuming Node) {
+    mutating func deliver(_ node: consuming Node) {
         guard !stack.isEmpty else {
             if root == nil { root = node }
             return
@@ -343,13 +343,13 @@ private struct EventReader {
     /// file could fill: an entry or an item takes at least two bytes of it.
     /// (Static: a method of the reader, given its own stack's array, made Swift copy the stack.)
     @inline(__always)
-    package static func makeRoom<T>(_ array: inout [T], fileSize: Int) {
+    static func makeRoom<T>(_ array: inout [T], fileSize: Int) {
         let count = array.count
         guard count >= largeCollection, count == array.capacity else { return }
         array.reserveCapacity(max(count + 1, min(count * 8, fileSize / 2)))
     }
 
-    package static let largeCollection = 1024
+    static let largeCollection = 1024
 
     /// A collection's entries or items as the tree keeps them: a copy with no room to spare, the
     /// filled array left empty with its room for the next collection at its depth: a profile of
@@ -357,7 +357,7 @@ private struct EventReader {
     /// never filled. A large collection hands over its array itself: copied, it would be
     /// in memory twice.
     @inline(__always)
-    package static func handOver<T>(_ array: inout [T]) -> [T] {
+    static func handOver<T>(_ array: inout [T]) -> [T] {
         let count = array.count
         // Empty (a `{}` whose end came in the next chunk): the room stays for the next.
         guard count > 0 else { return [] }
@@ -375,14 +375,14 @@ private struct EventReader {
 
     /// Keeps an emptied array (see `handOver`) as the spare of its depth.
     @inline(__always)
-    package static func keepSpare<T>(_ array: inout [T], in spares: inout [[T]], at depth: Int) {
+    static func keepSpare<T>(_ array: inout [T], in spares: inout [[T]], at depth: Int) {
         guard array.capacity > 0 else { return }
         array.removeAll(keepingCapacity: true)
         while spares.count <= depth { spares.append([]) }
         swap(&array, &spares[depth])
     }
 
-    package mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int) {
+    mutating func takeKey(_ key: String, _ style: ScalarStyle, span: Span, frame top: Int) {
         stack[top].pendingKeySpan = span
         stack[top].pendingKey = key
         if style == .plain && sameText(key, "<<") {
@@ -409,7 +409,7 @@ private struct EventReader {
     /// Every key taken becomes an entry when its value arrives, before the next key, so the
     /// entries are exactly the keys seen. Keys are the same when their bytes are: `K` and the
     /// Kelvin sign, or a composed and a decomposed letter, are two keys to every other reader.
-    package mutating func firstSpan(of key: String, frame top: Int) -> Span? {
+    mutating func firstSpan(of key: String, frame top: Int) -> Span? {
         let count = stack[top].entries.count
         if count < 16 {
             for i in 0..<count where sameText(stack[top].entries[i].key, key) { return stack[top].entries[i].keySpan }
@@ -434,17 +434,17 @@ private struct EventReader {
 
     /// A key's hash by its bytes (keys are the same when their bytes are, see `firstSpan`),
     /// seeded per process: no file can make its keys share slots.
-    package static func hash(_ key: String) -> UInt64 {
+    static func hash(_ key: String) -> UInt64 {
         var key = key
         return key.withUTF8 { hashOfBytes($0) }
     }
 
-    package mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
+    mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
         diagnostics.append(Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message))
     }
 
     /// The message is made only for the first: a file may hold tens of thousands of tags.
-    package mutating func reportOnce(_ kind: String, at mark: Mark, _ message: @autoclosure () -> String) {
+    mutating func reportOnce(_ kind: String, at mark: Mark, _ message: @autoclosure () -> String) {
         if let seen = unsupported[kind] {
             unsupported[kind] = (seen.index, seen.more + 1)
             return
@@ -453,7 +453,7 @@ private struct EventReader {
         report(.yamlUnsupported, at: mark, message())
     }
 
-    package mutating func finishUnsupportedCounts() {
+    mutating func finishUnsupportedCounts() {
         for (_, seen) in unsupported where seen.more > 0 {
             diagnostics[seen.index].message += " (\(seen.more) more in this file)"
         }

@@ -3,8 +3,8 @@
 /// Stored in 32 bits each (a file is at most 1 MiB, so no line or column comes near 2^31), and
 /// in 24 bits each within a `Span`. Values past the range are clamped, never trapped on.
 public struct Mark: Hashable, Comparable, Sendable {
-    @usableFromInline package var storedLine: Int32
-    @usableFromInline package var storedColumn: Int32
+    @usableFromInline var storedLine: Int32
+    @usableFromInline var storedColumn: Int32
 
     @inlinable
     public var line: Int {
@@ -42,7 +42,7 @@ public struct Mark: Hashable, Comparable, Sendable {
 public struct Span: Hashable, Sendable {
     // The start's line and column in the low 24 bits of the first two words, the end's column in
     // those of the third, and the end's line in the top bytes of the three, low byte first.
-    @usableFromInline package var words: (UInt32, UInt32, UInt32)
+    @usableFromInline var words: (UInt32, UInt32, UInt32)
 
     /// The largest line or column a span holds.
     public static let largest = (1 << 24) - 1
@@ -56,7 +56,7 @@ public struct Span: Hashable, Sendable {
     }
 
     @inlinable
-    package static func packed(_ n: Int32) -> UInt32 {
+    static func packed(_ n: Int32) -> UInt32 {
         UInt32(clamping: min(Int(n), largest))
     }
 

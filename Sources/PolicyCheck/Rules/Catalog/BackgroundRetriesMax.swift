@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let backgroundRetriesMax = Rule(
+    static let backgroundRetriesMax = Rule(
         .backgroundRetriesMax, .error,
         summary: "a background profile's maxRetries is over the project's limits.backgroundMaxRetries "
             + "(only when policyc.yaml sets it: the guide sets none)",
@@ -32,7 +32,7 @@ extension Rule {
 
     /// The project limits of the examples that need one: `limits: {backgroundMaxRetries: 4}` in
     /// a `policyc.yaml`, first line.
-    package static let exampleLimits: Limits = {
+    static let exampleLimits: Limits = {
         var limits = Limits.guide
         limits.set(.backgroundMaxRetries, .count(4),
                    from: .init(file: "policyc.yaml", span: Span(start: Mark(line: 3, column: 25), end: Mark(line: 3, column: 26))))

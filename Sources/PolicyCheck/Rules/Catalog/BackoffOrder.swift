@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let backoffOrder = Rule(
+    static let backoffOrder = Rule(
         .backoffOrder, .error,
         summary: "a profile's base is 0 or larger than its cap",
         reference: Reference("Retry 429 and 503 the right way", quote: "else full jitter under the cap"),

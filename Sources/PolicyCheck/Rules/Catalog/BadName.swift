@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let badName = Rule(
+    static let badName = Rule(
         .badName, .error,
         summary: "a policy or profile name breaks the name pattern, or a profile name is a reserved word "
             + "in Swift or Kotlin once converted",
@@ -55,25 +55,25 @@ extension Rule {
 }
 
 /// Shared by `bad-name` and `name-collision`: what makes a name unusable, and a usable one to offer.
-package enum NameAdvice {
+enum NameAdvice {
     /// What an identifier is already taken by in generated code.
-    package struct Taken: OptionSet {
-        package let rawValue: UInt8
-        package init(rawValue: UInt8) { self.rawValue = rawValue }
-        package static let swiftKeyword = Taken(rawValue: 1)
-        package static let kotlinKeyword = Taken(rawValue: 2)
-        package static let swiftMember = Taken(rawValue: 4)
-        package static let kotlinMember = Taken(rawValue: 8)
-        package static let typeScriptMember = Taken(rawValue: 16)
+    struct Taken: OptionSet {
+        let rawValue: UInt8
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+        static let swiftKeyword = Taken(rawValue: 1)
+        static let kotlinKeyword = Taken(rawValue: 2)
+        static let swiftMember = Taken(rawValue: 4)
+        static let kotlinMember = Taken(rawValue: 8)
+        static let typeScriptMember = Taken(rawValue: 16)
         /// Not a word's: `name-collision`'s mark on a Swift constant's lookup whose profile's
         /// Kotlin constant is still to look up.
-        package static let unlooked = Taken(rawValue: 128)
+        static let unlooked = Taken(rawValue: 128)
     }
 
     /// Naming's keyword and member sets as one table: an identifier is looked up once, where a
     /// lookup in each set was much of the cost of checking a policy's names. TypeScript's reserved
     /// words are not in it: a profile's TypeScript constant is SCREAMING_SNAKE, never one of them.
-    package static let takenTable: [String: Taken] = {
+    static let takenTable: [String: Taken] = {
         var table: [String: Taken] = [:]
         for (words, taken) in [(Naming.swiftKeywords, Taken.swiftKeyword), (Naming.kotlinKeywords, .kotlinKeyword),
                                (Naming.swiftMembers, .swiftMember), (Naming.kotlinMembers, .kotlinMember),
@@ -83,14 +83,14 @@ package enum NameAdvice {
         return table
     }()
 
-    package static func taken(_ identifier: String) -> Taken { takenTable[identifier] ?? [] }
+    static func taken(_ identifier: String) -> Taken { takenTable[identifier] ?? [] }
 
     /// `takenTable` by an identifier's bytes: a name's constants are looked up without making a
     /// String of them (making Strings and looking each up was a large share of linting a file of
     /// names of one taken word's fold).
     private static let takenByBytes = TakenWords(takenTable)
 
-    package static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken { takenByBytes.taken(identifier) }
+    static func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken { takenByBytes.taken(identifier) }
 
     /// The taken words by a hash of their bytes that needs no seed (the keys are the language's
     /// words, which no file chooses; a file's identifier only looks one up), in a `HashIndex`;
@@ -101,7 +101,7 @@ package enum NameAdvice {
         private var bytes: [UInt8] = []
         private var taken: [Taken] = []
 
-        package init(_ table: [String: Taken]) {
+        init(_ table: [String: Taken]) {
             for (word, taken) in table {
                 index.insert(hash: Array(word.utf8).withUnsafeBufferPointer(Self.hash), index: ends.count)
                 bytes += word.utf8
@@ -110,7 +110,7 @@ package enum NameAdvice {
             }
         }
 
-        package func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken {
+        func taken(_ identifier: UnsafeBufferPointer<UInt8>) -> Taken {
             let found = index.find(hash: Self.hash(identifier)) { w in
                 let start = w == 0 ? 0 : ends[w - 1]
                 return ends[w] - start == identifier.count && bytes[start..<ends[w]].elementsEqual(identifier)
@@ -119,7 +119,7 @@ package enum NameAdvice {
         }
 
         /// FNV-1a, 64 bits.
-        package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325
             for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
             return hash
@@ -130,7 +130,7 @@ package enum NameAdvice {
     /// and, unless `swiftOnly`, its Kotlin and TypeScript one (SCREAMING_SNAKE), as `taken` of
     /// `Naming.swiftProfile` and `Naming.kotlinProfile` says, each written as bytes (see
     /// `takenByBytes`). A name without dashes is its own lowerCamel constant.
-    package static func takenConstants(_ name: String, swiftOnly: Bool = false) -> (swift: Taken, kotlin: Taken) {
+    static func takenConstants(_ name: String, swiftOnly: Bool = false) -> (swift: Taken, kotlin: Taken) {
         var name = name
         return name.withUTF8 { b in
             guard ASCIIName.isASCIIName(b) else {
@@ -157,20 +157,20 @@ package enum NameAdvice {
 
     /// The folds of every word in `takenTable`: a valid name whose fold is not among them makes
     /// no taken identifier in any language, and is passed without making one.
-    package static let takenFolds = NameFold.Filter(takenTable.keys)
+    static let takenFolds = NameFold.Filter(takenTable.keys)
 
     /// Whether a valid name's identifiers may be taken; false is certain, true needs a lookup.
-    package static func mayBeTaken(fold: UInt64) -> Bool { takenFolds.mayContain(fold) }
+    static func mayBeTaken(fold: UInt64) -> Bool { takenFolds.mayContain(fold) }
 
     /// The language whose reserved word the constant of a profile with the valid name `name`
     /// would be, if any (every caller has checked `Values.isName`).
-    package static func reservedIn(_ name: String) -> String? {
+    static func reservedIn(_ name: String) -> String? {
         guard mayBeTaken(fold: NameFold.of(name)) else { return nil }
         return reservedIn(takenConstants(name, swiftOnly: true).swift)
     }
 
     /// `reservedIn` for what the profile's constant (its lowerCamel form) is taken by.
-    package static func reservedIn(_ taken: Taken) -> String? {
+    static func reservedIn(_ taken: Taken) -> String? {
         switch (taken.contains(.swiftKeyword), taken.contains(.kotlinKeyword)) {
         case (true, true): return "Swift and Kotlin"
         case (true, false): return "Swift"
@@ -179,12 +179,12 @@ package enum NameAdvice {
         }
     }
 
-    package static func isUsable(_ name: String, isProfile: Bool) -> Bool {
+    static func isUsable(_ name: String, isProfile: Bool) -> Bool {
         Values.isName(name) && (!isProfile || reservedIn(name) == nil)
     }
 
     /// `Ios_Player` → `ios-player`; a reserved `default` → `default-profile`. Nil when nothing sensible.
-    package static func suggestion(for name: String, isProfile: Bool) -> String? {
+    static func suggestion(for name: String, isProfile: Bool) -> String? {
         // The suggestion keeps the name's ASCII letters and digits: with more than a name may
         // have it would be refused below, and building it scalar by scalar is slow for many long
         // profile names. The words are read from the bytes, to one letter past the limit: every
@@ -216,7 +216,7 @@ package enum NameAdvice {
         return isUsable(candidate, isProfile: isProfile) && !sameText(candidate, name) ? candidate : nil
     }
 
-    package static func help(for name: String, isProfile: Bool) -> String {
+    static func help(for name: String, isProfile: Bool) -> String {
         if let s = suggestion(for: name, isProfile: isProfile) { return "write '\(s)'" }
         if name.utf8.count > Values.maxNameLength, name.scalarCount > Values.maxNameLength {
             return "shorten it to at most \(Values.maxNameLength) characters"

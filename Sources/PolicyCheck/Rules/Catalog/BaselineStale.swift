@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let baselineStale = Rule(
+    static let baselineStale = Rule(
         .baselineStale, .warning,
         summary: "an entry of the baseline for the policy (reported at its name) (lint --baseline FILE) holds a finding no longer found; lint --fix removes it from the baseline file",
         reference: nil,

@@ -2,9 +2,9 @@ import PolicySource
 
 extension Rule {
     /// The one backoff the guide allows.
-    package static let requiredBackoff = "full-jitter"
+    static let requiredBackoff = "full-jitter"
 
-    package static let fullJitter = Rule(
+    static let fullJitter = Rule(
         .fullJitter, .error,
         summary: "backoff is not full-jitter",
         reference: Reference("Checklist", quote: "exponential backoff with full jitter"),

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let inputLimit = Rule(
+    static let inputLimit = Rule(
         .inputLimit, .error,
         summary: "the file is over 1 MiB, nests deeper than 32 levels, or is not UTF-8",
         reference: nil,

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let interactiveDeadline = Rule(
+    static let interactiveDeadline = Rule(
         .interactiveDeadline, .warning,
         summary: "an interactive profile's deadline is over 15 s, so the viewer waits longer than the guide's "
             + "\"about 15 seconds\" before seeing Retry",

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let interactiveRetriesMax = Rule(
+    static let interactiveRetriesMax = Rule(
         .interactiveRetriesMax, .error,
         summary: "an interactive profile's maxRetries is over 3",
         reference: Reference("Checklist", quote: "At most 3 retries per interactive request"),

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let missingKey = Rule(
+    static let missingKey = Rule(
         .missingKey, .error,
         summary: "a required key is absent (reported at the key of the mapping that lacks it)",
         reference: nil,

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let nameCollision = Rule(
+    static let nameCollision = Rule(
         .nameCollision, .error,
         summary: "two profiles convert to one identifier, a profile takes a generated member's name, "
             + "or two files share a policy name",

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let notReadyNeverRetried = Rule(
+    static let notReadyNeverRetried = Rule(
         .notReadyNeverRetried, .error,
         summary: "503 is retried but {status: 503, code: not_ready} is not in neverRetry",
         reference: Reference("Retry 429 and 503 the right way", quote: "503 (except 503 `not_ready`)"),

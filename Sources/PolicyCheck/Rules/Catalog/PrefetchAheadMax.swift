@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let prefetchAheadMax = Rule(
+    static let prefetchAheadMax = Rule(
         .prefetchAheadMax, .error,
         summary: "prefetch.ahead is over 2 (more than three tickets in one request)",
         reference: Reference("Request tickets early", quote: "One round trip, up to three tickets."),

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let prefetchLocked = Rule(
+    static let prefetchLocked = Rule(
         .prefetchLocked, .error,
         summary: "prefetch.onlyUnlocked is false",
         reference: Reference("Checklist", quote: "prefetch for the unlocked next ones"),

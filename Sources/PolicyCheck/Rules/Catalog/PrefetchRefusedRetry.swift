@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let prefetchRefusedRetry = Rule(
+    static let prefetchRefusedRetry = Rule(
         .prefetchRefusedRetry, .error,
         summary: "prefetch.retryRefused is true",
         reference: Reference("Keep the viewer watching", quote: "A refused prefetch is not a failure."),

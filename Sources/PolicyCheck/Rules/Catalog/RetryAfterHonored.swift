@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let retryAfterHonored = Rule(
+    static let retryAfterHonored = Rule(
         .retryAfterHonored, .error,
         summary: "retryAfter.honor is false",
         reference: Reference("What Wandura does when it is busy",

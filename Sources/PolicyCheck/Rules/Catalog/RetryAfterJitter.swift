@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let retryAfterJitter = Rule(
+    static let retryAfterJitter = Rule(
         .retryAfterJitter, .error,
         summary: "retryAfter.maxJitter is 0 or over 1 s",
         reference: Reference("Retry 429 and 503 the right way", quote: "Retry-After (+ up to 1 s jitter)"),

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let retryBudgetFloor = Rule(
+    static let retryBudgetFloor = Rule(
         .retryBudgetFloor, .error,
         summary: "budget.minPerMinute is over 10",
         reference: Reference("Retry 429 and 503 the right way", quote: "(never fewer than 10 a minute)"),

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let retryBudgetMax = Rule(
+    static let retryBudgetMax = Rule(
         .retryBudgetMax, .error,
         summary: "budget.ratio is over 10%",
         reference: Reference("Retry 429 and 503 the right way",
@@ -28,7 +28,7 @@ extension Rule {
         })
 
     /// Exact decimal comparison on the written digits (`canonical` has no leading or trailing zeros).
-    package static func isOverTen(_ p: Percent) -> Bool {
+    static func isOverTen(_ p: Percent) -> Bool {
         let parts = p.canonical.split(separator: ".", maxSplits: 1)
         let whole = parts.first.map(String.init) ?? "0"
         if whole.count != 2 { return whole.count > 2 }

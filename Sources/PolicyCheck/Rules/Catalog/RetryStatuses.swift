@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let retryStatuses = Rule(
+    static let retryStatuses = Rule(
         .retryStatuses, .error,
         summary: "retryOn lists a status other than 429, 500, 502 and 503, or lacks 429 or 503",
         reference: Reference("Retry 429 and 503 the right way",

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let ticketReuseKey = Rule(
+    static let ticketReuseKey = Rule(
         .ticketReuseKey, .error,
         summary: "tickets.reuseKey lacks any of viewer, device, episode and intent",
         reference: Reference("Request tickets early", quote: "Never share a ticket across devices."),

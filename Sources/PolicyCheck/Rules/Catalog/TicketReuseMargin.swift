@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let ticketReuseMargin = Rule(
+    static let ticketReuseMargin = Rule(
         .ticketReuseMargin, .error,
         summary: "tickets.stopReuseBefore is under 5 minutes",
         reference: Reference("Request tickets early", quote: "only until 5 minutes before expires_at"),

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let timeoutMin = Rule(
+    static let timeoutMin = Rule(
         .timeoutMin, .error,
         summary: "a profile's timeout is under 5 s",
         reference: Reference("What Wandura does when it is busy; Checklist",

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let timeoutWithinDeadline = Rule(
+    static let timeoutWithinDeadline = Rule(
         .timeoutWithinDeadline, .error,
         summary: "a profile's timeout is longer than its deadline",
         reference: Reference("Retry 429 and 503 the right way", quote: "the whole call, retries included"),

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let typeMismatch = Rule(
+    static let typeMismatch = Rule(
         .typeMismatch, .error,
         summary: "a value of the wrong type: a bad duration, percent, integer or boolean spelling, "
             + "an unknown choice, or a repeated list item",

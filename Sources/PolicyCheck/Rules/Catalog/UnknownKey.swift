@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let unknownKey = Rule(
+    static let unknownKey = Rule(
         .unknownKey, .error,
         summary: "a key the language does not have there; help suggests the nearest known key, or says where a key of another mapping belongs",
         reference: nil,

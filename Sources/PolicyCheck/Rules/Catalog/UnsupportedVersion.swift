@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let unsupportedVersion = Rule(
+    static let unsupportedVersion = Rule(
         .unsupportedVersion, .error,
         summary: "version is not 1 (then nothing else of the file is checked)",
         reference: nil,

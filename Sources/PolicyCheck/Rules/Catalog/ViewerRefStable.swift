@@ -2,9 +2,9 @@ import PolicySource
 
 extension Rule {
     /// The one viewerRef scheme the guide allows.
-    package static let requiredViewerRef = "per-viewer-device"
+    static let requiredViewerRef = "per-viewer-device"
 
-    package static let viewerRefStable = Rule(
+    static let viewerRefStable = Rule(
         .viewerRefStable, .error,
         summary: "tickets.viewerRef is not per-viewer-device",
         reference: Reference("Request tickets early", quote: "Never per session, never personal data."),

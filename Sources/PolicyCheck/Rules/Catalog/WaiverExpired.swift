@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let waiverExpired = Rule(
+    static let waiverExpired = Rule(
         .waiverExpired, .error,
         summary: "a waiver's expires is before today (--today, POLICYC_TODAY, else the UTC date): the findings it accepted count again",
         reference: nil,

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let waiverExpiring = Rule(
+    static let waiverExpiring = Rule(
         .waiverExpiring, .warning,
         summary: "a waiver expires within 14 days of today",
         reference: nil,

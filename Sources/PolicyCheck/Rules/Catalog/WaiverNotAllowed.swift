@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let waiverNotAllowed = Rule(
+    static let waiverNotAllowed = Rule(
         .waiverNotAllowed, .error,
         summary: "a waiver names a rule of the language (yaml-*, input-limit, unknown-key, missing-key, type-mismatch, "
             + "unsupported-version, bad-name, name-collision), which cannot be waived",

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let waiverTooLong = Rule(
+    static let waiverTooLong = Rule(
         .waiverTooLong, .error,
         summary: "a waiver expires more than 180 days after today (the project file's waiverMaxDays, at most 365)",
         reference: nil,

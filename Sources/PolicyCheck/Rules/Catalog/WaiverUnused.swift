@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let waiverUnused = Rule(
+    static let waiverUnused = Rule(
         .waiverUnused, .warning,
         summary: "a waiver matches no finding (its rule, at and allow); the safe fix deletes it",
         reference: nil,

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let yamlDuplicateKey = Rule(
+    static let yamlDuplicateKey = Rule(
         .yamlDuplicateKey, .error,
         summary: "a mapping repeats a key (the second is reported, the first is related)",
         reference: nil,

@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let yamlSyntax = Rule(
+    static let yamlSyntax = Rule(
         .yamlSyntax, .error,
         summary: "the file is not well-formed YAML (position and problem from the parser)",
         reference: nil,

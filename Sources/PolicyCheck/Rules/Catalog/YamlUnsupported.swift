@@ -1,7 +1,7 @@
 import PolicySource
 
 extension Rule {
-    package static let yamlUnsupported = Rule(
+    static let yamlUnsupported = Rule(
         .yamlUnsupported, .error,
         summary: "an alias, anchor, tag, merge key, second document or non-scalar key",
         reference: nil,
