@@ -169,7 +169,7 @@ public enum Checker {
             // At the top of the file, so it reads first: what follows is not all there is. Put
             // where a stable sort would put it, after the findings that do not sort after it.
             let limit = Diagnostic(
-                file: path, span: Span(.start), severity: .error, rule: RuleID.inputLimit.rawValue,
+                file: path, span: Span(.start), severity: .error, rule: RuleID.inputLimit,
                 message: "the file has \(Loader.maxFindings + suppressed) findings; only the first \(Loader.maxFindings) are reported",
                 help: "fix these and check again")
             diagnostics.insert(limit, at: diagnostics.firstIndex { Diagnostic.inReportOrder(limit, $0) } ?? diagnostics.endIndex)
@@ -223,7 +223,7 @@ public enum Checker {
                 ? "policy '\(name.value)' is also defined in \(first.file); each policy name belongs to one file"
                 : "policy '\(name.value)' becomes the type \(type), as policy '\(first.name.value)' in \(first.file) does"
             files[i].diagnostics.append(Diagnostic(
-                file: files[i].path, span: name.span, severity: .error, rule: RuleID.nameCollision.rawValue,
+                file: files[i].path, span: name.span, severity: .error, rule: RuleID.nameCollision,
                 message: message, help: "rename one of the two policies",
                 related: [.init(file: first.file, span: first.name.span, message: "'\(first.name.value)' is defined here")]))
             files[i].diagnostics.sortForReport()

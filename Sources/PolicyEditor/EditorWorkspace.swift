@@ -189,7 +189,7 @@ public struct EditorWorkspace: Sendable {
               document.path == folders[index] + "/" + name else { return diagnostics }
         for entry in loaded.config.policies ?? [] where missingRoots.contains(PolicySet.absolute(entry.value, in: folders[index])) {
             diagnostics.append(Diagnostic(
-                file: path, span: entry.span, severity: .error, rule: InputNotice.Kind.unreadable.rawValue,
+                file: path, span: entry.span, severity: .error, rule: RuleID(rawValue: InputNotice.Kind.unreadable.rawValue),
                 message: "'\(printable(entry.value))' is not a file or folder here; 'policyc' run in this folder stops at it",
                 help: "name a policy file or folder, relative to this file's folder"))
         }

@@ -71,7 +71,7 @@ extension LanguageServer {
         var members: [String: JSON] = [
             "range": Self.json(range),
             "severity": .int(d.severity == .error ? 1 : d.severity == .warning ? 2 : 3),
-            "code": .string(d.rule),
+            "code": .string(d.rule.rawValue),
             "source": .string("policyc"),
         ]
         var related: [JSON] = []

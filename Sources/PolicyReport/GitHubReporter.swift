@@ -30,7 +30,7 @@ extension Reporters {
             let end = inclusiveEnd(d.span)
             let properties = [
                 ("file", path(d.file)), ("line", String(d.line)), ("col", String(d.column)),
-                ("endLine", String(end.line)), ("endColumn", String(end.column)), ("title", d.rule),
+                ("endLine", String(end.line)), ("endColumn", String(end.column)), ("title", d.rule.rawValue),
             ]
             var message = d.message
             if let help = d.help { message += "\nhelp: " + help }

@@ -75,14 +75,14 @@ extension Diagnostic {
             "line": .int(line),
             "column": .int(column),
             "severity": .string(severity.rawValue),
-            "rule": .string(rule),
+            "rule": .string(rule.rawValue),
             "message": .string(message),
             "help": help.map(JSON.string) ?? .null,
         ]
         let end = Self.end(of: span)
         members["endLine"] = .int(end.line)
         members["endColumn"] = .int(end.column)
-        members["reference"] = Catalog.rule(named: rule)?.reference.map(\.json) ?? .null
+        members["reference"] = Catalog.rule(rule)?.reference.map(\.json) ?? .null
         members["related"] = .array(related.map { related in
             let end = Self.end(of: related.span)
             return .object([

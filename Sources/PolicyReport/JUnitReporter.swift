@@ -29,7 +29,7 @@ extension Reporters {
                     + " file=\"\(xml(file.path, attribute: true))\" line=\"\(d.line)\">\n"
                 if fails {
                     failures += 1
-                    cases += "      <failure message=\"\(xml(d.message, attribute: true))\" type=\"\(xml(d.rule, attribute: true))\">"
+                    cases += "      <failure message=\"\(xml(d.message, attribute: true))\" type=\"\(xml(d.rule.rawValue, attribute: true))\">"
                         + xml(detail, attribute: false) + "</failure>\n"
                 } else {
                     cases += "      <system-out>" + xml(detail, attribute: false) + "</system-out>\n"

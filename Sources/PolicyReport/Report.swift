@@ -202,8 +202,8 @@ public enum Reporters {
     }
 
     /// The guide's words behind a rule, for the `guide:` line and the machine formats.
-    static func reference(of rule: String) -> Reference? {
-        Catalog.rule(named: rule)?.reference
+    static func reference(of rule: RuleID) -> Reference? {
+        Catalog.rule(rule)?.reference
     }
 
     /// The span's end for formats whose end column is inclusive: never before the start.

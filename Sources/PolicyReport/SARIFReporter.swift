@@ -13,9 +13,9 @@ extension Reporters {
         let diagnostics = sortedDiagnostics(files)
         // The whole catalog, and any rule a finding names that the catalog lacks (so that every
         // result has a valid ruleIndex whatever the catalog holds).
-        var descriptors = Catalog.rules.map { sarifDescriptor(id: $0.id.rawValue, rule: $0) }
-        var index: [String: Int] = [:]
-        for (i, rule) in Catalog.rules.enumerated() { index[rule.id.rawValue] = i }
+        var descriptors = Catalog.rules.map { sarifDescriptor(id: $0.id, rule: $0) }
+        var index: [RuleID: Int] = [:]
+        for (i, rule) in Catalog.rules.enumerated() { index[rule.id] = i }
         for d in diagnostics where index[d.rule] == nil {
             index[d.rule] = descriptors.count
             descriptors.append(sarifDescriptor(id: d.rule, rule: nil))
@@ -24,7 +24,7 @@ extension Reporters {
             var message = d.message
             if let help = d.help { message += "\nhelp: " + help }
             var result: [String: JSON] = [
-                "ruleId": .string(d.rule),
+                "ruleId": .string(d.rule.rawValue),
                 "ruleIndex": .int(index[d.rule] ?? 0),
                 "level": .string(d.severity.rawValue),
                 "message": .object(["text": .string(message)]),
@@ -114,8 +114,8 @@ extension Reporters {
         ])
     }
 
-    static func sarifDescriptor(id: String, rule: Rule?) -> JSON {
-        var descriptor: [String: JSON] = ["id": .string(id), "name": .string(upperCamelRuleName(id))]
+    static func sarifDescriptor(id: RuleID, rule: Rule?) -> JSON {
+        var descriptor: [String: JSON] = ["id": .string(id.rawValue), "name": .string(upperCamelRuleName(id.rawValue))]
         guard let rule else { return .object(descriptor) }
         var full = "Fires when \(rule.summary)."
         var markdown = "Fires when \(rule.summary)."

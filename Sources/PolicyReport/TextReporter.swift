@@ -42,7 +42,7 @@ extension Reporters {
         // A file name is echoed input too: a newline or an escape in it must not reach the
         // terminal. Made printable once for the findings that share it, as all of a file's do.
         var shown: (file: String, printable: String)?
-        var guide: (rule: String, line: [UInt8])?
+        var guide: (rule: RuleID, line: [UInt8])?
         for d in diagnostics.sortedForReport() {
             if shown?.file != d.file { shown = (d.file, printable(d.file)) }
             writeHeadline(d, file: shown!.printable, color: color, to: &out)
@@ -132,7 +132,7 @@ extension Reporters {
         if color { out += ANSI.bold.utf8 }
         out += printable(d.message).utf8
         out += " [".utf8
-        out += d.rule.utf8
+        out += d.rule.rawValue.utf8
         out.append(0x5D)
         if color { out += ANSI.reset.utf8 }
     }

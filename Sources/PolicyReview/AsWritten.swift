@@ -7,7 +7,7 @@ extension Diagnostic {
     /// A finding of one of the guide's limits (a rule with a reference): the value decoded and is
     /// judged too large or too small, or the wrong choice. Every other error — YAML, keys, types,
     /// names, the version — means a value is missing or cannot be trusted.
-    public var isLimitFinding: Bool { Catalog.rule(named: rule)?.reference != nil }
+    public var isLimitFinding: Bool { Catalog.rule(rule)?.reference != nil }
 }
 
 extension CheckedFile {

@@ -64,11 +64,11 @@ extension DiffReport {
         if c.breaking { out.append("breaking") }
         let errors = c.findings.filter { $0.diagnostic.severity == .error }
         let new = errors.filter(\.isNew).map(\.diagnostic.rule), old = errors.filter { !$0.isNew }.map(\.diagnostic.rule)
-        if !new.isEmpty { out.append("fails: " + new.joined(separator: ", ")) }
-        if !old.isEmpty { out.append("still fails: " + old.joined(separator: ", ")) }
+        if !new.isEmpty { out.append("fails: " + new.map(\.rawValue).joined(separator: ", ")) }
+        if !old.isEmpty { out.append("still fails: " + old.map(\.rawValue).joined(separator: ", ")) }
         if c.missingValue && errors.isEmpty { out.append("fails: no valid value") }
         let warnings = c.findings.filter { $0.diagnostic.severity == .warning }.map(\.diagnostic.rule)
-        if !warnings.isEmpty { out.append("warning: " + warnings.joined(separator: ", ")) }
+        if !warnings.isEmpty { out.append("warning: " + warnings.map(\.rawValue).joined(separator: ", ")) }
         return out
     }
 
@@ -188,7 +188,7 @@ extension DiffReport {
 enum ReviewMarkdown {
     /// `interactive profile … at most 3 are allowed (`interactive-retries-max`)`.
     static func message(_ d: Diagnostic) -> String {
-        "\(Wording.markdown(d.message)) (\(Wording.code(d.rule)))"
+        "\(Wording.markdown(d.message)) (\(Wording.code(d.rule.rawValue)))"
     }
 
     /// One list item: severity, position, message, rule and help.

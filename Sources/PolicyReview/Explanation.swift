@@ -42,11 +42,11 @@ public struct Explanation: Sendable {
 
         /// `its values are incomplete or in doubt (missing-key, type-mismatch); fix those errors first`.
         public var reason: String {
-            var rules: [String] = []
+            var rules: [RuleID] = []
             for d in diagnostics where d.severity == .error && !d.isLimitFinding && !rules.contains(d.rule) { rules.append(d.rule) }
             guard !rules.isEmpty else { return "not a complete policy" }
             rules.sort()
-            return "its values are incomplete or in doubt (\(rules.joined(separator: ", "))); fix \(rules.count == 1 ? "that error" : "those errors") first"
+            return "its values are incomplete or in doubt (\(rules.map(\.rawValue).joined(separator: ", "))); fix \(rules.count == 1 ? "that error" : "those errors") first"
         }
 
         public var json: JSON {

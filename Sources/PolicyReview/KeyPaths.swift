@@ -74,12 +74,12 @@ struct KeyPaths {
 enum FindingMatch {
     /// Sibling keys that rules read besides the value they point at: `backoff-order` points at
     /// `base` but fires because of `cap` as well, so changing either brings the finding.
-    static let alsoReads: [String: [String]] = [
-        RuleID.backoffOrder.rawValue: ["cap"],
-        RuleID.timeoutWithinDeadline.rawValue: ["deadline"],
-        RuleID.interactiveRetriesMax.rawValue: ["kind"],
-        RuleID.interactiveDeadline.rawValue: ["kind"],
-        RuleID.notReadyNeverRetried.rawValue: ["neverRetry"],
+    static let alsoReads: [RuleID: [String]] = [
+        RuleID.backoffOrder: ["cap"],
+        RuleID.timeoutWithinDeadline: ["deadline"],
+        RuleID.interactiveRetriesMax: ["kind"],
+        RuleID.interactiveDeadline: ["kind"],
+        RuleID.notReadyNeverRetried: ["neverRetry"],
     ]
 
     /// The new side's findings, each new or already there. Already there: the old side has the
@@ -91,8 +91,8 @@ enum FindingMatch {
     static func classify(new: [Diagnostic], newPaths: KeyPaths, old: [Diagnostic], oldSource: [UInt8]) -> [ReviewFinding] {
         guard !new.isEmpty else { return [] }
         let oldPaths = old.isEmpty ? nil : KeyPaths(source: oldSource, indexingKeys: false)
-        struct Exact: Hashable { var rule: String, path: String?, message: String }
-        struct RuleAtPath: Hashable { var rule: String, path: String }
+        struct Exact: Hashable { var rule: RuleID, path: String?, message: String }
+        struct RuleAtPath: Hashable { var rule: RuleID, path: String }
         var exact: [Exact: Int] = [:], atPath: [RuleAtPath: Int] = [:]
         for d in old {
             let path = oldPaths?.path(at: d.span.start)
@@ -164,8 +164,8 @@ enum FindingMatch {
             for key in alsoReads[f.diagnostic.rule] ?? [] { targets.insert(sibling(at, key)) }
             for t in targets { related[t, default: []].append(i) }
             switch f.diagnostic.rule {
-            case RuleID.missingKey.rawValue: missingAt[at, default: []].append(i)
-            case RuleID.unknownKey.rawValue: unknownIn[parent(at), default: []].append(i)
+            case RuleID.missingKey: missingAt[at, default: []].append(i)
+            case RuleID.unknownKey: unknownIn[parent(at), default: []].append(i)
             default: break
             }
         }

@@ -21,7 +21,7 @@ public struct ScenarioFile: Sendable {
 /// the bounds that keep a run small (`Scenario.Bounds`), each a finding at the value concerned.
 public enum ScenarioLoader {
     /// The rule id of a scenario value outside what a run allows, or at odds with another value.
-    public static let limitRule = "scenario-limit"
+    public static let limitRule: RuleID = "scenario-limit"
 
     public static func load(_ bytes: [UInt8], path: String) -> ScenarioFile {
         var checker = ScenarioChecker()
@@ -44,7 +44,7 @@ struct ScenarioChecker {
         diagnostics = loaded.diagnostics
         guard loaded.decodable else { return nil }
         guard let root = loaded.root, !root.isNull else {
-            fail(RuleID.missingKey.rawValue, at: Span(.start),
+            fail(RuleID.missingKey, at: Span(.start),
                  "the file holds no scenario; a scenario needs the keys version, scenario, duration, fleet and server",
                  help: "start from a built-in scenario (see 'policyc simulate --help')")
             return nil
@@ -55,7 +55,7 @@ struct ScenarioChecker {
                                      owner: .plain("the scenario"), keySpan: nil)
         if let version = decoded?["version"], case .integer(let v) = version.value, v != 1 {
             // Another version may mean other keys: saying more would only be noise.
-            fail(RuleID.unsupportedVersion.rawValue, at: version.span,
+            fail(RuleID.unsupportedVersion, at: version.span,
                  "version \(v) of the scenario language is not supported; this policyc reads version 1",
                  help: "write version: 1")
             return nil
@@ -69,7 +69,7 @@ struct ScenarioChecker {
     mutating func scenario(_ root: Decoded) -> Scenario? {
         let name = root["scenario"].flatMap(\.string)
         if let name, !Values.isName(name.value) {
-            fail(RuleID.badName.rawValue, at: name.span,
+            fail(RuleID.badName, at: name.span,
                  "scenario name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
                  help: "a name looks like outage, peak-hour or surge3x")
         }
@@ -99,7 +99,7 @@ struct ScenarioChecker {
                 // One group's keys beside groups: which group would they be?
                 let beside = ["clients", "callsPerMinute", "profile"].filter { fleet.entry($0) != nil }
                 if !beside.isEmpty, let key = fleet.entry("groups")?.keySpan {
-                    fail(RuleID.unknownKey.rawValue, at: key,
+                    fail(RuleID.unknownKey, at: key,
                          "\(Suggest.andList(beside.map { "'\($0)'" })) \(beside.count == 1 ? "is a key" : "are keys") of a fleet without groups; with groups, each group has its own",
                          help: "move \(beside.count == 1 ? "it" : "them") into the groups, or remove groups")
                 }
@@ -114,7 +114,7 @@ struct ScenarioChecker {
                         continue
                     }
                     if !Values.isName(name.value) {
-                        fail(RuleID.badName.rawValue, at: name.span,
+                        fail(RuleID.badName, at: name.span,
                              "group name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
                              help: "a name looks like devices or backend-services")
                     } else if found.contains(where: { $0.name == name.value }) {
@@ -129,10 +129,10 @@ struct ScenarioChecker {
                 groups = found
             } else if !fleet.failedKeys.contains("groups"),
                       // A misspelt key was already reported with its did-you-mean: once is enough.
-                      !diagnostics.contains(where: { $0.rule == RuleID.unknownKey.rawValue && fleet.span.start <= $0.span.start && $0.span.end <= fleet.span.end }) {
+                      !diagnostics.contains(where: { $0.rule == RuleID.unknownKey && fleet.span.start <= $0.span.start && $0.span.end <= fleet.span.end }) {
                 for key in ["clients", "callsPerMinute"] where fleet.entry(key) == nil && !fleet.failedKeys.contains(key) {
                     let field = ScenarioLanguage.fleet.first { $0.key == key }!
-                    fail(RuleID.missingKey.rawValue, at: fleetKey,
+                    fail(RuleID.missingKey, at: fleetKey,
                          "'fleet' lacks the required key '\(key)' (\(field.title.lowercased()))",
                          help: "add '\(key):' with \(field.shape.expectation), or list groups")
                 }
@@ -149,7 +149,7 @@ struct ScenarioChecker {
         let latency = server?["latency"].flatMap(\.duration)
         let queueLimit = server?["queueLimit"].flatMap(\.int)
         if mode == .shed, let entry = server?.entry("queueLimit") {
-            fail(RuleID.unknownKey.rawValue, at: entry.keySpan, "'queueLimit' is a key of queue mode; this server sheds",
+            fail(RuleID.unknownKey, at: entry.keySpan, "'queueLimit' is a key of queue mode; this server sheds",
                  help: "remove it, or write mode: queue")
         }
         let busy = server?["busy"]
@@ -207,7 +207,7 @@ struct ScenarioChecker {
         if let kind {
             let allowed = ScenarioLanguage.keys(of: kind)
             for e in entries where !allowed.contains(e.key) {
-                fail(RuleID.unknownKey.rawValue, at: e.keySpan, "'\(e.key)' is not a key of \(kind.rawValue) faults",
+                fail(RuleID.unknownKey, at: e.keySpan, "'\(e.key)' is not a key of \(kind.rawValue) faults",
                      help: "\(kind.rawValue) faults take \(Suggest.andList(allowed))")
                 ok = false
             }
@@ -219,7 +219,7 @@ struct ScenarioChecker {
                     : "add 'factor:' with a number such as 2"
                 default: help = "add '\(needed):' with a duration, such as 60s"
                 }
-                fail(RuleID.missingKey.rawValue, at: item.span, "\(kind == .outage ? "an" : "a") \(kind.rawValue) fault lacks the required key '\(needed)'",
+                fail(RuleID.missingKey, at: item.span, "\(kind == .outage ? "an" : "a") \(kind.rawValue) fault lacks the required key '\(needed)'",
                      help: help)
                 ok = false
             }
@@ -260,7 +260,7 @@ struct ScenarioChecker {
         fail(ScenarioLoader.limitRule, at: span, message, help: help)
     }
 
-    mutating func fail(_ rule: String, at span: Span, _ message: String, help: String? = nil) {
+    mutating func fail(_ rule: RuleID, at span: Span, _ message: String, help: String? = nil) {
         guard diagnostics.count < Loader.maxFindings else { return }
         diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule, message: message, help: help))
     }

@@ -778,7 +778,7 @@ extension CheckedFile {
     /// (a missing key, a bad name, a collision) does.
     public var simulatable: Policy? {
         let stops = diagnostics.contains { d in
-            d.severity == .error && Catalog.rule(named: d.rule)?.reference == nil
+            d.severity == .error && Catalog.rule(d.rule)?.reference == nil
         }
         return stops ? nil : doc?.complete(file: path)
     }

@@ -37,8 +37,7 @@ public struct Diagnostic: Sendable, Hashable {
     public var file: String
     public var span: Span
     public var severity: Severity
-    /// A rule id of the catalog (`RuleID`), stable across releases.
-    public var rule: String
+    public var rule: RuleID
     /// One sentence naming the value found and the limit.
     public var message: String
     /// A suggestion such as a did-you-mean, when there is one.
@@ -65,7 +64,7 @@ public struct Diagnostic: Sendable, Hashable {
     }
 
     public init(
-        file: String = "", span: Span, severity: Severity, rule: String, message: String,
+        file: String = "", span: Span, severity: Severity, rule: RuleID, message: String,
         help: String? = nil, related: [Related] = [], fix: Fix? = nil
     ) {
         self.file = file

@@ -22,7 +22,7 @@ import Testing
               sourceLocation: SourceLocation = #_sourceLocation) throws -> Diagnostic {
         #expect(file.diagnostics.count == 1, "\(file.diagnostics.map(\.headline))", sourceLocation: sourceLocation)
         let d = try #require(file.diagnostics.first, sourceLocation: sourceLocation)
-        #expect(d.rule == rule.rawValue, sourceLocation: sourceLocation)
+        #expect(d.rule == rule, sourceLocation: sourceLocation)
         #expect(d.span.start == Mark(line: line, column: column), sourceLocation: sourceLocation)
         return d
     }
@@ -86,7 +86,7 @@ import Testing
     func countsFitAnInt32(old: String, new: String, line: Int, column: Int) throws {
         let d = try only(check(old, new), .typeMismatch, at: line, column)
         #expect(d.message.hasSuffix("; it must be at most 2147483647"), "\(d.message)")
-        #expect(check(old, String(new.prefix { $0 != ":" }) + ": 2147483647").diagnostics.allSatisfy { $0.rule != RuleID.typeMismatch.rawValue })
+        #expect(check(old, String(new.prefix { $0 != ":" }) + ": 2147483647").diagnostics.allSatisfy { $0.rule != RuleID.typeMismatch })
     }
 
     @Test func statusesAreHTTPCodes() throws {

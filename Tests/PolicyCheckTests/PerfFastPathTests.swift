@@ -628,7 +628,7 @@ import Testing
         text += "k\(keys - 1): again\n"
         text += "k0: again\n"
         let loaded = Loader.load(Array(text.utf8))
-        let duplicates = loaded.diagnostics.filter { $0.rule == RuleID.yamlDuplicateKey.rawValue }
+        let duplicates = loaded.diagnostics.filter { $0.rule == RuleID.yamlDuplicateKey }
         #expect(duplicates.count == 2)
         #expect(duplicates.first?.related.first?.span.start == Mark(line: keys, column: 1))
         #expect(duplicates.last?.related.first?.span.start == Mark(line: 1, column: 1))

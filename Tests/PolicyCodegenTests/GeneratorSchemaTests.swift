@@ -50,7 +50,7 @@ import Testing
             let rule = try #require(text.split(separator: "\n").first?.split(separator: " ").last.map(String.init))
             if Self.structural.contains(rule) || Catalog.rule(named: rule) != nil {
                 let checked = Checker.check(Array(text.utf8), path: url.lastPathComponent)
-                #expect(checked.diagnostics.contains { $0.rule == rule }, "\(url.lastPathComponent): lint gives \(checked.diagnostics.map(\.rule))")
+                #expect(checked.diagnostics.contains { $0.rule.rawValue == rule }, "\(url.lastPathComponent): lint gives \(checked.diagnostics.map(\.rule))")
             }
         }
     }

@@ -82,7 +82,7 @@ import Testing
         return w
     }
 
-    static func codes(_ w: inout EditorWorkspace, _ uri: String) -> [String] {
+    static func codes(_ w: inout EditorWorkspace, _ uri: String) -> [RuleID] {
         w.diagnostics()[uri]?.map(\.rule) ?? []
     }
 
@@ -129,7 +129,7 @@ import Testing
                 w.openDocument(uri: "file:///work/repo/" + path, path: "/work/repo/" + path, version: 1, text: Array(texts[name]!.utf8))
             }
             let found = w.diagnostics()
-            func rules(_ name: String) -> [String] { found["file:///work/repo/" + docs[name]!]?.map(\.rule) ?? ["(none)"] }
+            func rules(_ name: String) -> [RuleID] { found["file:///work/repo/" + docs[name]!]?.map(\.rule) ?? ["(none)"] }
             #expect(rules("ci") == [] && rules("compose") == [] && rules("deploy") == [], "\(String(describing: project))")
             #expect(w.open["file:///work/repo/.github/workflows/ci.yml"]?.kind == .other)
             #expect(rules("policy") == ["interactive-retries-max"])

@@ -129,7 +129,7 @@ import Testing
         #expect(got.count == lint.count && lint.count >= 4)
         let lines = TextLines(text)
         for (g, l) in zip(got, lint) {
-            #expect(g["code"] == .string(l.rule))
+            #expect(g["code"] == .string(l.rule.rawValue))
             #expect(g["source"] == .string("policyc"))
             #expect(g["severity"] == .int(l.severity == .error ? 1 : 2))
             let start = lines.position(of: l.span.start, .utf16)

@@ -25,7 +25,7 @@ import FoundationXML
     }
 
     static func diagnostic(_ line: Int, _ column: Int, _ endColumn: Int? = nil, _ severity: Severity = .error,
-                           rule: String = RuleID.yamlSyntax.rawValue, message: String = "a message",
+                           rule: RuleID = .yamlSyntax, message: String = "a message",
                            help: String? = nil, related: [Diagnostic.Related] = []) -> Diagnostic {
         Diagnostic(span: span(line, column, endColumn), severity: severity, rule: rule, message: message,
                    help: help, related: related)
@@ -61,12 +61,12 @@ import FoundationXML
     /// One error with help, one warning, one error with a related location, and a clean file.
     static var mixed: [CheckedFile] {
         let broken = file("Policies/b.yaml", "version: 1\npolicy: b\nretry:\n  budgte: {}\n", [
-            diagnostic(4, 3, 9, rule: RuleID.unknownKey.rawValue, message: "unknown key 'budgte' in 'retry'",
+            diagnostic(4, 3, 9, rule: RuleID.unknownKey, message: "unknown key 'budgte' in 'retry'",
                        help: "did you mean 'budget'?"),
-            diagnostic(2, 9, 10, .warning, rule: RuleID.interactiveDeadline.rawValue, message: "deadline is long"),
+            diagnostic(2, 9, 10, .warning, rule: RuleID.interactiveDeadline, message: "deadline is long"),
         ])
         let duplicate = file("Policies/a.yaml", "version: 1\nversion: 1\n", [
-            diagnostic(2, 1, 8, rule: RuleID.yamlDuplicateKey.rawValue, message: "key 'version' appears twice",
+            diagnostic(2, 1, 8, rule: RuleID.yamlDuplicateKey, message: "key 'version' appears twice",
                        related: [.init(file: "Policies/a.yaml", span: span(1, 1, 8), message: "first 'version' is here")]),
         ])
         let clean = file("Policies/c.yaml", Canonical.text, [])
@@ -148,7 +148,7 @@ import FoundationXML
 
     @Test func textShowsTheGuideOfRulesWithAReference() throws {
         let rule = try #require(Catalog.rule(.timeoutMin))
-        let files = [Self.file("p.yaml", "      timeout: 2s\n", [Self.diagnostic(1, 16, 18, rule: RuleID.timeoutMin.rawValue, message: "too short")])]
+        let files = [Self.file("p.yaml", "      timeout: 2s\n", [Self.diagnostic(1, 16, 18, rule: RuleID.timeoutMin, message: "too short")])]
         let reference = try #require(rule.reference)
         #expect(Reporters.text(files) == """
             p.yaml:1:16: error: too short [timeout-min]
@@ -199,8 +199,8 @@ import FoundationXML
 
     @Test func textWithoutTheLineShowsOnlyTheHeadline() {
         // A syntax error at the end of a file that ends with a newline points at a line that is empty.
-        let files = [Self.file("s.yaml", "a: [b\n", [Self.diagnostic(2, 1, rule: RuleID.yamlSyntax.rawValue, message: "m"),
-                                                   Self.diagnostic(9, 1, rule: RuleID.yamlSyntax.rawValue, message: "n")])]
+        let files = [Self.file("s.yaml", "a: [b\n", [Self.diagnostic(2, 1, rule: RuleID.yamlSyntax, message: "m"),
+                                                   Self.diagnostic(9, 1, rule: RuleID.yamlSyntax, message: "n")])]
         #expect(Reporters.text(files) == "s.yaml:2:1: error: m [yaml-syntax]\ns.yaml:9:1: error: n [yaml-syntax]\n")
     }
 
@@ -351,7 +351,7 @@ import FoundationXML
     @Test func githubHostileTextCannotStartACommand() {
         let hostile = "x\n::error file=evil::pwned\r::add-mask::y\u{2028}::warning::z %0A"
         let files = [Self.file("a,b:c%d.yaml", "x\n", [
-            Self.diagnostic(1, 1, rule: RuleID.yamlSyntax.rawValue, message: hostile, help: "\n::stop-commands::t"),
+            Self.diagnostic(1, 1, rule: RuleID.yamlSyntax, message: hostile, help: "\n::stop-commands::t"),
         ])]
         let out = Reporters.github(files)
         let lines = out.split(separator: "\n")

@@ -503,7 +503,7 @@ struct DiffVerdictTests {
     func ruleReadingTheChangedValueFailsTheChange(from: String, to: String, path: String, rule: String) throws {
         let r = review(Canonical.text, variant([(from, to)]))
         let change = try #require(r.policies.first?.changes.first { $0.path == path })
-        #expect(change.findings.map(\.diagnostic.rule).contains(rule), "\(change.findings.map(\.diagnostic.rule))")
+        #expect(change.findings.map(\.diagnostic.rule).contains(RuleID(rawValue: rule)), "\(change.findings.map(\.diagnostic.rule))")
         #expect(change.fails)
         #expect(DiffReport.verdictCell(change).contains("(`\(rule)`)"))
     }

@@ -150,7 +150,7 @@ import Testing
         #expect(file.scenario == nil)
         #expect(file.diagnostics.count == 1, "\(file.diagnostics.map(\.headline))")
         let d = try #require(file.diagnostics.first)
-        #expect(d.rule == rule, "\(d.headline)")
+        #expect(d.rule.rawValue == rule, "\(d.headline)")
         #expect(d.message.contains(words), "\(d.headline)")
         if let help { #expect(d.help == help, "\(String(describing: d.help))") }
         #expect(d.span.start == example.markedPositions.first, "\(d.headline)")

@@ -15,7 +15,7 @@ import Testing
               sourceLocation: SourceLocation = #_sourceLocation) throws -> Diagnostic {
         #expect(result.diagnostics.count == 1, "\(result.diagnostics.map(\.message))", sourceLocation: sourceLocation)
         let d = try #require(result.diagnostics.first, sourceLocation: sourceLocation)
-        #expect(d.rule == rule.rawValue, sourceLocation: sourceLocation)
+        #expect(d.rule == rule, sourceLocation: sourceLocation)
         #expect(d.severity == .error, sourceLocation: sourceLocation)
         return d
     }
@@ -339,7 +339,7 @@ import Testing
         for (i, key) in keys.enumerated() {
             if let first = firstLine[key] { expected.append((i + 2, first)) } else { firstLine[key] = i + 2 }
         }
-        let found = load(text).diagnostics.filter { $0.rule == RuleID.yamlDuplicateKey.rawValue }
+        let found = load(text).diagnostics.filter { $0.rule == RuleID.yamlDuplicateKey }
         #expect(expected.count > 400)
         #expect(found.count == min(expected.count, Loader.maxFindings))
         for (d, e) in zip(found, expected) {
@@ -603,7 +603,7 @@ import Testing
     /// The inputs above do reach what they are for: each stops, fails or is refused where it says.
     @Test func thePipeInputsStopWhereTheySay() throws {
         let inputs = Dictionary(Self.madePipeInputs().map { ($0.name, $0.bytes) }, uniquingKeysWith: { a, _ in a })
-        func rules(_ name: String) throws -> [String] { Loader.load(try #require(inputs[name]), chunk: 1).diagnostics.map(\.rule) }
+        func rules(_ name: String) throws -> [RuleID] { Loader.load(try #require(inputs[name]), chunk: 1).diagnostics.map(\.rule) }
         #expect(try rules("second document early") == ["yaml-unsupported"])
         #expect(try rules("too deep early") == ["input-limit"])
         #expect(try rules("syntax error late").last == "yaml-syntax")

@@ -115,7 +115,7 @@ package enum HostilePipeline {
             checkSpan(d.span, what)
             for r in d.related where r.file == d.file { checkSpan(r.span, what + " (related)") }
             if d.file != path { problems.append("\(what): file is '\(d.file)'") }
-            if Catalog.rule(named: d.rule) == nil { problems.append("\(what): rule is not in the catalog") }
+            if Catalog.rule(d.rule) == nil { problems.append("\(what): rule is not in the catalog") }
             if d.message.isEmpty { problems.append("\(what): empty message") }
             if i > 0, Diagnostic.inReportOrder(d, file.diagnostics[i - 1]) { problems.append("\(what): out of order") }
         }

@@ -12,7 +12,7 @@ public enum Fixer {
 
     /// One fix that was applied, with the finding it fixed (positions in the text of its pass).
     public struct Applied: Sendable, Hashable {
-        public var rule: String
+        public var rule: RuleID
         public var span: Span
         public var safety: Fix.Safety
         public var description: String

@@ -779,7 +779,7 @@ package struct PolicyDecoder {
             suppressed += 1
             return nil
         }
-        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule.rawValue, message: message(), help: help(), fix: fix))
+        diagnostics.append(Diagnostic(span: span, severity: .error, rule: rule, message: message(), help: help(), fix: fix))
         return nil
     }
 }

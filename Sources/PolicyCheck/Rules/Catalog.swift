@@ -42,7 +42,7 @@ public enum Catalog {
 
     public static func rule(_ id: RuleID) -> Rule? { byID[id] }
 
-    public static func rule(named id: String) -> Rule? { RuleID(rawValue: id).flatMap(rule) }
+    public static func rule(named id: String) -> Rule? { rule(RuleID(rawValue: id)) }
 
     private static let byID: [RuleID: Rule] = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 }

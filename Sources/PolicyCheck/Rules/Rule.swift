@@ -177,7 +177,7 @@ public struct Findings: Sendable {
             skipped += 1
             return
         }
-        diagnostics.append(Diagnostic(span: span, severity: rule.severity, rule: rule.id.rawValue,
+        diagnostics.append(Diagnostic(span: span, severity: rule.severity, rule: rule.id,
                                       message: message(), help: help(), related: related(), fix: fix))
     }
 

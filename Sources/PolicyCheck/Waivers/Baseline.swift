@@ -7,7 +7,7 @@ import PolicySource
 public struct Baseline: Sendable, Hashable {
     public struct Entry: Sendable, Hashable, Comparable {
         public var policy: String
-        public var rule: String
+        public var rule: RuleID
         /// The key path the finding points at ("" when it points at none).
         public var at: String
         /// The value found there as a policy writes it, or the message where there is no value.
@@ -15,7 +15,7 @@ public struct Baseline: Sendable, Hashable {
         /// The entry's line in the baseline file, when read from one (not part of the key).
         public var line = 0
 
-        public init(policy: String, rule: String, at: String, value: String) {
+        public init(policy: String, rule: RuleID, at: String, value: String) {
             self.policy = policy
             self.rule = rule
             self.at = at
@@ -38,7 +38,7 @@ public struct Baseline: Sendable, Hashable {
         }
 
         var json: JSON {
-            .object(["policy": .string(policy), "rule": .string(rule), "at": .string(at), "value": .string(value)])
+            .object(["policy": .string(policy), "rule": .string(rule.rawValue), "at": .string(at), "value": .string(value)])
         }
     }
 
@@ -57,7 +57,7 @@ public struct Baseline: Sendable, Hashable {
         for file in files {
             let keys = file.doc.map(FindingKeys.init)
             let policy = policyName(file)
-            for d in file.diagnostics where d.severity != .note && d.rule != RuleID.baselineStale.rawValue {
+            for d in file.diagnostics where d.severity != .note && d.rule != RuleID.baselineStale {
                 entries.append(entry(for: d, policy: policy, keys: keys))
             }
         }
@@ -127,7 +127,7 @@ public struct Baseline: Sendable, Hashable {
                   case .string(let value)? = members["value"] else {
                 return .failure(Unreadable(message: "'\(printable(file))': entry \(i + 1) needs the strings policy, rule, at and value"))
             }
-            var entry = Entry(policy: policy, rule: rule, at: at, value: value)
+            var entry = Entry(policy: policy, rule: RuleID(rawValue: rule), at: at, value: value)
             entry.line = i < lines.count ? lines[i] : 1
             entries.append(entry)
         }
@@ -158,8 +158,8 @@ public struct Baseline: Sendable, Hashable {
             let entry = entries[i]
             let at = entry.at.isEmpty ? "" : " at \(excerpt(entry.at))"
             diagnostics.append(Diagnostic(
-                span: doc?.policy?.span ?? Span(.start), severity: .warning, rule: RuleID.baselineStale.rawValue,
-                message: "the baseline holds a finding of \(excerpt(entry.rule))\(at) (\(excerpt(entry.value))) that is no longer found",
+                span: doc?.policy?.span ?? Span(.start), severity: .warning, rule: RuleID.baselineStale,
+                message: "the baseline holds a finding of \(excerpt(entry.rule.rawValue))\(at) (\(excerpt(entry.value))) that is no longer found",
                 help: "lint --fix removes the entry from the baseline",
                 related: [.init(file: file, span: Span(start: Mark(line: entry.line, column: 5), end: Mark(line: entry.line, column: 6)),
                                 message: "the stale entry")]))
@@ -170,7 +170,7 @@ public struct Baseline: Sendable, Hashable {
     public func withoutStale(_ files: [CheckedFile]) -> Baseline {
         var stale: [Entry: Int] = [:]
         for file in files {
-            for d in file.diagnostics where d.rule == RuleID.baselineStale.rawValue {
+            for d in file.diagnostics where d.rule == RuleID.baselineStale {
                 guard let related = d.related.first, related.file == self.file,
                       let entry = entries.first(where: { $0.line == related.span.start.line }) else { continue }
                 stale[entry, default: 0] += 1

@@ -33,7 +33,7 @@ package enum WaiverPass {
         var added: [Diagnostic] = []
         func finding(_ id: RuleID, at span: Span, _ message: String, help: String? = nil, fix: Fix? = nil) {
             let severity = Catalog.rule(id)?.severity ?? .error
-            added.append(Diagnostic(span: span, severity: severity, rule: id.rawValue, message: message, help: help, fix: fix))
+            added.append(Diagnostic(span: span, severity: severity, rule: id, message: message, help: help, fix: fix))
         }
 
         // Each waiver on its own: what it names, its texts and its dates.
@@ -104,9 +104,9 @@ package enum WaiverPass {
         }
 
         // The findings of the limit rules, each against the waivers of its rule.
-        var byRule: [String: [Int]] = [:]
+        var byRule: [RuleID: [Int]] = [:]
         for i in entries.indices where entries[i].state != .unusable {
-            if let rule = entries[i].waiver.rule?.value { byRule[rule, default: []].append(i) }
+            if let rule = entries[i].waiver.rule?.value { byRule[RuleID(rawValue: rule), default: []].append(i) }
         }
         if !byRule.isEmpty {
             for d in diagnostics.indices {

@@ -200,7 +200,7 @@ enum EventSource {
                 let whole = SourceMap(bytes)
                 let advice = IndentationAdvice.tabFix(whole, first: at.line)
                 return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
-                                  rule: RuleID.yamlSyntax.rawValue,
+                                  rule: RuleID.yamlSyntax,
                                   message: "a tab indents this line; YAML indents with spaces only",
                                   help: advice.map { "replace the tab with spaces: the line starts at column \($0.column), as its siblings" }
                                       ?? "replace the tab with spaces, as many as the lines around it use",
@@ -213,7 +213,7 @@ enum EventSource {
                 message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"
             }
         }
-        return Diagnostic(span: Span(at), severity: .error, rule: RuleID.yamlSyntax.rawValue, message: message, help: help)
+        return Diagnostic(span: Span(at), severity: .error, rule: RuleID.yamlSyntax, message: message, help: help)
     }
 
     /// Whether libyaml reads `bytes` to the end without an error (a fix's result, checked before

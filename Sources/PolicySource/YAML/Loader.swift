@@ -54,7 +54,7 @@ public enum Loader {
 
     static func refused(_ rule: RuleID, at mark: Mark, _ message: String) -> LoadResult {
         LoadResult(root: nil, decodable: false, diagnostics: [
-            Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message),
+            Diagnostic(span: Span(mark), severity: .error, rule: rule, message: message),
         ])
     }
 
@@ -396,7 +396,7 @@ private struct EventReader {
                 return
             }
             diagnostics.append(Diagnostic(
-                span: span, severity: .error, rule: RuleID.yamlDuplicateKey.rawValue,
+                span: span, severity: .error, rule: RuleID.yamlDuplicateKey,
                 message: "key '\(printable(key))' appears twice in this mapping; the first is at line \(first.start.line), column \(first.start.column)",
                 help: "remove one of them; a duplicate key means one value is silently lost",
                 related: [.init(file: "", span: first, message: "first '\(printable(key))' is here")]))
@@ -440,7 +440,7 @@ private struct EventReader {
     }
 
     mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
-        diagnostics.append(Diagnostic(span: Span(mark), severity: .error, rule: rule.rawValue, message: message))
+        diagnostics.append(Diagnostic(span: Span(mark), severity: .error, rule: rule, message: message))
     }
 
     /// The message is made only for the first: a file may hold tens of thousands of tags.

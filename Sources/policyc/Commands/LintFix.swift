@@ -89,7 +89,7 @@ enum LintFix {
                     Output.err("error: \(failure.message)\n")
                 case .success:
                     Output.err("removed \(removed == 1 ? "1 stale entry" : "\(removed) stale entries") from \(printable(baseline.file))\n")
-                    for i in files.indices { files[i].diagnostics.removeAll { $0.rule == RuleID.baselineStale.rawValue } }
+                    for i in files.indices { files[i].diagnostics.removeAll { $0.rule == RuleID.baselineStale } }
                 }
             }
         }

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let backgroundRetriesMax: RuleID = "background-retries-max"
+}
+
 extension Rule {
     static let backgroundRetriesMax = Rule(
         .backgroundRetriesMax, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let backoffOrder: RuleID = "backoff-order"
+}
+
 extension Rule {
     static let backoffOrder = Rule(
         .backoffOrder, .error,

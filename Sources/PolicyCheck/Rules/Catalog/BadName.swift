@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let badName: RuleID = "bad-name"
+}
+
 extension Rule {
     static let badName = Rule(
         .badName, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let baselineStale: RuleID = "baseline-stale"
+}
+
 extension Rule {
     static let baselineStale = Rule(
         .baselineStale, .warning,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let fullJitter: RuleID = "full-jitter"
+}
+
 extension Rule {
     /// The one backoff the guide allows.
     static let requiredBackoff = "full-jitter"

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let interactiveDeadline: RuleID = "interactive-deadline"
+}
+
 extension Rule {
     static let interactiveDeadline = Rule(
         .interactiveDeadline, .warning,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let interactiveRetriesMax: RuleID = "interactive-retries-max"
+}
+
 extension Rule {
     static let interactiveRetriesMax = Rule(
         .interactiveRetriesMax, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let missingKey: RuleID = "missing-key"
+}
+
 extension Rule {
     static let missingKey = Rule(
         .missingKey, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let nameCollision: RuleID = "name-collision"
+}
+
 extension Rule {
     static let nameCollision = Rule(
         .nameCollision, .error,

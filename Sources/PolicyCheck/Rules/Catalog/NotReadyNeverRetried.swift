@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let notReadyNeverRetried: RuleID = "not-ready-never-retried"
+}
+
 extension Rule {
     static let notReadyNeverRetried = Rule(
         .notReadyNeverRetried, .error,

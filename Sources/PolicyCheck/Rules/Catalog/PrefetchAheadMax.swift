@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let prefetchAheadMax: RuleID = "prefetch-ahead-max"
+}
+
 extension Rule {
     static let prefetchAheadMax = Rule(
         .prefetchAheadMax, .error,

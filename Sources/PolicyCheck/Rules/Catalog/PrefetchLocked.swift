@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let prefetchLocked: RuleID = "prefetch-locked"
+}
+
 extension Rule {
     static let prefetchLocked = Rule(
         .prefetchLocked, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let prefetchRefusedRetry: RuleID = "prefetch-refused-retry"
+}
+
 extension Rule {
     static let prefetchRefusedRetry = Rule(
         .prefetchRefusedRetry, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let retryAfterHonored: RuleID = "retry-after-honored"
+}
+
 extension Rule {
     static let retryAfterHonored = Rule(
         .retryAfterHonored, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let retryAfterJitter: RuleID = "retry-after-jitter"
+}
+
 extension Rule {
     static let retryAfterJitter = Rule(
         .retryAfterJitter, .error,

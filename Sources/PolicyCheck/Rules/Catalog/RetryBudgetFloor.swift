@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let retryBudgetFloor: RuleID = "retry-budget-floor"
+}
+
 extension Rule {
     static let retryBudgetFloor = Rule(
         .retryBudgetFloor, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let retryBudgetMax: RuleID = "retry-budget-max"
+}
+
 extension Rule {
     static let retryBudgetMax = Rule(
         .retryBudgetMax, .error,

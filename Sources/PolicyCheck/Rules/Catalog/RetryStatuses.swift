@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let retryStatuses: RuleID = "retry-statuses"
+}
+
 extension Rule {
     static let retryStatuses = Rule(
         .retryStatuses, .error,

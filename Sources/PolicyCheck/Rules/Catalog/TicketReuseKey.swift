@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let ticketReuseKey: RuleID = "ticket-reuse-key"
+}
+
 extension Rule {
     static let ticketReuseKey = Rule(
         .ticketReuseKey, .error,

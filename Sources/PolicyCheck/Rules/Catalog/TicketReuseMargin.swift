@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let ticketReuseMargin: RuleID = "ticket-reuse-margin"
+}
+
 extension Rule {
     static let ticketReuseMargin = Rule(
         .ticketReuseMargin, .error,

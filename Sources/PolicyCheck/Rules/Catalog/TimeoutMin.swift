@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let timeoutMin: RuleID = "timeout-min"
+}
+
 extension Rule {
     static let timeoutMin = Rule(
         .timeoutMin, .error,

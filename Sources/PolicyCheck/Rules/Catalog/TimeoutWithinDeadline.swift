@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let timeoutWithinDeadline: RuleID = "timeout-within-deadline"
+}
+
 extension Rule {
     static let timeoutWithinDeadline = Rule(
         .timeoutWithinDeadline, .error,

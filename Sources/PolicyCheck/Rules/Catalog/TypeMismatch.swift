@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let typeMismatch: RuleID = "type-mismatch"
+}
+
 extension Rule {
     static let typeMismatch = Rule(
         .typeMismatch, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let unknownKey: RuleID = "unknown-key"
+}
+
 extension Rule {
     static let unknownKey = Rule(
         .unknownKey, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let unsupportedVersion: RuleID = "unsupported-version"
+}
+
 extension Rule {
     static let unsupportedVersion = Rule(
         .unsupportedVersion, .error,

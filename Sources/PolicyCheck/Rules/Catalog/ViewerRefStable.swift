@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let viewerRefStable: RuleID = "viewer-ref-stable"
+}
+
 extension Rule {
     /// The one viewerRef scheme the guide allows.
     static let requiredViewerRef = "per-viewer-device"

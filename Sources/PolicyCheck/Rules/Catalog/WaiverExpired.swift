@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let waiverExpired: RuleID = "waiver-expired"
+}
+
 extension Rule {
     static let waiverExpired = Rule(
         .waiverExpired, .error,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let waiverExpiring: RuleID = "waiver-expiring"
+}
+
 extension Rule {
     static let waiverExpiring = Rule(
         .waiverExpiring, .warning,

@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let waiverNotAllowed: RuleID = "waiver-not-allowed"
+}
+
 extension Rule {
     static let waiverNotAllowed = Rule(
         .waiverNotAllowed, .error,

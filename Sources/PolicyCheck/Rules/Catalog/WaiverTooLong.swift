@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let waiverTooLong: RuleID = "waiver-too-long"
+}
+
 extension Rule {
     static let waiverTooLong = Rule(
         .waiverTooLong, .error,

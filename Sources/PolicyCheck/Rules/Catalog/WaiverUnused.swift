@@ -1,5 +1,9 @@
 import PolicySource
 
+extension RuleID {
+    public static let waiverUnused: RuleID = "waiver-unused"
+}
+
 extension Rule {
     static let waiverUnused = Rule(
         .waiverUnused, .warning,
