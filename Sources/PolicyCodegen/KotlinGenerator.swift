@@ -41,7 +41,7 @@ enum KotlinGenerator {
                 w.put("@JvmField val ", Naming.kotlinProfile(p.name), ": RetryProfile = RetryProfile(maxRetries = ", p.maxRetries, ", baseMs = ")
                 w.put("", p.baseMs, "L, capMs = ", p.capMs, "L, timeoutMs = ")
                 w.put("", p.timeoutMs, "L, deadlineMs = ", p.deadlineMs, "L, kind = RetryProfile.Kind.")
-                w.put("", Naming.enumCase(p.kind), ")")
+                w.put("", Naming.enumCase(p.kind.rawValue), ")")
                 w.end()
             }
             w.line()

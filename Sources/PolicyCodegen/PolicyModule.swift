@@ -90,7 +90,7 @@ struct PolicyModule {
                      value: .milliseconds(policy.retryAfterMaxJitterMs)),
             Constant(swiftName: "backoffStrategy", name: "BACKOFF_STRATEGY",
                      doc: Doc(text: "How the wait between retries grows", key: "backoff", line: at.backoff),
-                     value: .backoff(policy.backoff)),
+                     value: .backoff(policy.backoff.rawValue)),
             Constant(swiftName: "budgetRatio", name: "BUDGET_RATIO",
                      doc: Doc(text: "Retries may be at most this share of the requests of the last minute", key: "budget.ratio",
                               line: at.budgetRatio, detail: policy.budgetRatio.canonical + "%"),
@@ -111,20 +111,20 @@ struct PolicyModule {
                      value: .bool(policy.prefetchRetryRefused)),
             Constant(swiftName: "ticketReuseKey", name: "TICKET_REUSE_KEY",
                      doc: Doc(text: "What a ticket is reused for: the same of each of these", key: "tickets.reuseKey", line: at.reuseKey),
-                     value: .reuseKey(policy.reuseKey)),
+                     value: .reuseKey(policy.reuseKey.map(\.rawValue))),
             Constant(swiftName: "ticketStopReuseBeforeMs", name: "TICKET_STOP_REUSE_BEFORE_MS",
                      doc: Doc(text: "Stop reusing a ticket this long before it expires, in milliseconds", key: "tickets.stopReuseBefore",
                               line: at.stopReuseBefore),
                      value: .milliseconds(policy.stopReuseBeforeMs)),
             Constant(swiftName: "viewerRef", name: "VIEWER_REF",
                      doc: Doc(text: "How viewer_ref is made", key: "tickets.viewerRef", line: at.viewerRef),
-                     value: .viewerRef(policy.viewerRef)),
+                     value: .viewerRef(policy.viewerRef.rawValue)),
         ]
     }
 
     /// The doc string of a profile's constant, the same in every language.
     static func writeProfileDoc(_ p: Policy.Profile, to w: CodeWriter) {
-        w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
+        w.doc("Profile `", p.name, "` (line ", p.line, "): ", p.kind.rawValue, p.isInteractive ? ", a viewer is waiting." : ", no viewer is waiting.")
     }
 }
 

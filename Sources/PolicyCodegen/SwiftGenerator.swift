@@ -34,7 +34,7 @@ enum SwiftGenerator {
                 w.put("public static let ", Naming.swiftProfile(p.name), ": RetryProfile = RetryProfile(maxRetries: ", p.maxRetries, ", baseMs: ")
                 w.put("", p.baseMs, ", capMs: ", p.capMs, ", timeoutMs: ")
                 w.put("", p.timeoutMs, ", deadlineMs: ", p.deadlineMs, ", kind: .")
-                w.put("", Naming.lowerCamel(p.kind), ")")
+                w.put("", Naming.lowerCamel(p.kind.rawValue), ")")
                 w.end()
             }
             w.line()

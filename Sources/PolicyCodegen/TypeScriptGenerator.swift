@@ -62,7 +62,7 @@ package enum TypeScriptGenerator {
         w.doc("The kind of caller of each profile (`kind`).")
         w.begin()
         w.put("export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze<Record<ProfileName, ProfileKind>>({ ")
-        w.list(module.profiles) { w.put("", quoted($0.name), ": ", quoted($0.kind)) }
+        w.list(module.profiles) { w.put("", quoted($0.name), ": ", quoted($0.kind.rawValue)) }
         w.put(" });")
         w.end()
         w.line()

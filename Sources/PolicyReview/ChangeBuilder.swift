@@ -65,9 +65,9 @@ struct ChangeBuilder {
         compareRetryOn()
         compare("retry.neverRetry", CanonicalValue.neverRetry(old.neverRetry), CanonicalValue.neverRetry(new.neverRetry),
                 show: Show.neverRetry) { Effects.neverRetry(old.neverRetry, new.neverRetry) }
-        compare("retry.backoff", CanonicalValue.string(old.backoff), CanonicalValue.string(new.backoff)) {
-            "backoff \(printable(old.backoff?.value ?? "")) → \(printable(new.backoff?.value ?? "")): "
-                + Effects.backoff(new.backoff?.value ?? "") + Effects.backoffFigures(old: old, new: new)
+        compare("retry.backoff", CanonicalValue.string(old.backoff?.raw), CanonicalValue.string(new.backoff?.raw)) {
+            "backoff \(old.backoff?.value.rawValue ?? "") → \(new.backoff?.value.rawValue ?? ""): "
+                + Effects.backoff(new.backoff?.value) + Effects.backoffFigures(old: old, new: new)
         }
         compare("retry.retryAfter.honor", CanonicalValue.bool(old.retryAfterHonor), CanonicalValue.bool(new.retryAfterHonor)) {
             new.retryAfterHonor?.value == true
@@ -110,9 +110,9 @@ struct ChangeBuilder {
             return "a ticket is reused until \(Wording.duration(b)) → \(Wording.duration(a)) before expires_at; "
                 + (a < b ? "a reused ticket may now expire sooner during playback" : "tickets are renewed earlier, a few more requests")
         }
-        compare("tickets.viewerRef", CanonicalValue.string(old.viewerRef), CanonicalValue.string(new.viewerRef)) {
-            "viewer_ref \(printable(old.viewerRef?.value ?? "")) → \(printable(new.viewerRef?.value ?? "")): "
-                + Effects.viewerRef(new.viewerRef?.value ?? "")
+        compare("tickets.viewerRef", CanonicalValue.string(old.viewerRef?.raw), CanonicalValue.string(new.viewerRef?.raw)) {
+            "viewer_ref \(old.viewerRef?.value.rawValue ?? "") → \(new.viewerRef?.value.rawValue ?? ""): "
+                + Effects.viewerRef(new.viewerRef?.value)
         }
     }
 
@@ -217,7 +217,7 @@ struct ChangeBuilder {
     }
 
     mutating func compareProfile(path: String, _ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile) {
-        let interactive = (n.kind ?? o.kind)?.value == "interactive"
+        let interactive = (n.kind ?? o.kind)?.value == .interactive
         let who = interactive ? "while a viewer waits" : "in the background"
         // Each field's change alone is judged under the old strategy; together with the rest,
         // under the new one (a change of strategy is worded on its own row too).
@@ -246,8 +246,8 @@ struct ChangeBuilder {
             }
         }
 
-        compare(path + ".kind", CanonicalValue.string(o.kind), CanonicalValue.string(n.kind)) {
-            n.kind?.value == "interactive"
+        compare(path + ".kind", CanonicalValue.string(o.kind?.raw), CanonicalValue.string(n.kind?.raw)) {
+            n.kind?.value == .interactive
                 ? "background → interactive: now a call a viewer waits on, held to the interactive limits (at most 3 retries, about 15 s before Retry shows)"
                 : "interactive → background: now a sync job nobody watches, no longer held to the interactive limits (at most 3 retries, about 15 s)"
         }
@@ -276,7 +276,7 @@ enum Effects {
     /// How the explain figures of a profile move: backoff total, attempts started, worst-case wait;
     /// each side's figures by its policy's `backoff`.
     static func consequences(_ o: PolicyDoc.Profile, _ n: PolicyDoc.Profile, interactive: Bool,
-                                     backoff: (old: String?, new: String?)) -> [String] {
+                                     backoff: (old: Backoff?, new: Backoff?)) -> [String] {
         guard let b = ProfileFigures(o, backoff: backoff.old), let a = ProfileFigures(n, backoff: backoff.new) else { return [] }
         var out: [String] = []
         if a.maxBackoffTotalMs != b.maxBackoffTotalMs {
@@ -338,13 +338,13 @@ enum Effects {
         return parts.joined(separator: "; ")
     }
 
-    static func backoff(_ strategy: String) -> String {
+    static func backoff(_ strategy: Backoff?) -> String {
         switch strategy {
-        case "full-jitter": return "each wait is random up to its step, so clients that failed together do not retry together"
-        case "equal-jitter": return "half of each wait is fixed, so clients that failed together retry closer together than with full jitter"
-        case "exponential": return "every client waits exactly as long, so clients that failed together retry together, in bursts"
-        case "constant": return "waits do not grow, so a long outage is retried as hard as a short one"
-        default: return "no valid strategy (see the findings)"
+        case .fullJitter: return "each wait is random up to its step, so clients that failed together do not retry together"
+        case .equalJitter: return "half of each wait is fixed, so clients that failed together retry closer together than with full jitter"
+        case .exponential: return "every client waits exactly as long, so clients that failed together retry together, in bursts"
+        case .constant: return "waits do not grow, so a long outage is retried as hard as a short one"
+        case nil: return "no valid strategy (see the findings)"
         }
     }
 
@@ -372,8 +372,8 @@ enum Effects {
         return out
     }
 
-    static func reuseKey(_ old: Located<[Located<String>]>?, _ new: Located<[Located<String>]>?) -> String {
-        let b = Set(old?.value.map(\.value) ?? []), a = Set(new?.value.map(\.value) ?? [])
+    static func reuseKey(_ old: Located<[Located<ReuseKeyPart>]>?, _ new: Located<[Located<ReuseKeyPart>]>?) -> String {
+        let b = Set(old?.value.map(\.value.rawValue) ?? []), a = Set(new?.value.map(\.value.rawValue) ?? [])
         let across = ["viewer": "across viewers", "device": "across devices", "episode": "for another episode",
                       "intent": "for another intent"]
         func sorted(_ s: Set<String>) -> [String] { s.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
@@ -386,12 +386,12 @@ enum Effects {
         return parts.joined(separator: "; ")
     }
 
-    static func viewerRef(_ ref: String) -> String {
+    static func viewerRef(_ ref: ViewerRef?) -> String {
         switch ref {
-        case "per-viewer-device": return "stable per viewer and device, so repeated requests reuse tickets"
-        case "per-session": return "changes with every session, so tickets are reused less and requests grow"
-        case "user-id": return "sends personal data as viewer_ref"
-        default: return "no valid value (see the findings)"
+        case .perViewerDevice: return "stable per viewer and device, so repeated requests reuse tickets"
+        case .perSession: return "changes with every session, so tickets are reused less and requests grow"
+        case .userID: return "sends personal data as viewer_ref"
+        case nil: return "no valid value (see the findings)"
         }
     }
 }

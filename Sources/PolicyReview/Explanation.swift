@@ -124,7 +124,7 @@ public struct Explanation: Sendable {
 
     /// A profile's own values under the language's keys, durations in milliseconds (as `diff`).
     static func profileValues(_ p: Policy.Profile) -> [String: JSON] {
-        ["kind": .string(p.kind), "maxRetries": .int(p.maxRetries), "base": .int(p.baseMs),
+        ["kind": .string(p.kind.rawValue), "maxRetries": .int(p.maxRetries), "base": .int(p.baseMs),
          "cap": .int(p.capMs), "timeout": .int(p.timeoutMs), "deadline": .int(p.deadlineMs)]
     }
 
@@ -169,7 +169,7 @@ public struct Explanation: Sendable {
             out += "|---|---|---|---|---|---|\n"
             for e in p.profiles {
                 let f = e.figures
-                out += "| \(Wording.code(e.profile.name)) | \(Wording.markdown(e.profile.kind)) | \(f.attemptsMax) | "
+                out += "| \(Wording.code(e.profile.name)) | \(Wording.markdown(e.profile.kind.rawValue)) | \(f.attemptsMax) | "
                     + "\(Wording.duration(f.maxBackoffTotalMs)) | \(f.worstCaseAttempts) | \(Wording.duration(f.worstCaseWaitMs)) |\n"
             }
             out += "\n"
@@ -189,11 +189,10 @@ public struct Explanation: Sendable {
         return out
     }
 
-    package static func kindWords(_ kind: String) -> String {
+    package static func kindWords(_ kind: ProfileKind) -> String {
         switch kind {
-        case "interactive": return "interactive: a viewer is waiting"
-        case "background": return "background: a sync job"
-        default: return printable(kind)
+        case .interactive: return "interactive: a viewer is waiting"
+        case .background: return "background: a sync job"
         }
     }
 

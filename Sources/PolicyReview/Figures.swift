@@ -10,8 +10,8 @@ public enum WaitGrowth: Sendable, Hashable {
     case doubling, constant
 
     /// A missing or unknown strategy counts as doubling: the bound of three strategies of four.
-    public init(backoff: String?) {
-        self = backoff == "constant" ? .constant : .doubling
+    public init(backoff: Backoff?) {
+        self = backoff == .constant ? .constant : .doubling
     }
 }
 
@@ -60,13 +60,13 @@ public struct ProfileFigures: Sendable, Hashable {
     }
 
     /// The figures of a profile of a policy whose `backoff` is `backoff`.
-    public init(_ profile: Policy.Profile, backoff: String) {
+    public init(_ profile: Policy.Profile, backoff: Backoff) {
         self.init(maxRetries: profile.maxRetries, baseMs: profile.baseMs, capMs: profile.capMs,
                   timeoutMs: profile.timeoutMs, deadlineMs: profile.deadlineMs, growth: WaitGrowth(backoff: backoff))
     }
 
     /// The figures of a profile as written, when it has every value (`backoff` is the policy's).
-    public init?(_ profile: PolicyDoc.Profile, backoff: String?) {
+    public init?(_ profile: PolicyDoc.Profile, backoff: Backoff?) {
         guard let r = profile.maxRetries, let b = profile.base, let c = profile.cap,
               let t = profile.timeout, let d = profile.deadline else { return nil }
         self.init(maxRetries: r.value, baseMs: b.value, capMs: c.value, timeoutMs: t.value, deadlineMs: d.value,

@@ -145,10 +145,10 @@ public enum OutageReview {
 /// equal figures.
 struct RetryValues: Hashable {
     var profile: [Int]
-    var kind: String
+    var kind: ProfileKind
     var retryOnNetwork: Bool
     var statuses: Set<Int>
-    var backoff: String
+    var backoff: Backoff
     var honor: Bool
     var jitter: Int
     var ratio: String

@@ -376,9 +376,9 @@ enum CanonicalValue {
     }
 
     /// Alphabetical, each part once.
-    static func reuseKey(_ v: Located<[Located<String>]>?) -> JSON {
+    static func reuseKey(_ v: Located<[Located<ReuseKeyPart>]>?) -> JSON {
         guard let v else { return .null }
-        return .array(Set(v.value.map(\.value)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(JSON.string))
+        return .array(Set(v.value.map(\.value.rawValue)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(JSON.string))
     }
 
     /// Every value of a policy but its name and description, as `diff` compares them: two
@@ -388,19 +388,19 @@ enum CanonicalValue {
         for p in d.profiles where profiles[p.name.value] == nil { profiles[p.name.value] = profile(p) }
         return .object([
             "version": int(d.version), "profiles": .object(profiles), "retryOn": retryOn(d.retryOn),
-            "neverRetry": neverRetry(d.neverRetry), "backoff": string(d.backoff), "honor": bool(d.retryAfterHonor),
+            "neverRetry": neverRetry(d.neverRetry), "backoff": string(d.backoff?.raw), "honor": bool(d.retryAfterHonor),
             "maxJitter": duration(d.retryAfterMaxJitter), "ratio": percent(d.budgetRatio),
             "minPerMinute": int(d.budgetMinPerMinute), "ahead": int(d.prefetchAhead),
             "onlyUnlocked": bool(d.prefetchOnlyUnlocked), "retryRefused": bool(d.prefetchRetryRefused),
             "reuseKey": reuseKey(d.reuseKey), "stopReuseBefore": duration(d.stopReuseBefore),
-            "viewerRef": string(d.viewerRef),
+            "viewerRef": string(d.viewerRef?.raw),
         ])
     }
 
     static func profile(_ p: PolicyDoc.Profile?) -> JSON {
         guard let p else { return .null }
         return .object([
-            "kind": string(p.kind), "maxRetries": int(p.maxRetries), "base": duration(p.base),
+            "kind": string(p.kind?.raw), "maxRetries": int(p.maxRetries), "base": duration(p.base),
             "cap": duration(p.cap), "timeout": duration(p.timeout), "deadline": duration(p.deadline),
         ])
     }

@@ -4,16 +4,12 @@ import PolicyCheck
 /// What every client of a run does, from one profile of a policy: exactly the generated code's
 /// `isRetryable`, `backoffMs` and `RetryBudget`, as numbers the engine reads without lookups.
 struct ClientRules: Sendable {
-    enum Strategy: Sendable {
-        case fullJitter, equalJitter, exponential, constant
-    }
-
     var maxRetries: Int
     var baseMs: Double
     var capMs: Double
     var timeoutNs: Int64
     var deadlineNs: Int64
-    var strategy: Strategy
+    var strategy: Backoff
     var honorRetryAfter: Bool
     var maxJitterMs: Double
     var budgetRatio: Double
@@ -30,12 +26,7 @@ struct ClientRules: Sendable {
         capMs = Double(profile.capMs)
         timeoutNs = ClientRules.nanoseconds(ms: profile.timeoutMs)
         deadlineNs = ClientRules.nanoseconds(ms: profile.deadlineMs)
-        switch policy.backoff {
-        case "equal-jitter": strategy = .equalJitter
-        case "exponential": strategy = .exponential
-        case "constant": strategy = .constant
-        default: strategy = .fullJitter
-        }
+        strategy = policy.backoff
         honorRetryAfter = policy.retryAfterHonor
         maxJitterMs = Double(policy.retryAfterMaxJitterMs)
         budgetRatio = policy.budgetRatio.ratio

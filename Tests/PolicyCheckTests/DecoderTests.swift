@@ -51,7 +51,7 @@ import Testing
         #expect(doc.retryAfterMaxJitter?.value == 1000)
         #expect(doc.budgetRatio?.value.ratio == 0.1)
         #expect(doc.stopReuseBefore?.value == 300_000)
-        #expect(doc.reuseKey?.value.map(\.value) == ["viewer", "device", "episode", "intent"])
+        #expect(doc.reuseKey?.value.map(\.value) == [.viewer, .device, .episode, .intent])
         #expect(doc.retryOnComplete && doc.neverRetryComplete && doc.reuseKeyComplete)
         // Positions: `interactive:` is line 7, column 5; its maxRetries value line 9, column 19.
         #expect(doc.profiles.first?.name.span.start == Mark(line: 7, column: 5))

@@ -121,11 +121,11 @@ struct ExplainFigureTests {
         // huge counts stay exact: (2^53 − 1) × 500.
         #expect(constant((1 << 53) - 1, 500, 8000, 8000, 15000).maxBackoffTotalMs.description == "4503599627370495500")
         // the strategies that double share one bound.
-        for strategy in ["exponential", "equal-jitter", "full-jitter", "bogus"] {
+        for strategy: Backoff in [.exponential, .equalJitter, .fullJitter] {
             #expect(WaitGrowth(backoff: strategy) == .doubling)
         }
         #expect(WaitGrowth(backoff: nil) == .doubling)
-        #expect(WaitGrowth(backoff: "constant") == .constant)
+        #expect(WaitGrowth(backoff: .constant) == .constant)
     }
 
     @Test func wideIntDigits() {

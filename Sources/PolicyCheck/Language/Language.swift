@@ -9,10 +9,10 @@ public enum Language {
     /// and Java read them as `Int`, so a larger one would make code that does not compile.
     public static let maxCount = Int(Int32.max)
 
-    public static let backoffs = ["full-jitter", "equal-jitter", "exponential", "constant"]
-    public static let profileKinds = ["interactive", "background"]
-    public static let reuseKeyParts = ["viewer", "device", "episode", "intent"]
-    public static let viewerRefs = ["per-viewer-device", "per-session", "user-id"]
+    public static let backoffs = Backoff.allCases.map(\.rawValue)
+    public static let profileKinds = ProfileKind.allCases.map(\.rawValue)
+    public static let reuseKeyParts = ReuseKeyPart.allCases.map(\.rawValue)
+    public static let viewerRefs = ViewerRef.allCases.map(\.rawValue)
 
     public static let profile: [Field] = [
         Field("kind", .choice(profileKinds), title: "Kind of caller",

@@ -5,7 +5,7 @@ import PolicySource
 public struct Policy: Sendable, Hashable {
     public struct Profile: Sendable, Hashable {
         public var name: String
-        public var kind: String
+        public var kind: ProfileKind
         public var maxRetries: Int
         public var baseMs: Int
         public var capMs: Int
@@ -14,9 +14,9 @@ public struct Policy: Sendable, Hashable {
         /// The line of the profile's key, for generated documentation.
         public var line: Int
 
-        public var isInteractive: Bool { kind == "interactive" }
+        public var isInteractive: Bool { kind == .interactive }
 
-        public init(name: String, kind: String, maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, line: Int) {
+        public init(name: String, kind: ProfileKind, maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, line: Int) {
             self.name = name
             self.kind = kind
             self.maxRetries = maxRetries
@@ -42,7 +42,7 @@ public struct Policy: Sendable, Hashable {
     /// The statuses of `retryOn`, in the order written.
     public var retryStatuses: [Int]
     public var neverRetry: [NeverRetry]
-    public var backoff: String
+    public var backoff: Backoff
     public var retryAfterHonor: Bool
     public var retryAfterMaxJitterMs: Int
     public var budgetRatio: Percent
@@ -50,9 +50,9 @@ public struct Policy: Sendable, Hashable {
     public var prefetchAhead: Int
     public var prefetchOnlyUnlocked: Bool
     public var prefetchRetryRefused: Bool
-    public var reuseKey: [String]
+    public var reuseKey: [ReuseKeyPart]
     public var stopReuseBeforeMs: Int
-    public var viewerRef: String
+    public var viewerRef: ViewerRef
     /// Source line of each key, by dotted path (`retry.budget.ratio`), for generated documentation.
     public var lines: [String: Int] {
         didSet { keyLineBox = KeyLineBox(KeyLines(lines)) }

@@ -708,8 +708,8 @@ package struct PolicyDecoder {
 
     /// The choices that a rule narrows down, by key: the others are valid words, and errors.
     static let allowedByRules: [String: [String]] = [
-        "backoff": [Rule.requiredBackoff],
-        "viewerRef": [Rule.requiredViewerRef],
+        "backoff": [Backoff.fullJitter.rawValue],
+        "viewerRef": [ViewerRef.perViewerDevice.rawValue],
     ]
 
     /// A scalar where a list belongs: most often the list written out as one text (`viewer,

@@ -27,7 +27,7 @@ public struct PolicyDoc: Sendable, Hashable {
         /// peak memory in them.
         private var box: Box?
 
-        public init(name: Located<String>, kind: Located<String>? = nil, maxRetries: Located<Int>? = nil,
+        public init(name: Located<String>, kind: Located<ProfileKind>? = nil, maxRetries: Located<Int>? = nil,
                     base: Located<Int>? = nil, cap: Located<Int>? = nil, timeout: Located<Int>? = nil,
                     deadline: Located<Int>? = nil) {
             self.name = name
@@ -37,7 +37,7 @@ public struct PolicyDoc: Sendable, Hashable {
             }
         }
 
-        public var kind: Located<String>? {
+        public var kind: Located<ProfileKind>? {
             get { box?.fields.kind }
             set { update { $0.kind = newValue } }
         }
@@ -62,7 +62,7 @@ public struct PolicyDoc: Sendable, Hashable {
             set { update { $0.deadline = newValue } }
         }
 
-        public var isInteractive: Bool { kind?.value == "interactive" }
+        public var isInteractive: Bool { kind?.value == .interactive }
 
         /// Copy on write: a profile is a value, whoever else holds its box.
         private mutating func update(_ change: (inout Fields) -> Void) {
@@ -84,7 +84,7 @@ public struct PolicyDoc: Sendable, Hashable {
         }
 
         private struct Fields: Hashable {
-            var kind: Located<String>?
+            var kind: Located<ProfileKind>?
             var maxRetries: Located<Int>?
             var base: Located<Int>?
             var cap: Located<Int>?
@@ -133,7 +133,7 @@ public struct PolicyDoc: Sendable, Hashable {
     /// False when `neverRetry` was written but it, an item, or an item's status or code did not
     /// decode: rules then cannot tell which exceptions it holds.
     public var neverRetryComplete = true
-    public var backoff: Located<String>?
+    public var backoff: Located<Backoff>?
     public var retryAfterHonor: Located<Bool>?
     public var retryAfterMaxJitter: Located<Int>?
     public var budgetRatio: Located<Percent>?
@@ -141,11 +141,11 @@ public struct PolicyDoc: Sendable, Hashable {
     public var prefetchAhead: Located<Int>?
     public var prefetchOnlyUnlocked: Located<Bool>?
     public var prefetchRetryRefused: Located<Bool>?
-    public var reuseKey: Located<[Located<String>]>?
+    public var reuseKey: Located<[Located<ReuseKeyPart>]>?
     /// False when an item of `reuseKey` did not decode.
     public var reuseKeyComplete = true
     public var stopReuseBefore: Located<Int>?
-    public var viewerRef: Located<String>?
+    public var viewerRef: Located<ViewerRef>?
     /// `waivers` (nil when absent or not a list).
     public var waivers: Located<[Waiver]>?
 
@@ -179,11 +179,11 @@ public struct PolicyDoc: Sendable, Hashable {
                     switch entries[j].key {
                     case "reuseKey":
                         if case .list(let items) = entries[j].value.value {
-                            reuseKey = Located(items.compactMap { $0.string }, entries[j].value.span)
+                            reuseKey = Located(items.compactMap { $0.choice(ReuseKeyPart.self) }, entries[j].value.span)
                             reuseKeyComplete = entries[j].value.complete
                         }
                     case "stopReuseBefore": stopReuseBefore = entries[j].value.duration
-                    case "viewerRef": viewerRef = entries[j].value.string
+                    case "viewerRef": viewerRef = entries[j].value.choice(ViewerRef.self)
                     default: break
                     }
                 }
@@ -292,7 +292,7 @@ public struct PolicyDoc: Sendable, Hashable {
                 }
                 neverRetry = Located(decoded, entries[i].value.span)
                 neverRetryComplete = entries[i].value.complete && decoded.allSatisfy { $0.status != nil && $0.code != nil }
-            case "backoff": backoff = entries[i].value.string
+            case "backoff": backoff = entries[i].value.choice(Backoff.self)
             case "retryAfter":
                 guard case .object(let fields) = entries[i].value.value else { break }
                 for f in fields.indices {
@@ -321,11 +321,11 @@ public struct PolicyDoc: Sendable, Hashable {
     private static func profile(_ e: DecodedEntry) -> Profile {
         let name = Located(e.key, e.keySpan)
         guard case .object(let fields) = e.value.value else { return Profile(name: name) }
-        var kind: Located<String>?, maxRetries: Located<Int>?, base: Located<Int>?, cap: Located<Int>?
+        var kind: Located<ProfileKind>?, maxRetries: Located<Int>?, base: Located<Int>?, cap: Located<Int>?
         var timeout: Located<Int>?, deadline: Located<Int>?
         for i in fields.indices {
             switch fields[i].key {
-            case "kind": kind = fields[i].value.string
+            case "kind": kind = fields[i].value.choice(ProfileKind.self)
             case "maxRetries": maxRetries = fields[i].value.int
             case "base": base = fields[i].value.duration
             case "cap": cap = fields[i].value.duration
@@ -342,5 +342,10 @@ extension Decoded {
     package var int: Located<Int>? { if case .integer(let v) = value { return Located(v, span) }; return nil }
     package var string: Located<String>? { if case .string(let v) = value { return Located(v, span) }; return nil }
     var bool: Located<Bool>? { if case .boolean(let v) = value { return Located(v, span) }; return nil }
+    /// A choice the decoder checked, as its case.
+    func choice<T: RawRepresentable & Sendable & Hashable>(_: T.Type) -> Located<T>? where T.RawValue == String {
+        if case .string(let v) = value, let c = T(rawValue: v) { return Located(c, span) }
+        return nil
+    }
     package var duration: Located<Int>? { if case .duration(let v) = value { return Located(v, span) }; return nil }
 }

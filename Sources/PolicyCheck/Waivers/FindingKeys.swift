@@ -64,7 +64,7 @@ public struct FindingKeys: Sendable {
         for profile in doc.profiles {
             let base = "retry.profiles." + profile.name.value
             add(base, profile.name.span, nil)
-            add(base + ".kind", profile.kind?.span, profile.kind.map { .text($0.value) })
+            add(base + ".kind", profile.kind?.span, profile.kind.map { .text($0.value.rawValue) })
             add(base + ".maxRetries", profile.maxRetries?.span, profile.maxRetries.map { .integer($0.value) })
             add(base + ".base", profile.base?.span, profile.base.map { .duration($0.value) })
             add(base + ".cap", profile.cap?.span, profile.cap.map { .duration($0.value) })
@@ -84,7 +84,7 @@ public struct FindingKeys: Sendable {
             add("retry.neverRetry", never.span, nil)
             for item in never.value { add("retry.neverRetry", item.span, nil) }
         }
-        add("retry.backoff", doc.backoff?.span, doc.backoff.map { .text($0.value) })
+        add("retry.backoff", doc.backoff?.span, doc.backoff.map { .text($0.value.rawValue) })
         add("retry.retryAfter.honor", doc.retryAfterHonor?.span, doc.retryAfterHonor.map { .boolean($0.value) })
         add("retry.retryAfter.maxJitter", doc.retryAfterMaxJitter?.span, doc.retryAfterMaxJitter.map { .duration($0.value) })
         add("retry.budget.ratio", doc.budgetRatio?.span, doc.budgetRatio.map { .percent($0.value) })
@@ -94,10 +94,10 @@ public struct FindingKeys: Sendable {
         add("prefetch.retryRefused", doc.prefetchRetryRefused?.span, doc.prefetchRetryRefused.map { .boolean($0.value) })
         if let reuseKey = doc.reuseKey {
             add("tickets.reuseKey", reuseKey.span, nil)
-            for item in reuseKey.value { add("tickets.reuseKey", item.span, .text(item.value)) }
+            for item in reuseKey.value { add("tickets.reuseKey", item.span, .text(item.value.rawValue)) }
         }
         add("tickets.stopReuseBefore", doc.stopReuseBefore?.span, doc.stopReuseBefore.map { .duration($0.value) })
-        add("tickets.viewerRef", doc.viewerRef?.span, doc.viewerRef.map { .text($0.value) })
+        add("tickets.viewerRef", doc.viewerRef?.span, doc.viewerRef.map { .text($0.value.rawValue) })
     }
 
     /// The key path and value a finding at `start` points at; nil when it points at none.

@@ -25,7 +25,7 @@ extension Rule {
             let limits = findings.limits
             guard let limit = limits.count(.backgroundMaxRetries) else { return }
             let note = limits.note(.backgroundMaxRetries)
-            for profile in doc.profiles where profile.kind?.value == "background" {
+            for profile in doc.profiles where profile.kind?.value == .background {
                 guard let retries = profile.maxRetries, retries.value > limit else { continue }
                 let fix = findings.replacing(retries.span, key: "maxRetries", with: String(limit))
                 findings.add(at: retries.span,

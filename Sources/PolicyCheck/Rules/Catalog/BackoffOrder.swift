@@ -23,7 +23,7 @@ extension Rule {
             for profile in doc.profiles {
                 guard let base = profile.base else { continue }
                 if base.value == 0 {
-                    let step = profile.kind?.value == "background" ? 1000 : 500
+                    let step = profile.kind?.value == .background ? 1000 : 500
                     let fix = (profile.cap?.value ?? step) >= step
                         ? findings.replacing(base.span, key: "base", with: Format.duration(step)) : nil
                     findings.add(at: base.span,

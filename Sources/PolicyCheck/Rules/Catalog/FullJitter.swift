@@ -5,8 +5,6 @@ extension RuleID {
 }
 
 extension Rule {
-    /// The one backoff the guide allows.
-    static let requiredBackoff = "full-jitter"
 
     static let fullJitter = Rule(
         .fullJitter, .error,
@@ -23,10 +21,10 @@ extension Rule {
                        note: "full jitter"),
         ],
         check: { doc, findings in
-            guard let backoff = doc.backoff, backoff.value != "full-jitter" else { return }
-            let fix = findings.replacing(backoff.span, key: "backoff", with: requiredBackoff)
+            guard let backoff = doc.backoff, backoff.value != .fullJitter else { return }
+            let fix = findings.replacing(backoff.span, key: "backoff", with: Backoff.fullJitter.rawValue)
             findings.add(at: backoff.span,
-                         "backoff is '\(backoff.value)'; the guide requires full-jitter",
+                         "backoff is '\(backoff.value.rawValue)'; the guide requires full-jitter",
                          help: "write backoff: full-jitter", fix: fix)
         })
 }

@@ -30,7 +30,7 @@ extension Rule {
         check: { doc, findings in
             guard let key = doc.reuseKey, doc.reuseKeyComplete else { return }
             // Each part looked for in the list: making a set of the list cost more than the rule.
-            let missing = Language.reuseKeyParts.filter { part in !key.value.contains { $0.value == part } }
+            let missing = ReuseKeyPart.allCases.filter { part in !key.value.contains { $0.value == part } }.map(\.rawValue)
             guard !missing.isEmpty else { return }
             var fix: Fix?
             if let editor = findings.editor(), let list = editor.node(at: ["tickets", "reuseKey"]),

@@ -34,11 +34,11 @@ extension Rule {
                 // deadline. The guide's own profiles leave more room (8s interactive, 15s
                 // background): named as the alternative when it is more and fits the deadline too.
                 let deadline = profile.deadline?.value ?? Int.max
-                let (own, ownMs) = profile.kind?.value == "background" ? ("15s", 15000) : ("8s", 8000)
-                let kind = profile.kind?.value == "background" ? "background" : "interactive"
+                let kind = profile.kind?.value ?? .interactive
+                let (own, ownMs) = kind == .background ? ("15s", 15000) : ("8s", 8000)
                 let whose = least == Limits.guide.duration(.timeoutMin) ? "the guide" : "the project"
                 let why = "the least \(whose) allows"
-                    + (deadline >= ownMs && ownMs > least ? "; the guide's own \(kind) profile uses \(own)" : "")
+                    + (deadline >= ownMs && ownMs > least ? "; the guide's own \(kind.rawValue) profile uses \(own)" : "")
                 let fix = deadline >= least
                     ? findings.replacing(timeout.span, key: "timeout", with: Format.duration(least), why: why) : nil
                 findings.add(at: timeout.span,

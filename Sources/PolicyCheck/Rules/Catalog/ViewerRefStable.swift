@@ -5,9 +5,6 @@ extension RuleID {
 }
 
 extension Rule {
-    /// The one viewerRef scheme the guide allows.
-    static let requiredViewerRef = "per-viewer-device"
-
     static let viewerRefStable = Rule(
         .viewerRefStable, .error,
         summary: "tickets.viewerRef is not per-viewer-device",
@@ -22,12 +19,12 @@ extension Rule {
                        note: "stable per viewer and device"),
         ],
         check: { doc, findings in
-            guard let ref = doc.viewerRef, ref.value != requiredViewerRef else { return }
-            let fix = findings.replacing(ref.span, key: "viewerRef", with: requiredViewerRef)
+            guard let ref = doc.viewerRef, ref.value != .perViewerDevice else { return }
+            let fix = findings.replacing(ref.span, key: "viewerRef", with: ViewerRef.perViewerDevice.rawValue)
             findings.add(at: ref.span,
-                         ref.value == "user-id"
+                         ref.value == .userID
                             ? "tickets.viewerRef is user-id; a viewer_ref holds no personal data"
-                            : "tickets.viewerRef is \(ref.value); a viewer_ref is stable per viewer and device, never per session",
+                            : "tickets.viewerRef is \(ref.value.rawValue); a viewer_ref is stable per viewer and device, never per session",
                          help: "write viewerRef: per-viewer-device", fix: fix)
         })
 }
