@@ -94,7 +94,6 @@ public enum Generator {
             return a.name != b.name ? utf8Precedes(a.name, b.name) : utf8Precedes(a.file, b.file)
         }
         // Each policy's files on their own: in parallel, in the order of `order`.
-        var pairs = [PolicyFiles?](repeating: nil, count: order.count)
         let make = { @Sendable (policy: Policy) -> PolicyFiles in
             // What the module holds, once; each language renders it.
             var module = PolicyModule(policy)
@@ -104,33 +103,17 @@ public enum Generator {
                 kotlin: wantKotlin ? file("Kotlin/" + module.type + ".kt", KotlinGenerator.bytes(for: policy, module, package: kotlinPackage)) : nil,
                 typeScript: wantTypeScript ? file("TypeScript/" + module.type + ".ts", TypeScriptGenerator.bytes(for: policy, module)) : nil)
         }
-        // A chunk of policies is a task: a policy is far more work than handing a task to a
-        // thread. Fewer than two chunks gain nothing from a second thread.
-        let chunk = 8
-        let chunks = (order.count + chunk - 1) / chunk
-        if order.count < 2 * chunk || options.threads == 1 {
-            for (k, i) in order.enumerated() { pairs[k] = make(policies[i]) }
-        } else {
-            pairs.withUnsafeMutableBufferPointer { buffer in
-                nonisolated(unsafe) let slots = buffer
-                // With a thread count given, that many tasks, task t taking chunks t, t + tasks, ...
-                let tasks = options.threads.map { min($0, chunks) } ?? chunks
-                DispatchQueue.concurrentPerform(iterations: tasks) { t in
-                    for c in stride(from: t, to: chunks, by: tasks) {
-                        for k in (c * chunk)..<min(order.count, (c + 1) * chunk) { slots[k] = make(policies[order[k]]) }
-                    }
-                }
-            }
-        }
+        // Eight policies a task: a policy is far more work than handing a task to a thread.
+        let pairs = parallelMap(order.count, threads: options.threads, chunk: 8) { k in make(policies[order[k]]) }
         // Sorted by path: the Kotlin, Swift and TypeScript files, then the schema ("K" < "S" < "T" < "p"),
         // each folder by a stable sort (policies of one path keep their order), as sorting them all would.
         func byPath(_ files: [GeneratedFile]) -> [GeneratedFile] {
             files.indices.sorted { utf8Precedes(files[$0].path, files[$1].path) }.map { files[$0] }
         }
-        var out = byPath(pairs.compactMap { $0!.kotlin })
+        var out = byPath(pairs.compactMap { $0.kotlin })
         out.reserveCapacity(3 * order.count + 1)
-        out += byPath(pairs.compactMap { $0!.swift })
-        let typeScript = byPath(pairs.compactMap { $0!.typeScript })
+        out += byPath(pairs.compactMap { $0.swift })
+        let typeScript = byPath(pairs.compactMap { $0.typeScript })
         out += typeScript
         // After the modules: "i" sorts after every type's capital.
         if wantTypeScript && !order.isEmpty {

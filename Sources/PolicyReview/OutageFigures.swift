@@ -97,15 +97,9 @@ public enum OutageReview {
             return distinct.count - 1
         }
         let runs = distinct
-        var results = [SimulationRun?](repeating: nil, count: runs.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            DispatchQueue.concurrentPerform(iterations: runs.count) { i in
-                let (policy, profile, scenario) = runs[i]
-                if case .success(let run) = Simulator.run(policy: policy, profile: profile, scenario: scenario, seed: WorseReview.seed) {
-                    slots[i] = run
-                }
-            }
+        let results = parallelMap(runs.count) { i -> SimulationRun? in
+            let (policy, profile, scenario) = runs[i]
+            return try? Simulator.run(policy: policy, profile: profile, scenario: scenario, seed: WorseReview.seed).get()
         }
         return index.map { results[$0] }
     }

@@ -200,38 +200,21 @@ enum OutputFolder {
             groups[dir, default: []].append((temp, final, n))
         }
         let jobs = groups.keys.sorted(by: utf8Precedes).map { groups[$0]! }
-        // Per group: how many temporaries exist (to remove them on failure), and the first failure.
-        var outcomes = [(written: Int, failure: Failure?)](repeating: (0, nil), count: jobs.count)
         let entries = plan.entries
-        // POLICYC_THREADS governs this too: with 1, one folder after the other on this thread;
-        // with n, n tasks, task t taking folders t, t + n, ...
-        let threads = Workspace.threadsFromEnvironment
-        let tasks = threads.map { min($0, jobs.count) } ?? jobs.count
-        outcomes.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            let writeGroup = { @Sendable (g: Int) in
-                for (i, job) in jobs[g].enumerated() {
-                    let entry = entries[job.entry]
-                    // Flushed to disk only when it replaces a file: a crash then must not leave a good
-                    // file empty. A new file needs no flush (a crash leaves it missing or short under
-                    // its temporary name, and the next run writes it again), and flushing each of
-                    // thousands of new files took seconds.
-                    var replaces = false
-                    if case .change = entry.change { replaces = true }
-                    if case .failure(let f) = writeNew(job.temp, entry.contents, flush: replaces) {
-                        slots[g] = (i, f)
-                        return
-                    }
-                    slots[g].written = i + 1
-                }
+        // Per folder, in parallel: how many temporaries exist (to remove them on failure), and the
+        // first failure.
+        let outcomes = parallelMap(jobs.count) { g -> (written: Int, failure: Failure?) in
+            for (i, job) in jobs[g].enumerated() {
+                let entry = entries[job.entry]
+                // Flushed to disk only when it replaces a file: a crash then must not leave a good
+                // file empty. A new file needs no flush (a crash leaves it missing or short under
+                // its temporary name, and the next run writes it again), and flushing each of
+                // thousands of new files took seconds.
+                var replaces = false
+                if case .change = entry.change { replaces = true }
+                if case .failure(let f) = writeNew(job.temp, entry.contents, flush: replaces) { return (i, f) }
             }
-            if tasks <= 1 {
-                for g in jobs.indices { writeGroup(g) }
-            } else {
-                DispatchQueue.concurrentPerform(iterations: tasks) { t in
-                    for g in stride(from: t, to: jobs.count, by: tasks) { writeGroup(g) }
-                }
-            }
+            return (jobs[g].count, nil)
         }
         if let failure = outcomes.lazy.compactMap(\.failure).first {
             for (g, job) in jobs.enumerated() { for t in job.prefix(outcomes[g].written) { unlink(t.temp) } }

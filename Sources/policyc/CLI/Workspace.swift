@@ -98,13 +98,6 @@ enum Workspace {
         return Files.FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// `POLICYC_THREADS`: a positive integer, 1 for one file after the other; otherwise (unset or
-    /// not a positive integer) every core.
-    static var threadsFromEnvironment: Int? {
-        guard let text = Output.environment("POLICYC_THREADS"), let n = Int(text), n > 0 else { return nil }
-        return n
-    }
-
     /// `gather`, with the first failure reported on stderr (nil: the command exits 2) and links
     /// that lead nowhere as warnings.
     static func inputsOrReport(_ arguments: [String], project: Project, allowStdin: Bool) -> [String]? {
@@ -121,34 +114,13 @@ enum Workspace {
     /// one) is checked as one: `lint` given a scenario reports what is wrong with the scenario.
     static func check(_ paths: [String], threads: Int? = nil, scenarios: Bool = false,
                       options: CheckOptions = CheckOptions()) -> Run {
-        let threads = threads ?? threadsFromEnvironment
-        var results = [Result<CheckedFile, Files.ReadError>?](repeating: nil, count: paths.count)
-        let work = { @Sendable (i: Int) -> Result<CheckedFile, Files.ReadError> in
+        // Sixteen files a task keep the scheduling cost far below the work.
+        var results = parallelMap(paths.count, threads: threads, chunk: 16) { i -> Result<CheckedFile, Files.ReadError>? in
             let path = paths[i]
             return Files.read(path).map { bytes in
                 let shown = path == "-" ? Files.stdinPath : path
                 let file = Checker.check(bytes, path: shown, options: options)
                 return scenarios ? asScenario(bytes, path: shown, hasFindings: !file.diagnostics.isEmpty) ?? file : file
-            }
-        }
-        if paths.count < 8 || threads == 1 {
-            for i in paths.indices { results[i] = work(i) }
-        } else {
-            results.withUnsafeMutableBufferPointer { buffer in
-                nonisolated(unsafe) let slots = buffer
-                // Chunks of files per task keep the scheduling cost far below the work.
-                let chunk = 16
-                let chunks = (paths.count + chunk - 1) / chunk
-                // One task a chunk; with a thread count given, that many tasks, task t taking
-                // chunks t, t + tasks, t + 2 * tasks, ...
-                let tasks = threads.map { min($0, chunks) } ?? chunks
-                DispatchQueue.concurrentPerform(iterations: tasks) { t in
-                    for c in stride(from: t, to: chunks, by: tasks) {
-                        for i in (c * chunk)..<min(paths.count, (c + 1) * chunk) {
-                            slots[i] = work(i)
-                        }
-                    }
-                }
             }
         }
         var run = Run(files: [], readErrors: [])

@@ -132,7 +132,7 @@ enum Generate {
             OutputFolder.isOnDisk(bytes, at: settledIn + "/" + path)
         }
         var files = Generator.files(for: policies, options: Generator.Options(
-            kotlinPackage: package, targets: targets, threads: Workspace.threadsFromEnvironment, limits: project.options.limits),
+            kotlinPackage: package, targets: targets, threads: configuredThreads, limits: project.options.limits),
             settled: swiftOutput == nil && OutputFolder.kind(of: outFolder) == .directory ? onDisk : nil)
         var folder = outFolder
         if let target = swiftOutput {

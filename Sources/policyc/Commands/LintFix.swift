@@ -21,7 +21,6 @@ enum LintFix {
 
         // Each file read and fixed on its own: in parallel, or one after the other with
         // POLICYC_THREADS=1, as `Workspace.check` does.
-        var results = [Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>?](repeating: nil, count: paths.count)
         let options = project.options
         let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
             Files.read(path).map { bytes in
@@ -36,13 +35,8 @@ enum LintFix {
                 return (bytes, outcome)
             }
         }
-        if Workspace.threadsFromEnvironment == 1 || paths.count < 2 {
-            for i in paths.indices { results[i] = work(paths[i]) }
-        } else {
-            results.withUnsafeMutableBufferPointer { buffer in
-                nonisolated(unsafe) let slots = buffer
-                DispatchQueue.concurrentPerform(iterations: paths.count) { i in slots[i] = work(paths[i]) }
-            }
+        var results = parallelMap(paths.count) { i -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError>? in
+            work(paths[i])
         }
         var readErrors = gathered.errors
         var fixed: [(path: String, old: [UInt8], outcome: Fixer.Outcome)] = []

@@ -4,19 +4,7 @@ import PolicyKit
 extension Simulate {
     /// Every job of a run, in parallel; results in the jobs' order whatever the threads.
     static func runAll(_ jobs: [(Policy, Scenario)], profile: String?, seed: UInt64?) -> [Result<SimulationRun, Simulator.Failure>] {
-        var results = [Result<SimulationRun, Simulator.Failure>?](repeating: nil, count: jobs.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let slots = buffer
-            let work = { @Sendable (i: Int) in
-                slots[i] = Simulator.run(policy: jobs[i].0, scenario: jobs[i].1, profile: profile, seed: seed)
-            }
-            if jobs.count < 2 || Workspace.threadsFromEnvironment == 1 {
-                for i in jobs.indices { work(i) }
-            } else {
-                DispatchQueue.concurrentPerform(iterations: jobs.count, execute: work)
-            }
-        }
-        return results.map { $0! }
+        parallelMap(jobs.count) { i in Simulator.run(policy: jobs[i].0, scenario: jobs[i].1, profile: profile, seed: seed) }
     }
 
     /// `--base REF`: each policy as REF has it (read as `diff --base` reads it) and as the working
