@@ -271,9 +271,15 @@ enum Limits {
 enum Patterns {
     static let name = "^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$"
 
-    /// A whole number of milliseconds: `ms` takes no fraction, `s` up to 3 decimals, `m` 4 (or 5
-    /// ending in 5), `h` 5 (or 6 ending in 5, or 7 ending in 25 or 75); trailing zeros are free.
-    static let duration = "^[0-9]+((\\.0+)?ms|(\\.[0-9]{1,3}0*)?s|(\\.([0-9]{1,4}|[0-9]{4}5)0*)?m|(\\.([0-9]{1,5}|[0-9]{5}5|[0-9]{5}[27]5)0*)?h)$"
+    /// A whole number of milliseconds up to a day: `ms` takes no fraction, `s` up to 3 decimals,
+    /// `m` 4 (or 5 ending in 5), `h` 5 (or 6 ending in 5, or 7 ending in 25 or 75); trailing zeros
+    /// are free. Each unit's whole part is below a day's (86400000 ms, 86400 s, 1440 m, 24 h), or
+    /// exactly that with no fraction.
+    static let duration = "^0*("
+        + "([0-9]{1,7}|[1-7][0-9]{7}|8[0-5][0-9]{6}|86[0-3][0-9]{5})(\\.0+)?ms|86400000(\\.0+)?ms"
+        + "|([0-9]{1,4}|[1-7][0-9]{4}|8[0-5][0-9]{3}|86[0-3][0-9]{2})(\\.[0-9]{1,3}0*)?s|86400(\\.0+)?s"
+        + "|([0-9]{1,3}|1[0-3][0-9]{2}|14[0-3][0-9])(\\.([0-9]{1,4}|[0-9]{4}5)0*)?m|1440(\\.0+)?m"
+        + "|([0-9]|1[0-9]|2[0-3])(\\.([0-9]{1,5}|[0-9]{5}5|[0-9]{5}[27]5)0*)?h|24(\\.0+)?h)$"
 
     /// Any spelling of a zero duration.
     static let zeroDuration = "^0+(\\.0+)?(ms|s|m|h)$"
@@ -282,11 +288,12 @@ enum Patterns {
     /// including zero; used together with `duration`, which already refuses partial milliseconds.
     static let atMostOneSecond = "^0*(([0-9]{1,3}|1000)(\\.0+)?ms|(0(\\.[0-9]+)?|1(\\.0+)?)s|0(\\.(00[0-9]*|01(6*([0-5][0-9]*)?)|0))?m|0(\\.(000[01][0-9]*|0002(7*([0-6][0-9]*)?)|0{1,3}))?h)$"
 
-    /// More than 0 and at most 100, as lint reads it (leading spaces and zeros allowed).
-    static let percent = "^ *(0*(100(\\.0+)?|[1-9][0-9]?(\\.[0-9]+)?)|0+\\.[0-9]*[1-9][0-9]*)%$"
+    /// More than 0 and at most 100 with at most three decimals past trailing zeros, as lint reads
+    /// it (leading spaces and zeros allowed).
+    static let percent = "^ *(0*(100(\\.0+)?|[1-9][0-9]?(\\.[0-9]{1,3}0*)?)|0+\\.(00[1-9]|0[1-9][0-9]?|[1-9][0-9]{0,2})0*)%$"
 
     /// More than 0 and at most 10 (retry-budget-max).
-    static let percentAtMost10 = "^ *(0*(10(\\.0+)?|[1-9](\\.[0-9]+)?)|0+\\.[0-9]*[1-9][0-9]*)%$"
+    static let percentAtMost10 = "^ *(0*(10(\\.0+)?|[1-9](\\.[0-9]{1,3}0*)?)|0+\\.(00[1-9]|0[1-9][0-9]?|[1-9][0-9]{0,2})0*)%$"
 
     /// Durations of at least `ms` milliseconds, in every unit; used together with `duration`.
     /// For each unit the number must be at least `ms / factor`: a larger whole part, or the same

@@ -90,7 +90,7 @@ struct ChangeBuilder {
         compare("prefetch.ahead", CanonicalValue.int(old.prefetchAhead), CanonicalValue.int(new.prefetchAhead)) {
             let (b, a) = (old.prefetchAhead?.value ?? 0, new.prefetchAhead?.value ?? 0)
             return "prefetch: tickets for the next \(b) → \(a) episodes ride along "
-                + "(\(Saturating.add(b, 1)) → \(Saturating.add(a, 1)) tickets per request)"
+                + "(\(b + 1) → \(a + 1) tickets per request)"
         }
         compare("prefetch.onlyUnlocked", CanonicalValue.bool(old.prefetchOnlyUnlocked), CanonicalValue.bool(new.prefetchOnlyUnlocked)) {
             new.prefetchOnlyUnlocked?.value == true
@@ -253,8 +253,8 @@ struct ChangeBuilder {
         }
         compare(path + ".maxRetries", CanonicalValue.int(o.maxRetries), CanonicalValue.int(n.maxRetries)) {
             let (b, a) = (o.maxRetries?.value ?? 0, n.maxRetries?.value ?? 0)
-            return with(\.maxRetries, "\(a > b ? "more" : "fewer") retries \(who): up to \(Wording.count(Saturating.add(a, 1), "attempt")) "
-                + "instead of \(Saturating.add(b, 1))")
+            return with(\.maxRetries, "\(a > b ? "more" : "fewer") retries \(who): up to \(Wording.count(a + 1, "attempt")) "
+                + "instead of \(b + 1)")
         }
         compare(path + ".base", CanonicalValue.duration(o.base), CanonicalValue.duration(n.base), show: Show.duration) {
             with(\.base, "wait before the first retry: up to \(Wording.duration(o.base?.value ?? 0)) → \(Wording.duration(n.base?.value ?? 0))")

@@ -105,7 +105,7 @@ public struct Explanation: Sendable {
             for e in p.profiles {
                 var members = Explanation.profileValues(e.profile)
                 members["attemptsMax"] = .int(e.figures.attemptsMax)
-                members["maxBackoffTotalMs"] = e.figures.maxBackoffTotalMs.json
+                members["maxBackoffTotalMs"] = .int(e.figures.maxBackoffTotalMs)
                 members["worstCaseAttempts"] = .int(e.figures.worstCaseAttempts)
                 members["worstCaseWaitMs"] = .int(e.figures.worstCaseWaitMs)
                 if let o = e.outage { members["outage"] = o.json }
@@ -223,7 +223,7 @@ extension BudgetFigures {
         .object([
             "ratio": .double(ratio.percent),
             "minPerMinute": .int(minPerMinute),
-            "floorBelowRequestsPerMinute": floorBelowRequestsPerMinute.json,
+            "floorBelowRequestsPerMinute": .int(floorBelowRequestsPerMinute),
         ])
     }
 

@@ -79,14 +79,14 @@ import Testing
         #expect(d.help == "write 2")
     }
 
-    /// Counts stop at 2^31 - 1: the generated Kotlin reads them as `Int`, and a larger one would
-    /// make code that does not compile.
-    @Test(arguments: [("maxRetries: 5", "maxRetries: 2147483648", 16, 19), ("minPerMinute: 10", "minPerMinute: 9999999999", 31, 19),
-                      ("ahead: 2", "ahead: 2147483648", 34, 10)])
-    func countsFitAnInt32(old: String, new: String, line: Int, column: Int) throws {
+    /// Counts stop where no policy needs more (retries and episodes ahead 100, the budget's floor
+    /// 1000), with a clear finding past them: every figure made from them then fits an `Int`.
+    @Test(arguments: [("maxRetries: 5", "maxRetries: 101", 16, 19, 100), ("minPerMinute: 10", "minPerMinute: 9999999999", 31, 19, 1000),
+                      ("ahead: 2", "ahead: 2147483648", 34, 10, 100)])
+    func countsHaveALargest(old: String, new: String, line: Int, column: Int, largest: Int) throws {
         let d = try only(check(old, new), .typeMismatch, at: line, column)
-        #expect(d.message.hasSuffix("; it must be at most 2147483647"), "\(d.message)")
-        #expect(check(old, String(new.prefix { $0 != ":" }) + ": 2147483647").diagnostics.allSatisfy { $0.rule != RuleID.typeMismatch })
+        #expect(d.message.hasSuffix("; it must be at most \(largest)"), "\(d.message)")
+        #expect(check(old, String(new.prefix { $0 != ":" }) + ": \(largest)").diagnostics.allSatisfy { $0.rule != RuleID.typeMismatch })
     }
 
     @Test func statusesAreHTTPCodes() throws {

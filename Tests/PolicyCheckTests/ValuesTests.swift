@@ -232,3 +232,65 @@ import Testing
         #expect(!Values.nameProblem(name).isEmpty)
     }
 }
+
+/// Whether a value is valid never depends on whether its mistake is explained: past a file's report
+/// end the decoder asks the parsers not to explain, and must still tell valid from not.
+@Suite struct ExplainingTests {
+    static let digitRuns = ["0", "1", "5", "8", "00", "007", "10", "15", "250", "4999", "5000", "0000000000000001",
+                            "9999999999999999", "99999999999999999", "2501999792983", "123456789012345"]
+    static let fractions = ["", ".", ".0", ".5", ".25", ".250", ".001", ".0005", ".000", ".1000000",
+                            ".123456789012", ".1234567890123", ".1234567890120", ".9999999999990000", ".5.5"]
+    static let units = ["ms", "s", "m", "h", "", "S", "Ms", "sec", " s", "ms ", "%", "mss", "hm", "µs", " %", "%%"]
+
+    /// Every whole part, fraction and unit combined, and random texts besides.
+    static func spellings() -> [String] {
+        var out: [String] = []
+        for w in digitRuns + ["", "-1", "+1", " 1", "1,5", "٣", "-", "--", "0x1F", "1_000", "1e3", "9007199254740992", "24", "25"] {
+            for f in fractions {
+                for u in units { out.append(w + f + u) }
+            }
+        }
+        out += ["1." + String(repeating: "0", count: 60) + "s", String(repeating: "9", count: 40) + "s",
+                "1." + String(repeating: "0", count: 2000) + "s", String(repeating: "1", count: 2000) + "ms",
+                "8 sec", "10 seconds", "3 h", "1.5S", "5MS", "100.0000000000000001%", "0.0001%", "24h", "24.001h", "1441m"]
+        var rng = Rng(state: 5)
+        let alphabet = Array("0123456789.msh%-+ eE_Sx\u{301}\u{600}é")
+        for _ in 0..<6000 {
+            out.append(String((0..<(1 + rng.below(9))).map { _ in rng.pick(alphabet) }))
+        }
+        return out
+    }
+
+    func value<T>(_ parsed: Values.Parsed<T>) -> T? {
+        if case .value(let v) = parsed { return v }
+        return nil
+    }
+
+    @Test func validityDoesNotDependOnExplaining() {
+        var valid = (durations: 0, integers: 0, percents: 0)
+        for text in Self.spellings() {
+            let duration = value(Values.duration(text))
+            #expect(value(Values.duration(text, explain: false)) == duration, "\(text)")
+            let integer = value(Values.integer(text))
+            #expect(value(Values.integer(text, explain: false)) == integer, "\(text)")
+            let percent = value(Values.percent(text))
+            #expect(value(Values.percent(text, explain: false)) == percent, "\(text)")
+            if duration != nil { valid.durations += 1 }
+            if integer != nil { valid.integers += 1 }
+            if percent != nil { valid.percents += 1 }
+        }
+        // Both sides are met: many valid values and many mistakes.
+        #expect(valid.durations > 300 && valid.integers > 30 && valid.percents > 100, "\(valid)")
+    }
+
+    @Test func theRangesHaveClearEnds() {
+        #expect(value(Values.duration("24h")) == 86_400_000)
+        #expect(value(Values.duration("1440m")) == 86_400_000)
+        guard case .invalid(let message, _, _) = Values.duration("25h") else { Issue.record("25h is over a day"); return }
+        #expect(message == "'25h' is longer than a day, the longest duration policyc reads")
+        #expect(value(Values.percent("0.125%"))?.canonical == "0.125")
+        #expect(value(Values.percent("0.1250%"))?.canonical == "0.125")
+        guard case .invalid(let tooFine, _, _) = Values.percent("0.0001%") else { Issue.record("four decimals"); return }
+        #expect(tooFine == "'0.0001%' has more than 3 decimals; a percent here has at most 3")
+    }
+}

@@ -16,7 +16,7 @@ struct ExplainFigureTests {
         // steps 500, 1000, 2000 → 3500; starts 0, 8000+500, 16000+1500=17500 ≥ 15000.
         let f = figures(3, 500, 8000, 8000, 15000)
         #expect(f.attemptsMax == 4)
-        #expect(f.maxBackoffTotalMs == WideInt(3500))
+        #expect(f.maxBackoffTotalMs == 3500)
         #expect(f.worstCaseAttempts == 2)
         #expect(f.worstCaseWaitMs == 15000)   // min(15000, 8500 + 8000)
     }
@@ -26,7 +26,7 @@ struct ExplainFigureTests {
         // all before 120 s; the last ends at 121 s, cut to the deadline.
         let f = figures(5, 1000, 30000, 15000, 120_000)
         #expect(f.attemptsMax == 6)
-        #expect(f.maxBackoffTotalMs == WideInt(31000))
+        #expect(f.maxBackoffTotalMs == 31000)
         #expect(f.worstCaseAttempts == 6)
         #expect(f.worstCaseWaitMs == 120_000)
     }
@@ -35,7 +35,7 @@ struct ExplainFigureTests {
         // steps 100, 200, 400, 800, then 1000 six times → 1500 + 6000; starts 5000k + B(k):
         // 0, 5100, 10300, 15700, 21500, 27500, ..., 57500 (k = 10) — all 11 before 60 s.
         let f = figures(10, 100, 1000, 5000, 60000)
-        #expect(f.maxBackoffTotalMs == WideInt(7500))
+        #expect(f.maxBackoffTotalMs == 7500)
         #expect(f.worstCaseAttempts == 11)
         #expect(f.worstCaseWaitMs == 60000)
         // deadline 27500: k = 5 starts exactly at it, which does not count ("strictly before").
@@ -52,10 +52,10 @@ struct ExplainFigureTests {
 
     @Test func baseAboveCapAndZeroes() {
         // base > cap: every step is the cap.
-        #expect(figures(4, 10_000, 1000, 5000, 100_000).maxBackoffTotalMs == WideInt(4000))
+        #expect(figures(4, 10_000, 1000, 5000, 100_000).maxBackoffTotalMs == 4000)
         // base 0: no wait at all; timeout 0 too: every attempt starts at 0.
         let z = figures(7, 0, 1000, 0, 1)
-        #expect(z.maxBackoffTotalMs == WideInt(0))
+        #expect(z.maxBackoffTotalMs == 0)
         #expect(z.worstCaseAttempts == 8)
         #expect(z.worstCaseWaitMs == 0)
         // deadline 0: nothing starts before it.
@@ -65,37 +65,36 @@ struct ExplainFigureTests {
         // no retries: one attempt, no backoff.
         let one = figures(0, 500, 8000, 8000, 15000)
         #expect(one.attemptsMax == 1)
-        #expect(one.maxBackoffTotalMs == WideInt(0))
+        #expect(one.maxBackoffTotalMs == 0)
         #expect(one.worstCaseAttempts == 1)
         #expect(one.worstCaseWaitMs == 8000)
     }
 
-    @Test func hugeRetriesAreExactAndFast() {
-        let n = (1 << 53) - 1
-        // 500 + 1000 + 2000 + 4000 + (n − 4)·8000 = 72057594037927903500, past Int.max.
-        let f = figures(n, 500, 8000, 8000, 15000)
-        #expect(f.attemptsMax == 1 << 53)
-        #expect(f.maxBackoffTotalMs.description == "72057594037927903500")
-        #expect(f.maxBackoffTotalMs.exactInt == nil)
-        #expect(f.maxBackoffTotalMs.json.rendered(pretty: false) == "72057594037927903500")
+    @Test func theLargestProfileIsExact() {
+        let day = Values.maxDurationMs
+        // 100 retries: 500 + 1000 + 2000 + 4000 + 96 · 8000 = 775500.
+        let f = figures(Language.maxRetries, 500, 8000, 8000, 15000)
+        #expect(f.attemptsMax == 101)
+        #expect(f.maxBackoffTotalMs == 775_500)
         #expect(f.worstCaseAttempts == 2)
         #expect(f.worstCaseWaitMs == 15000)
-        // every value at the top: (2^53 − 1)² exactly.
-        let top = figures(n, n, n, n, n)
-        #expect(top.maxBackoffTotalMs.description == "81129638414606663681390495662081")
+        // every value at the top: 100 waits of a day.
+        let top = figures(Language.maxRetries, day, day, day, day)
+        #expect(top.maxBackoffTotalMs == 100 * day)
         #expect(top.worstCaseAttempts == 1)
-        #expect(top.worstCaseWaitMs == n)
-        // timeout 0, 1 ms steps: attempt k starts at k, so k = 0 ... n − 2 start before n.
-        let dense = figures(n, 1, 1, 0, n)
-        #expect(dense.worstCaseAttempts == n)
-        #expect(dense.worstCaseWaitMs == n - 1)
-        #expect(dense.maxBackoffTotalMs == WideInt(n))
-        // huge deadline: all attempts fit; the wait is the last start plus a timeout.
-        let long = figures(20, 1, 1 << 40, 1, n)
+        #expect(top.worstCaseWaitMs == day)
+        // timeout 0, 1 ms steps: attempt k starts at k, so all 101 start before a day.
+        let dense = figures(Language.maxRetries, 1, 1, 0, day)
+        #expect(dense.worstCaseAttempts == 101)
+        #expect(dense.worstCaseWaitMs == 100)
+        #expect(dense.maxBackoffTotalMs == 100)
         // steps 1, 2, 4, ... 2^19 (all under the cap) → 2^20 − 1; start(20) = 20 + 2^20 − 1.
-        #expect(long.maxBackoffTotalMs == WideInt((1 << 20) - 1))
+        let long = figures(20, 1, day, 1, day)
+        #expect(long.maxBackoffTotalMs == (1 << 20) - 1)
         #expect(long.worstCaseAttempts == 21)
         #expect(long.worstCaseWaitMs == 20 + (1 << 20) - 1 + 1)
+        // Past the language's ranges (no policy holds them), the figures of the largest values.
+        #expect(figures(1 << 40, 500, 8000, 8000, 15000) == f)
     }
 
     /// Issue 39, item 2: `constant` waits `base` before every retry, whatever the cap.
@@ -105,21 +104,21 @@ struct ExplainFigureTests {
         }
         // 3 × 500 ms; starts 0, 8500, 17000 ≥ 15000.
         let i = constant(3, 500, 8000, 8000, 15000)
-        #expect(i.maxBackoffTotalMs == WideInt(1500))
+        #expect(i.maxBackoffTotalMs == 1500)
         #expect(i.worstCaseAttempts == 2)
         #expect(i.worstCaseWaitMs == 15000)
         // 5 × 1 s; starts 0, 16, 32, 48, 64, 80 s: all 6 before 120 s, the last ends at 95 s.
         let b = constant(5, 1000, 30000, 15000, 120_000)
-        #expect(b.maxBackoffTotalMs == WideInt(5000))
+        #expect(b.maxBackoffTotalMs == 5000)
         #expect(b.worstCaseAttempts == 6)
         #expect(b.worstCaseWaitMs == 95000)
         // 10 retries of 1 s (doubling would be 1+2+4+8+16 + 5·30 = 181 s).
-        #expect(constant(10, 1000, 30000, 15000, 120_000).maxBackoffTotalMs == WideInt(10000))
-        #expect(figures(10, 1000, 30000, 15000, 120_000).maxBackoffTotalMs == WideInt(181_000))
+        #expect(constant(10, 1000, 30000, 15000, 120_000).maxBackoffTotalMs == 10000)
+        #expect(figures(10, 1000, 30000, 15000, 120_000).maxBackoffTotalMs == 181_000)
         // base above the cap: constant still waits the base.
-        #expect(constant(4, 10_000, 1000, 5000, 100_000).maxBackoffTotalMs == WideInt(40000))
-        // huge counts stay exact: (2^53 − 1) × 500.
-        #expect(constant((1 << 53) - 1, 500, 8000, 8000, 15000).maxBackoffTotalMs.description == "4503599627370495500")
+        #expect(constant(4, 10_000, 1000, 5000, 100_000).maxBackoffTotalMs == 40000)
+        // 100 retries of 500 ms.
+        #expect(constant(Language.maxRetries, 500, 8000, 8000, 15000).maxBackoffTotalMs == 50_000)
         // the strategies that double share one bound.
         for strategy: Backoff in [.exponential, .equalJitter, .fullJitter] {
             #expect(WaitGrowth(backoff: strategy) == .doubling)
@@ -128,16 +127,8 @@ struct ExplainFigureTests {
         #expect(WaitGrowth(backoff: .constant) == .constant)
     }
 
-    @Test func wideIntDigits() {
-        #expect(WideInt(product: 1 << 32, 1 << 32).description == "18446744073709551616")
-        #expect(WideInt(product: 4_000_000_000, 5_000_000_000).description == "20000000000000000000")
-        #expect(WideInt(0).description == "0")
-        #expect(WideInt(Int.max).exactInt == Int.max)
-        #expect((WideInt(Int.max) + WideInt(1)).exactInt == nil)
-    }
-
     @Test(arguments: [("10", 10, "100"), ("3", 10, "334"), ("2.5", 10, "400"), ("0.3", 1, "334"),
-                      ("100", 0, "0"), ("100", 7, "7"), ("0.0000000000000001", (1 << 53) - 1, "9007199254740991000000000000000000")])
+                      ("100", 0, "0"), ("100", 7, "7"), ("0.001", 1000, "100000000")])
     func budgetFloorThreshold(ratio: String, floor: Int, threshold: String) {
         let b = BudgetFigures(ratio: Percent(canonical: ratio), minPerMinute: floor)
         #expect(b.floorBelowRequestsPerMinute.description == threshold)

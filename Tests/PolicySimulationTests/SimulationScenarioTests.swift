@@ -92,7 +92,7 @@ import Testing
         ("duration: 3m", "duration: ↓3 min", "type-mismatch", "'duration' must be a duration", "write 3m"),
         ("duration: 3m", "duration: ↓180", "type-mismatch", "is a bare number", "write 180ms or 180s"),
         ("duration: 3m", "duration: ↓1500ms", "scenario-limit", "not a whole number of seconds", "write 1s"),
-        ("duration: 3m", "duration: ↓25h", "scenario-limit", "a run lasts from 1s to 24h", nil),
+        ("duration: 3m", "duration: ↓25h", "type-mismatch", "longer than a day, the longest duration policyc reads", nil),
         ("  callsPerMinute: 0.5", "  callsPerMinute: ↓1e3", "type-mismatch", "'1e3' is written with an exponent", "write 1000"),
         ("  callsPerMinute: 0.5", "  callsPerMinute: ↓\"0.5\"", "type-mismatch", "found the quoted string '0.5'", "write 0.5 without quotes"),
         ("  callsPerMinute: 0.5", "  callsPerMinute: ↓-1", "type-mismatch", "'callsPerMinute' is -1; it must be 0 or more", nil),

@@ -43,7 +43,7 @@ extension Values {
             }
         }
         let b = body.lowercased()
-        if b.hasPrefix("0x") || b.hasPrefix("0o") || b.hasPrefix("0b"), case .invalid(let message, let help, _) = fullInteger(t) {
+        if b.hasPrefix("0x") || b.hasPrefix("0o") || b.hasPrefix("0b"), case .invalid(let message, let help, _) = integer(t) {
             return .invalid(message: message, help: help)
         }
         if b.contains("e"), let d = Double(body), d.isFinite, body.first?.isASCIIDigit == true {

@@ -5,9 +5,12 @@ import PolicySource
 public enum Language {
     public static let version = 1
 
-    /// The largest count (retries, the budget's floor, episodes prefetched): the generated Kotlin
-    /// and Java read them as `Int`, so a larger one would make code that does not compile.
-    public static let maxCount = Int(Int32.max)
+    /// The largest counts a policy may hold (a clear finding past them): far beyond what any
+    /// client needs, and small enough that every figure made from them (retries times a day of
+    /// waiting) is an exact `Int`.
+    public static let maxRetries = 100
+    public static let maxPrefetchAhead = 100
+    public static let maxMinPerMinute = 1000
 
     public static let backoffs = Backoff.allCases.map(\.rawValue)
     public static let profileKinds = ProfileKind.allCases.map(\.rawValue)
@@ -17,7 +20,7 @@ public enum Language {
     public static let profile: [Field] = [
         Field("kind", .choice(profileKinds), title: "Kind of caller",
               help: "interactive: a viewer is waiting (at most 3 retries); background: a sync job."),
-        Field("maxRetries", .integer(min: 0, max: Language.maxCount), title: "Retries after the first attempt",
+        Field("maxRetries", .integer(min: 0, max: Language.maxRetries), title: "Retries after the first attempt",
               help: "How many times a failed request is retried. At most 3 for interactive profiles."),
         Field("base", .duration, title: "First backoff step",
               help: "The largest wait before the first retry; doubles with each retry up to cap. More than 0 and at most cap."),
@@ -52,7 +55,7 @@ public enum Language {
         Field("budget", .object([
             Field("ratio", .percent, title: "Retry budget ratio",
                   help: "Retries may be at most this share of the requests of the last minute: at most 10%."),
-            Field("minPerMinute", .integer(min: 0, max: Language.maxCount), title: "Retry budget floor",
+            Field("minPerMinute", .integer(min: 0, max: Language.maxMinPerMinute), title: "Retry budget floor",
                   help: "Retries always allowed per minute, whatever the ratio: at most 10."),
         ]), title: "Retry budget", help: "Caps retries so that an outage is not made worse."),
     ]
@@ -83,7 +86,7 @@ public enum Language {
         Field("retry", .object(retry), title: "Retry policy",
               help: "Which failures are retried, how long to wait, and the retry budget."),
         Field("prefetch", .object([
-            Field("ahead", .integer(min: 0, max: Language.maxCount), title: "Episodes prefetched",
+            Field("ahead", .integer(min: 0, max: Language.maxPrefetchAhead), title: "Episodes prefetched",
                   help: "Next episodes that ride along in the same request: at most 2 (three tickets in one request)."),
             Field("onlyUnlocked", .boolean, title: "Prefetch only unlocked episodes",
                   help: "Prefetch only the unlocked next episodes; must be true."),

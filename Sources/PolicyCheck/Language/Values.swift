@@ -25,25 +25,28 @@ public enum Values {
     /// Largest magnitude accepted anywhere: 2^53 - 1, exact as a double and in every JSON reader.
     public static let maxMagnitude: Int = (1 << 53) - 1
 
+    /// What a parser returns for a wrong text when no one will read why (`explain: false`): past a
+    /// file's report end only whether a value is valid counts, and explaining each of thousands of
+    /// wrong values of a hostile file is dear.
+    static func unexplained<T>() -> Parsed<T> { .invalid(message: "", help: nil) }
+
     // MARK: integer
 
     /// Plain decimal: `0`, `42`, `-3`. No signs of other bases, separators, exponents or fractions.
-    public static func integer(_ text: String) -> Parsed<Int> {
-        if let v = fastInteger(text) { return .value(v) }
-        return fullInteger(text)
-    }
-
-    /// `integer` without the fast path: every spelling, and the messages.
-    static func fullInteger(_ text: String) -> Parsed<Int> {
-        let t = text
-        if isPlainDecimal(t) {
-            guard let v = Int(t), abs(v) <= maxMagnitude else {
-                return .invalid(message: "'\(excerpt(t))' is too large; integers go up to \(maxMagnitude)", help: nil)
+    public static func integer(_ text: String, explain: Bool = true) -> Parsed<Int> {
+        if isPlainDecimal(text) {
+            // `Int` of a text past Int.max is nil: too large as well.
+            guard let v = Int(text), abs(v) <= maxMagnitude else {
+                return explain ? .invalid(message: "'\(excerpt(text))' is too large; integers go up to \(maxMagnitude)", help: nil) : unexplained()
             }
             return .value(v)
         }
-        // No spelling explained below is this long (see `fullDuration`), and lowering a very
-        // long value and reading it by Characters is slow.
+        return explain ? integerMistake(text) : unexplained()
+    }
+
+    /// Why `t`, which is not a plain decimal, is no integer, with the plain spelling when it has one.
+    static func integerMistake(_ t: String) -> Parsed<Int> {
+        // No spelling explained below is this long, and lowering a very long value is slow.
         if t.utf8.count > longestExplained {
             return .invalid(message: "'\(excerpt(t))' is not an integer", help: nil)
         }
@@ -56,9 +59,9 @@ public enum Values {
             .invalid(message: "'\(excerpt(t))' is \(what), not a plain decimal integer",
                      help: v.map { "write \($0)" }, correction: v.map { Correction(String($0), safety) })
         }
-        if body.hasPrefix("0x") { return suggest(Int(body.dropFirst(2), radix: 16).map { sign == "-" ? -$0 : $0 }, "hexadecimal") }
-        if body.hasPrefix("0o") { return suggest(Int(body.dropFirst(2), radix: 8).map { sign == "-" ? -$0 : $0 }, "octal") }
-        if body.hasPrefix("0b") { return suggest(Int(body.dropFirst(2), radix: 2).map { sign == "-" ? -$0 : $0 }, "binary") }
+        for (prefix, radix, what) in [("0x", 16, "hexadecimal"), ("0o", 8, "octal"), ("0b", 2, "binary")] where body.hasPrefix(prefix) {
+            return suggest(Int(body.dropFirst(2), radix: radix).map { sign == "-" ? -$0 : $0 }, what)
+        }
         if body.contains("_") || body.contains(",") {
             let digits = body.filter { $0 != "_" && $0 != "," }
             return suggest(isPlainDecimal(digits) ? Int(sign + digits) : nil, "written with digit separators",
@@ -78,29 +81,6 @@ public enum Values {
         return .invalid(message: "'\(excerpt(t))' is not an integer", help: nil)
     }
 
-    /// Plain decimals within `maxMagnitude` read on bytes; nil for any other text, which
-    /// `integer` then reads in full and explains. Parsing with `Int(_:)` after checking the digits
-    /// is slower. Agrees with the full parser wherever it returns
-    /// a value (see PerfFastPathTests).
-    static func fastInteger(_ text: String) -> Int? {
-        var text = text
-        return text.withUTF8 { b -> Int? in
-            let negative = b.first == UInt8(ascii: "-")
-            let start = negative ? 1 : 0
-            // At most 16 digits: maxMagnitude has 16, and more may overflow.
-            guard b.count > start, b.count - start <= 16 else { return nil }
-            // No leading zero, and no negative zero ("0" alone is fine).
-            if b[start] == 0x30 && (b.count - start > 1 || negative) { return nil }
-            var value = 0
-            for i in start..<b.count {
-                guard isDigit(b[i]) else { return nil }
-                value = value * 10 + Int(b[i] - 0x30)
-            }
-            guard value <= maxMagnitude else { return nil }
-            return negative ? -value : value
-        }
-    }
-
     /// `1,000` or `12,345,678`: commas between groups of three digits, as thousands are written.
     static func isThousands(_ body: String) -> Bool {
         let groups = body.split(separator: ",", omittingEmptySubsequences: false)
@@ -108,9 +88,10 @@ public enum Values {
         return groups.allSatisfy { $0.allSatisfy(\.isASCIIDigit) } && groups.dropFirst().allSatisfy { $0.count == 3 }
     }
 
+    /// Digits with an optional `-`, no leading zero (but `0` itself).
     static func isPlainDecimal(_ t: String) -> Bool {
         let digits = t.hasPrefix("-") ? t.utf8.dropFirst() : t.utf8[...]
-        guard let first = digits.first, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        guard let first = digits.first, digits.allSatisfy(isDigit) else { return false }
         if first == 0x30 { return digits.count == 1 && !t.hasPrefix("-") }
         return true
     }
@@ -149,11 +130,40 @@ public enum Values {
 
     // MARK: duration
 
-    /// `<number><unit>`, unit ms, s, m or h, a whole number of milliseconds: `500ms`, `1.5s`, `5m`.
-    /// `typical`, the usual value where it stands, picks the unit a bare number's correction gets.
-    public static func duration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
-        if let ms = fastDuration(text) { return .value(ms) }
-        return fullDuration(text, typical: typical)
+    /// The longest duration a value may hold: a day. No policy waits longer, and every sum of
+    /// waits then stays far inside an `Int`.
+    public static let maxDurationMs = 24 * 3_600_000
+
+    /// `<number><unit>`, unit ms, s, m or h, a whole number of milliseconds up to a day: `500ms`,
+    /// `1.5s`, `5m`. `typical`, the usual value where it stands, picks the unit a bare number's
+    /// correction gets.
+    public static func duration(_ text: String, typical: Int? = nil, explain: Bool = true) -> Parsed<Int> {
+        guard let (unit, unitMs) = durationUnits.first(where: { text.hasSuffix($0.0) }),
+              let (whole, fraction) = decimal(text.dropLast(unit.count)) else {
+            return explain ? durationMistake(text, typical: typical) : unexplained()
+        }
+        // Exact decimal arithmetic: whole·unit + fraction·unit / 10^digits, the fraction without
+        // its trailing zeros.
+        let fractionDigits = String(fraction.reversed().drop { $0 == "0" }.reversed())
+        var scale = 1
+        for _ in fractionDigits.utf8 { scale *= 10 }
+        guard whole.count <= 16, fractionDigits.count <= 12, let w = Int(whole),
+              case let (wholeMs, false) = w.multipliedReportingOverflow(by: unitMs),
+              wholeMs <= maxMagnitude else {
+            return explain ? .invalid(message: "'\(excerpt(text))' is too long a duration", help: nil) : unexplained()
+        }
+        let fractionMs = (Int(fractionDigits) ?? 0) * unitMs
+        guard fractionMs % scale == 0 else {
+            guard explain else { return unexplained() }
+            let below = wholeMs + fractionMs / scale
+            return .invalid(message: "'\(excerpt(text))' is not a whole number of milliseconds",
+                            help: "write \(Format.duration(below)) or \(Format.duration(below + 1))")
+        }
+        let ms = wholeMs + fractionMs / scale
+        guard ms <= maxDurationMs else {
+            return explain ? .invalid(message: "'\(excerpt(text))' is longer than a day, the longest duration policyc reads", help: nil) : unexplained()
+        }
+        return .value(ms)
     }
 
     /// The longest text whose mistake is explained in full; a longer one is only refused.
@@ -162,12 +172,11 @@ public enum Values {
     /// The units a duration ends with, and their milliseconds; `ms` before `s`.
     static let durationUnits: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
 
-    /// `duration` without the fast path: every spelling, and the messages.
-    static func fullDuration(_ text: String, typical: Int? = nil) -> Parsed<Int> {
-        let t = text
-        // The fast reading takes every duration, however long; explaining why a longer text is
-        // none reads its Characters, which is slow for a very long one.
-        if t.utf8.count > longestExplained, fastDuration(t) == nil {
+    /// Why `t`, which is not a number and a unit, is no duration, with the right spelling when
+    /// there is one.
+    static func durationMistake(_ t: String, typical: Int?) -> Parsed<Int> {
+        // Explaining reads Characters, which is slow for a very long text.
+        if t.utf8.count > longestExplained {
             return .invalid(message: "'\(excerpt(t))' is too long a duration", help: nil)
         }
         // Units spelled out ("10 seconds", "5min"): say which short unit was meant.
@@ -175,24 +184,20 @@ public enum Values {
         let word = t.dropFirst(digits.count).trimmingSpaces.lowercased()
         if !digits.isEmpty, decimal(digits) != nil, let u = spelledUnits[word] {
             return .invalid(message: "'\(excerpt(t))' has an unknown unit '\(excerpt(word))'; units are ms, s, m and h", help: "write \(excerpt("\(digits)\(u)"))",
-                            correction: wholeDuration("\(digits)\(u)").map { Correction($0, .safe) })
+                            correction: valid("\(digits)\(u)").map { Correction($0, .safe) })
         }
-        var numberPart = Substring(t)
-        var factor: Int?
-        var unit = ""
-        for (u, f) in durationUnits where t.hasSuffix(u) {
-            numberPart = t.dropLast(u.count)
-            factor = f
-            unit = u
-            break
-        }
-        let trimmed = numberPart.hasSuffix(" ") ? numberPart.trimmingSpaces : numberPart
-        if factor != nil, trimmed != numberPart, decimal(trimmed) != nil {
-            return .invalid(message: "'\(excerpt(t))' has a space before its unit", help: "write \(excerpt("\(trimmed)\(unit)"))",
-                            correction: wholeDuration("\(trimmed)\(unit)").map { Correction($0, .safe) })
-        }
-        guard let factor else {
-            if t != t.lowercased(), case .value = fullDuration(t.lowercased()) {
+        if let (unit, _) = durationUnits.first(where: { t.hasSuffix($0.0) }) {
+            let number = t.dropLast(unit.count)
+            let trimmed = number.trimmingSpaces
+            if trimmed != number, decimal(trimmed) != nil {
+                return .invalid(message: "'\(excerpt(t))' has a space before its unit", help: "write \(excerpt("\(trimmed)\(unit)"))",
+                                correction: valid("\(trimmed)\(unit)").map { Correction($0, .safe) })
+            }
+            if number.hasPrefix("-") {
+                return .invalid(message: "'\(excerpt(t))' is negative; a duration is 0 or more", help: nil)
+            }
+        } else {
+            if t != t.lowercased(), case .value = duration(t.lowercased(), explain: false) {
                 return .invalid(message: "'\(excerpt(t))' has its unit in capitals; units are ms, s, m and h",
                                 help: "write \(excerpt(t.lowercased()))", correction: Correction(t.lowercased(), .safe))
             }
@@ -200,40 +205,13 @@ public enum Values {
                 return .invalid(message: "'\(excerpt(t))' is a bare number; a duration needs a unit (its unit would be a guess)",
                                 help: "write \(excerpt(t + "ms")) or \(excerpt(t + "s"))", correction: bareNumberCorrection(t, typical: typical))
             }
-            return .invalid(message: "'\(excerpt(t))' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
         }
-        if numberPart.hasPrefix("-") {
-            return .invalid(message: "'\(excerpt(t))' is negative; a duration is 0 or more", help: nil)
-        }
-        guard let (whole, fraction) = decimal(numberPart) else {
-            return .invalid(message: "'\(excerpt(t))' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
-        }
-        // Exact decimal arithmetic: whole * factor + fraction * factor / 10^digits.
-        let frac = fraction.drop(while: { _ in false }).reversed().drop(while: { $0 == "0" }).reversed()
-        let fracDigits = String(frac)
-        guard whole.count <= 16, fracDigits.count <= 12,
-              let w = Int(whole.isEmpty ? "0" : whole), let f = fracDigits.isEmpty ? 0 : Int(fracDigits) else {
-            return .invalid(message: "'\(excerpt(t))' is too long a duration", help: nil)
-        }
-        var scale = 1
-        for _ in 0..<fracDigits.count { scale *= 10 }
-        let (wholeMs, o1) = w.multipliedReportingOverflow(by: factor)
-        let (fracScaled, o2) = f.multipliedReportingOverflow(by: factor)
-        guard !o1, !o2, wholeMs <= maxMagnitude else {
-            return .invalid(message: "'\(excerpt(t))' is too long a duration", help: nil)
-        }
-        guard fracScaled % scale == 0 else {
-            let below = wholeMs + fracScaled / scale
-            return .invalid(message: "'\(excerpt(t))' is not a whole number of milliseconds",
-                            help: "write \(Format.duration(below)) or \(Format.duration(below + 1))")
-        }
-        return .value(wholeMs + fracScaled / scale)
+        return .invalid(message: "'\(excerpt(t))' is not a duration; write a number and a unit (ms, s, m or h)", help: "for example 500ms, 1.5s, 5m")
     }
 
-    /// `text` when it is a duration that parses (a whole number of milliseconds).
-    static func wholeDuration(_ text: String) -> String? {
-        if fastDuration(text) != nil { return text }
-        if case .value = fullDuration(text) { return text }
+    /// `text` when it is a valid duration.
+    static func valid(_ text: String) -> String? {
+        if case .value = duration(text, explain: false) { return text }
         return nil
     }
 
@@ -243,7 +221,7 @@ public enum Values {
         // Without a usual value only a zero has a unit that is certain.
         guard typical != nil || number.utf8.allSatisfy({ $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }) else { return nil }
         let candidates: [(String, Int)] = ["s", "ms"].compactMap { unit in
-            guard case .value(let ms) = fullDuration(number + unit) else { return nil }
+            guard case .value(let ms) = duration(number + unit, explain: false) else { return nil }
             return (number + unit, ms)
         }
         if let zero = candidates.first(where: { $0.1 == 0 }) { return Correction(zero.0, .safe) }
@@ -264,61 +242,6 @@ public enum Values {
         "msec": "ms", "msecs": "ms", "millis": "ms", "milliseconds": "ms", "millisecond": "ms",
     ]
 
-    /// Every duration (`[0-9]+(.[0-9]+)?(ms|s|m|h)`, all ASCII) read on bytes; nil for any other
-    /// text, which `duration` then reads in full and explains. The Character-based reading is far
-    /// slower. Nil exactly where the full parser refuses (see PerfFastPathTests): past a file's
-    /// report end, nil is all the decoder needs to know (reading many over-long durations in full
-    /// is slow).
-    static func fastDuration(_ text: String) -> Int? {
-        var text = text
-        return text.withUTF8 { b -> Int? in
-            let n = b.count
-            guard n >= 2 else { return nil }
-            var end = n - 1
-            let factor: Int
-            switch b[end] {
-            case UInt8(ascii: "h"): factor = 3_600_000
-            case UInt8(ascii: "m"): factor = 60_000
-            case UInt8(ascii: "s"):
-                if b[end - 1] == UInt8(ascii: "m") {
-                    factor = 1
-                    end -= 1
-                } else {
-                    factor = 1000
-                }
-            default: return nil
-            }
-            var i = 0, whole = 0
-            while i < end, isDigit(b[i]) {
-                whole = whole &* 10 &+ Int(b[i] &- 0x30)
-                i += 1
-            }
-            // At most 16 whole digits, as the full parser (which says why past that).
-            guard i > 0, i <= 16 else { return nil }
-            var fraction = 0, scale = 1
-            if i < end {
-                guard b[i] == UInt8(ascii: "."), i + 1 < end else { return nil }
-                var k = i + 1
-                while k < end, isDigit(b[k]) { k += 1 }
-                guard k == end else { return nil }
-                // Trailing zeros do not count; at most 12 digits remain.
-                var last = end - 1
-                while last > i, b[last] == 0x30 { last -= 1 }
-                guard last - i <= 12 else { return nil }
-                k = i + 1
-                while k <= last {
-                    fraction = fraction * 10 + Int(b[k] - 0x30)
-                    scale *= 10
-                    k += 1
-                }
-            }
-            let (wholeMs, o1) = whole.multipliedReportingOverflow(by: factor)
-            let (fracScaled, o2) = fraction.multipliedReportingOverflow(by: factor)
-            guard !o1, !o2, wholeMs <= maxMagnitude, fracScaled % scale == 0 else { return nil }
-            return wholeMs + fracScaled / scale
-        }
-    }
-
     /// `123` or `1.5`: digits, optionally a point and more digits. Returns (whole, fraction) digits.
     static func decimal(_ s: Substring) -> (Substring, Substring)? {
         // On bytes: splitting and testing digits as Characters is far slower. Each
@@ -335,16 +258,35 @@ public enum Values {
 
     // MARK: percent
 
-    /// `<number>%`, greater than 0 and at most 100: `10%`, `2.5%`.
-    public static func percent(_ text: String) -> Parsed<Percent> {
-        if let p = fastPercent(text) { return .value(p) }
-        return fullPercent(text)
+    /// The most decimals a percent may have: 0.001 % is finer than any retry budget needs, and
+    /// every figure made from a percent then stays an exact `Int`.
+    public static let maxPercentDecimals = 3
+
+    /// `<number>%`, greater than 0 and at most 100, at most three decimals: `10%`, `2.5%`.
+    public static func percent(_ text: String, explain: Bool = true) -> Parsed<Percent> {
+        let body = text.dropLast()
+        guard text.hasSuffix("%"), !body.hasSuffix(" "), let (whole, fraction) = decimal(body.trimmingSpaces),
+              whole.count <= 16, fraction.count <= 16 else {
+            return explain ? percentMistake(text) : unexplained()
+        }
+        let wholeDigits = whole.drop { $0 == "0" }
+        let fractionDigits = String(fraction.reversed().drop { $0 == "0" }.reversed())
+        let canonical = (wholeDigits.isEmpty ? "0" : String(wholeDigits)) + (fractionDigits.isEmpty ? "" : "." + fractionDigits)
+        guard let value = Double(canonical), value > 0 else {
+            return explain ? .invalid(message: "'\(excerpt(text))' is not greater than 0%; a percent here is more than 0 and at most 100", help: nil) : unexplained()
+        }
+        guard value <= 100 else {
+            return explain ? .invalid(message: "'\(excerpt(text))' is over 100%; a percent here is more than 0 and at most 100", help: nil) : unexplained()
+        }
+        guard fractionDigits.count <= maxPercentDecimals else {
+            return explain ? .invalid(message: "'\(excerpt(text))' has more than \(maxPercentDecimals) decimals; a percent here has at most \(maxPercentDecimals)", help: nil) : unexplained()
+        }
+        return .value(Percent(canonical: canonical))
     }
 
-    /// `percent` without the fast path: every spelling, and the messages.
-    static func fullPercent(_ text: String) -> Parsed<Percent> {
-        let t = text
-        // No percent is this long (at most 16 digits either side of the point); see fullDuration.
+    /// Why `t`, which is not a number and `%`, is no percent, with the right spelling when there is one.
+    static func percentMistake(_ t: String) -> Parsed<Percent> {
+        // No percent is this long (at most 16 digits either side of the point).
         if t.utf8.count > longestExplained {
             return .invalid(message: "'\(excerpt(t))' is not a percent", help: "write a number and %, like 10%")
         }
@@ -363,65 +305,13 @@ public enum Values {
             }
             return .invalid(message: "'\(excerpt(t))' is not a percent", help: "write a number and %, like 10%")
         }
-        var body = t.dropLast()
+        let body = t.dropLast()
         if body.hasSuffix(" "), decimal(body.trimmingSpaces) != nil {
             let written = "\(body.trimmingSpaces)%"
-            let correction: Correction? = if case .value = fullPercent(written) { Correction(written, .safe) } else { nil }
+            let correction: Correction? = if case .value = percent(written, explain: false) { Correction(written, .safe) } else { nil }
             return .invalid(message: "'\(excerpt(t))' has a space before %", help: "write \(excerpt(written))", correction: correction)
         }
-        body = body.trimmingSpaces
-        guard let (whole, fraction) = decimal(body), whole.count <= 16, fraction.count <= 16 else {
-            return .invalid(message: "'\(excerpt(t))' is not a percent", help: "write a number and %, like 10%")
-        }
-        let digitsWhole = whole.drop(while: { $0 == "0" })
-        let digitsFraction = String(fraction.reversed().drop(while: { $0 == "0" }).reversed())
-        let canonical = (digitsWhole.isEmpty ? "0" : String(digitsWhole))
-            + (digitsFraction.isEmpty ? "" : "." + digitsFraction)
-        guard let value = Double(canonical), value > 0 else {
-            return .invalid(message: "'\(excerpt(t))' is not greater than 0%; a percent here is more than 0 and at most 100", help: nil)
-        }
-        guard value <= 100 else {
-            return .invalid(message: "'\(excerpt(t))' is over 100%; a percent here is more than 0 and at most 100", help: nil)
-        }
-        return .value(Percent(canonical: canonical))
-    }
-
-    /// The usual spellings (`[0-9]+(.[0-9]+)?%`, under 100 or exactly 100) read on bytes; nil for
-    /// any other text or doubt (a value near 100 is left to the full parser's double).
-    static func fastPercent(_ text: String) -> Percent? {
-        var text = text
-        return text.withUTF8 { b -> Percent? in
-            let n = b.count
-            guard n >= 2, n <= 34, b[n - 1] == UInt8(ascii: "%") else { return nil }
-            let end = n - 1
-            var i = 0
-            while i < end, isDigit(b[i]) { i += 1 }
-            let wholeEnd = i
-            guard wholeEnd > 0, wholeEnd <= 16 else { return nil }
-            var fractionEnd = wholeEnd  // past the last nonzero fraction digit
-            if i < end {
-                guard b[i] == UInt8(ascii: "."), i + 1 < end, end - i - 1 <= 16 else { return nil }
-                i += 1
-                while i < end, isDigit(b[i]) {
-                    if b[i] != 0x30 { fractionEnd = i + 1 }
-                    i += 1
-                }
-                guard i == end else { return nil }
-            }
-            var wholeStart = 0
-            while wholeStart < wholeEnd, b[wholeStart] == 0x30 { wholeStart += 1 }
-            let wholeDigits = wholeEnd - wholeStart
-            let hasFraction = fractionEnd > wholeEnd
-            // Over 0: some digit is not zero. At most 100: under three whole digits, or exactly 100.
-            guard wholeDigits > 0 || hasFraction else { return nil }
-            if wholeDigits >= 3 {
-                guard wholeDigits == 3, !hasFraction, b[wholeStart] == 0x31,
-                      b[wholeStart + 1] == 0x30, b[wholeStart + 2] == 0x30 else { return nil }
-            }
-            var canonical = wholeDigits == 0 ? "0" : String(decoding: b[wholeStart..<wholeEnd], as: UTF8.self)
-            if hasFraction { canonical += String(decoding: b[wholeEnd..<fractionEnd], as: UTF8.self) }
-            return Percent(canonical: canonical)
-        }
+        return .invalid(message: "'\(excerpt(t))' is not a percent", help: "write a number and %, like 10%")
     }
 
     /// A ratio under 1 (`0.07`, as whole and fraction digits) as a percent's number (`7`).
@@ -442,21 +332,20 @@ public enum Values {
 
     /// `^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$`, at most 64 characters.
     public static func isName(_ s: String) -> Bool {
-        // On the contiguous bytes: copying them into an array cost an allocation a name.
-        var s = s
-        return s.withUTF8 { u in
-            guard !u.isEmpty, u.count <= maxNameLength, isLower(u[0]) else { return false }
-            var i = 1
-            while i < u.count, isLower(u[i]) || isUpper(u[i]) || isDigit(u[i]) { i += 1 }
-            while i < u.count {
-                guard u[i] == 0x2D else { return false }
-                i += 1
-                let start = i
-                while i < u.count, isLower(u[i]) || isDigit(u[i]) { i += 1 }
-                if i == start { return false }
+        guard let first = s.utf8.first, isLower(first), s.utf8.count <= maxNameLength else { return false }
+        // Before the first '-', letters of either case and digits; after it, words of lowercase
+        // letters and digits, each '-' followed by at least one of them.
+        var afterHyphen = false, previous = first
+        for b in s.utf8.dropFirst() {
+            if b == UInt8(ascii: "-") {
+                guard previous != b else { return false }
+                afterHyphen = true
+            } else if !(isLower(b) || isDigit(b) || (!afterHyphen && isUpper(b))) {
+                return false
             }
-            return true
+            previous = b
         }
+        return previous != UInt8(ascii: "-")
     }
 
     /// Why `s` is not a name, in words.

@@ -85,7 +85,7 @@ public struct ProjectConfig: Sendable, Hashable {
         Field("limits", .object(LimitKey.allCases.map { key in
             let shape: Shape
             switch key.kind {
-            case .count: shape = .integer(min: 0, max: Language.maxCount)
+            case .count: shape = .integer(min: 0, max: key.largestCount)
             case .duration: shape = .duration
             case .percent: shape = .percent
             }

@@ -23,6 +23,15 @@ public enum LimitKey: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The largest count the limit may be, as the key it bounds.
+    public var largestCount: Int {
+        switch self {
+        case .interactiveMaxRetries, .backgroundMaxRetries: return Language.maxRetries
+        case .prefetchAheadMax: return Language.maxPrefetchAhead
+        default: return Language.maxMinPerMinute
+        }
+    }
+
     /// A least value (tightening raises it) rather than a most (tightening lowers it).
     public var isMinimum: Bool { self == .timeoutMin || self == .ticketReuseMarginMin }
 
