@@ -251,4 +251,40 @@ import Testing
         #expect(!d.message.unicodeScalars.contains { $0.value == 0x1B })
         #expect(d.message.contains("\\u{1B}"))
     }
+
+    /// A repeated list item names the first, in lists of every length.
+    @Test(arguments: [2, 15, 16, 17, 40])
+    func repeatedItemsInListsOfEveryLength(_ length: Int) {
+        let statuses = (0..<length).map { 500 + $0 % 99 }
+        var policy = Canonical.text
+        let list = "[network, 429, " + statuses.map(String.init).joined(separator: ", ") + ", 429]"
+        guard let start = policy.firstRange(of: "retryOn: ") else {
+            Issue.record("no retryOn in the canonical policy")
+            return
+        }
+        let lineEnd = policy[start.upperBound...].firstIndex(of: "\n") ?? policy.endIndex
+        policy.replaceSubrange(start.upperBound..<lineEnd, with: list)
+        let file = Checker.check(Array(policy.utf8), path: "p.yaml")
+        let repeated = file.diagnostics.filter { $0.message.contains("is listed twice") }
+        #expect(repeated.count == 1)
+        #expect(repeated.first?.message.contains("'429' is listed twice in 'retryOn'") == true)
+    }
+
+    @Test func identitiesThatUnicodeJoinsAcrossPartsAreStillTwo() {
+        // "\u{958}" normalises to two scalars, so to Swift's `==` the one code's identity reads as
+        // the other pair's; by bytes they are two values, as they are to every other reader.
+        let span = Span(.start)
+        func pair(_ code: String, _ status: Int?) -> Decoded.Value {
+            var entries = [DecodedEntry(key: "code", keySpan: span, value: Decoded(value: .string(code), span: span))]
+            if let status {
+                entries.append(DecodedEntry(key: "status", keySpan: span, value: Decoded(value: .integer(status), span: span)))
+            }
+            return .object(DecodedObject(entries))
+        }
+        let a = pair(String(repeating: "\u{958}", count: 5) + ",s6:status=i503", nil)
+        let b = pair(String(repeating: "\u{915}\u{93C}", count: 5), 503)
+        #expect(a.identity == b.identity)
+        #expect(ExactText(a.identity) != ExactText(b.identity))
+        #expect(ExactText(a.identity) == ExactText(a.identity))
+    }
 }

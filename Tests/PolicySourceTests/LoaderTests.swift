@@ -639,4 +639,24 @@ import Testing
         }
         #expect(placed > 150)
     }
+
+    /// The loader scans a small mapping for a repeated key and looks a large one's up: both point
+    /// at the first occurrence, at every size around the switch.
+    @Test(arguments: [1, 2, 15, 16, 17, 40])
+    func duplicateKeysInMappingsOfEverySize(_ keys: Int) {
+        var text = ""
+        for k in 0..<keys { text += "k\(k): \(k)\n" }
+        text += "k\(keys - 1): again\n"
+        text += "k0: again\n"
+        let loaded = Loader.load(Array(text.utf8))
+        let duplicates = loaded.diagnostics.filter { $0.rule == RuleID.yamlDuplicateKey }
+        #expect(duplicates.count == 2)
+        #expect(duplicates.first?.related.first?.span.start == Mark(line: keys, column: 1))
+        #expect(duplicates.last?.related.first?.span.start == Mark(line: 1, column: 1))
+        if case .mapping(let entries)? = loaded.root?.kind {
+            #expect(entries.count == keys)
+        } else {
+            Issue.record("no mapping")
+        }
+    }
 }

@@ -212,7 +212,8 @@ package struct PolicyDecoder {
         var out: [Decoded] = []
         out.reserveCapacity(items.count)
         var complete = true
-        var firsts = FirstSeen()
+        // Where each identity was first listed (see `Decoded.Value.identity`).
+        var firsts: [ExactText: Span] = [:]
         let itemLabel = Label.itemOf(key)
         // Whether each item is let go once decoded: not yet, from now on, or never (see
         // `startLettingGo`).
@@ -229,11 +230,15 @@ package struct PolicyDecoder {
                 complete = false
                 continue
             }
-            if unique, let first = firsts.repeatOf(v.value, among: out) {
-                fail(.typeMismatch, at: v.span,
-                     "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
-                     help: "remove the repeated item")
-                continue
+            if unique {
+                let identity = ExactText(v.value.identity)
+                if let first = firsts[identity] {
+                    fail(.typeMismatch, at: v.span,
+                         "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                         help: "remove the repeated item")
+                    continue
+                }
+                firsts[identity] = v.span
             }
             out.append(v)
         }

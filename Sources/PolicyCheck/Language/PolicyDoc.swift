@@ -22,81 +22,61 @@ public struct PolicyDoc: Sendable, Hashable {
     public struct Profile: Sendable, Hashable {
         /// The profile's key: its name and where it was written.
         public var name: Located<String>
-        /// The fields, boxed and nil while there are none: inline, six optional located values
-        /// make every profile large, and a 1 MiB file of empty profiles would hold most of its
-        /// peak memory in them.
-        private var box: Box?
+        public var kind: Located<ProfileKind>? {
+            get { fields.kind }
+            set { update { $0.kind = newValue } }
+        }
+        public var maxRetries: Located<Int>? {
+            get { fields.maxRetries }
+            set { update { $0.maxRetries = newValue } }
+        }
+        public var base: Located<Int>? {
+            get { fields.base }
+            set { update { $0.base = newValue } }
+        }
+        public var cap: Located<Int>? {
+            get { fields.cap }
+            set { update { $0.cap = newValue } }
+        }
+        public var timeout: Located<Int>? {
+            get { fields.timeout }
+            set { update { $0.timeout = newValue } }
+        }
+        public var deadline: Located<Int>? {
+            get { fields.deadline }
+            set { update { $0.deadline = newValue } }
+        }
+
+        /// The values, on the heap and absent while there are none: six located values inline made
+        /// every profile large, and a 1 MiB file of empty profiles held most of its memory in them.
+        private var stored: Stored?
+        private indirect enum Stored: Sendable, Hashable { case fields(Fields) }
+
+        private struct Fields: Sendable, Hashable {
+            var kind: Located<ProfileKind>?
+            var maxRetries, base, cap, timeout, deadline: Located<Int>?
+        }
+
+        private var fields: Fields {
+            if case .fields(let fields) = stored { return fields }
+            return Fields()
+        }
+
+        private mutating func update(_ change: (inout Fields) -> Void) {
+            var fields = self.fields
+            change(&fields)
+            stored = fields == Fields() ? nil : .fields(fields)
+        }
 
         public init(name: Located<String>, kind: Located<ProfileKind>? = nil, maxRetries: Located<Int>? = nil,
                     base: Located<Int>? = nil, cap: Located<Int>? = nil, timeout: Located<Int>? = nil,
                     deadline: Located<Int>? = nil) {
             self.name = name
-            // Without comparing a whole Fields with an empty one: most of the cost of an empty profile.
-            if kind != nil || maxRetries != nil || base != nil || cap != nil || timeout != nil || deadline != nil {
-                box = Box(Fields(kind: kind, maxRetries: maxRetries, base: base, cap: cap, timeout: timeout, deadline: deadline))
-            }
-        }
-
-        public var kind: Located<ProfileKind>? {
-            get { box?.fields.kind }
-            set { update { $0.kind = newValue } }
-        }
-        public var maxRetries: Located<Int>? {
-            get { box?.fields.maxRetries }
-            set { update { $0.maxRetries = newValue } }
-        }
-        public var base: Located<Int>? {
-            get { box?.fields.base }
-            set { update { $0.base = newValue } }
-        }
-        public var cap: Located<Int>? {
-            get { box?.fields.cap }
-            set { update { $0.cap = newValue } }
-        }
-        public var timeout: Located<Int>? {
-            get { box?.fields.timeout }
-            set { update { $0.timeout = newValue } }
-        }
-        public var deadline: Located<Int>? {
-            get { box?.fields.deadline }
-            set { update { $0.deadline = newValue } }
+            let fields = Fields(kind: kind, maxRetries: maxRetries, base: base, cap: cap, timeout: timeout, deadline: deadline)
+            stored = fields == Fields() ? nil : .fields(fields)
         }
 
         public var isInteractive: Bool { kind?.value == .interactive }
-
-        /// Copy on write: a profile is a value, whoever else holds its box.
-        private mutating func update(_ change: (inout Fields) -> Void) {
-            if box == nil {
-                box = Box(Fields())
-            } else if !isKnownUniquelyReferenced(&box!) {
-                box = Box(box!.fields)
-            }
-            change(&box!.fields)
-        }
-
-        public static func == (a: Profile, b: Profile) -> Bool {
-            a.name == b.name && (a.box?.fields ?? Fields()) == (b.box?.fields ?? Fields())
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(name)
-            hasher.combine(box?.fields ?? Fields())
-        }
-
-        private struct Fields: Hashable {
-            var kind: Located<ProfileKind>?
-            var maxRetries: Located<Int>?
-            var base: Located<Int>?
-            var cap: Located<Int>?
-            var timeout: Located<Int>?
-            var deadline: Located<Int>?
-        }
-
-        /// Mutated only through `update`, when no other profile holds it.
-        private final class Box: @unchecked Sendable {
-            var fields: Fields
-            init(_ fields: Fields) { self.fields = fields }
-        }
     }
 
     /// An entry of `waivers`, as written: each field nil when absent or not decoded.

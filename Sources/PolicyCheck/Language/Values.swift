@@ -352,7 +352,7 @@ public enum Values {
     public static func nameProblem(_ s: String) -> String {
         if s.isEmpty { return "a name cannot be empty" }
         // Counted once, and only past the limit in bytes (counting a long name is not free).
-        let length = s.utf8.count > maxNameLength ? s.scalarCount : 0
+        let length = s.utf8.count > maxNameLength ? s.unicodeScalars.count : 0
         if length > maxNameLength { return "it is \(length) characters long, over the limit of \(maxNameLength)" }
         // Named by code and name: a Cyrillic 'е' or a KELVIN SIGN looks like the ASCII letter.
         if let other = s.unicodeScalars.first(where: { !$0.isASCII }) {

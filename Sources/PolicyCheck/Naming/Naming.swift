@@ -3,41 +3,53 @@ import PolicySource
 /// The one place that turns policy and profile names into identifiers, and knows which
 /// identifiers are taken: keywords of each language and the members every generated file has.
 public enum Naming {
+    // Identifiers are made on bytes: every valid name is ASCII letters, digits and '-'. A byte
+    // past ASCII (only in an invalid name, which is never generated) passes through unchanged.
+
     /// `ios-player` → `IosPlayer`; `ticketPlay` → `TicketPlay`.
     public static func upperCamel(_ name: String) -> String {
-        if let fast = ASCIIName.convert(name, .upperCamel) { return fast }
-        return upperCamelByCharacters(name)
+        String(decoding: parts(name).flatMap(capitalized), as: UTF8.self)
     }
 
-    static func upperCamelByCharacters(_ name: String) -> String {
-        name.split(separator: "-").map { capitalizeFirst(String($0)) }.joined()
-    }
-
-    /// `ticket-play` → `ticketPlay`; `ticketPlay` stays.
+    /// `ticket-play` → `ticketPlay`; `ticketPlay` stays. A name of dashes only stays as it is.
     public static func lowerCamel(_ name: String) -> String {
-        // A name of dashes only has no parts: it stays as it is.
-        if let fast = ASCIIName.convert(name, .lowerCamel) { return fast.isEmpty ? name : fast }
-        return lowerCamelByCharacters(name)
-    }
-
-    static func lowerCamelByCharacters(_ name: String) -> String {
-        let parts = name.split(separator: "-").map(String.init)
+        let parts = parts(name)
         guard let first = parts.first else { return name }
-        return first + parts.dropFirst().map(capitalizeFirst).joined()
+        return String(decoding: first + parts.dropFirst().flatMap(capitalized), as: UTF8.self)
     }
 
     /// `ticket-play` and `ticketPlay` → `TICKET_PLAY`; `myURL` → `MY_URL`.
     public static func screamingSnake(_ name: String) -> String {
-        if let fast = ASCIIName.convert(name, .screamingSnake) { return fast }
-        return screamingSnakeByCharacters(name)
+        parts(name).flatMap(humps).map { String(decoding: $0.map(upper), as: UTF8.self) }.joined(separator: "_")
     }
 
-    static func screamingSnakeByCharacters(_ name: String) -> String {
-        var words: [String] = []
-        for part in name.split(separator: "-") {
-            words += humps(Array(part))
+    /// The parts of a name between dashes, empty ones left out.
+    private static func parts(_ name: String) -> [ArraySlice<UInt8>] {
+        Array(name.utf8).split(separator: UInt8(ascii: "-"))
+    }
+
+    private static func capitalized(_ part: ArraySlice<UInt8>) -> [UInt8] {
+        guard let first = part.first else { return [] }
+        return [upper(first)] + part.dropFirst()
+    }
+
+    private static func upper(_ b: UInt8) -> UInt8 { Values.isLower(b) ? b - 0x20 : b }
+
+    /// Splits camelCase: a new word starts at an uppercase letter after a lowercase letter or digit,
+    /// and at the last uppercase letter of a run that a lowercase letter follows (`URLFast`).
+    private static func humps(_ part: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        var words: [ArraySlice<UInt8>] = []
+        var start = part.startIndex
+        for i in part.indices.dropFirst() where Values.isUpper(part[i]) {
+            let previous = part[i - 1]
+            let nextIsLower = i + 1 < part.endIndex && Values.isLower(part[i + 1])
+            if Values.isLower(previous) || Values.isDigit(previous) || (Values.isUpper(previous) && nextIsLower) {
+                words.append(part[start..<i])
+                start = i
+            }
         }
-        return words.map { $0.uppercased() }.joined(separator: "_")
+        words.append(part[start...])
+        return words
     }
 
     /// The generated Swift and Kotlin type of a policy, and the TypeScript module's file name:
@@ -58,29 +70,10 @@ public enum Naming {
     /// Kotlin and TypeScript enum cases and constants of a policy value: `full-jitter` → `FULL_JITTER`.
     package static func enumCase(_ value: String) -> String { screamingSnake(value) }
 
+    /// `retry` → `Retry`: the first character raised.
     package static func capitalizeFirst(_ s: String) -> String {
         guard let f = s.first else { return s }
         return f.uppercased() + s.dropFirst()
-    }
-
-    /// Splits camelCase: a new word starts at an uppercase letter after a lowercase letter or digit,
-    /// and at the last uppercase letter of a run that a lowercase letter follows (`URLFast`).
-    static func humps(_ chars: [Character]) -> [String] {
-        var words: [String] = []
-        var current = ""
-        for (i, c) in chars.enumerated() {
-            if c.isUppercase, !current.isEmpty {
-                let prev = chars[i - 1]
-                let nextIsLower = i + 1 < chars.count && chars[i + 1].isLowercase
-                if prev.isLowercase || prev.isNumber || (prev.isUppercase && nextIsLower) {
-                    words.append(current)
-                    current = ""
-                }
-            }
-            current.append(c)
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
     }
 
     /// Members that every generated Swift type declares; a profile constant may not take one.

@@ -81,12 +81,9 @@ private struct Frame {
     /// on one stack for all frames cost a copy out of it and a removal from it per collection.
     var entries: [Entry] = []
     var items: [Node] = []
-    /// The entries by key, made only once a mapping is large (see `firstSpan`); by bytes, as
-    /// every key comparison (see `sameText`).
-    var seen = HashIndex()
-    /// The hash of the last key `firstSpan` looked up and did not find, with where that key
-    /// stands: it becomes the next entry, and is indexed with this hash instead of a second one.
-    var lastKeyHash: (span: Span, hash: UInt64)?
+    /// Where each key of `entries` stands, by its bytes (see `sameText`), made only once a
+    /// mapping is large (see `firstSpan`).
+    var seen: [ExactText: Span] = [:]
     var pendingKey: String?
     var pendingKeySpan = Span(.start)
     var skipValue = false
@@ -405,9 +402,9 @@ private struct EventReader {
     }
 
     /// Where `key` first stands in this mapping, if it does. A policy's mappings hold a few keys:
-    /// scanning them beats hashing; a large mapping gets a dictionary, kept up to date from then on.
-    /// Every key taken becomes an entry when its value arrives, before the next key, so the
-    /// entries are exactly the keys seen. Keys are the same when their bytes are: `K` and the
+    /// scanning them beats hashing; a large mapping's keys go in a dictionary, kept up to date from
+    /// then on. Every key taken becomes an entry when its value arrives, before the next key, so
+    /// the entries are exactly the keys seen. Keys are the same when their bytes are: `K` and the
     /// Kelvin sign, or a composed and a decomposed letter, are two keys to every other reader.
     mutating func firstSpan(of key: String, frame top: Int) -> Span? {
         let count = stack[top].entries.count
@@ -415,28 +412,11 @@ private struct EventReader {
             for i in 0..<count where sameText(stack[top].entries[i].key, key) { return stack[top].entries[i].keySpan }
             return nil
         }
-        let hash = Self.hash(key)
         while stack[top].seen.count < count {
-            let indexed = stack[top].seen.count
-            let indexedHash: UInt64
-            if let last = stack[top].lastKeyHash, last.span == stack[top].entries[indexed].keySpan {
-                indexedHash = last.hash
-            } else {
-                indexedHash = Self.hash(stack[top].entries[indexed].key)
-            }
-            stack[top].seen.insert(hash: indexedHash, index: indexed)
+            let entry = stack[top].entries[stack[top].seen.count]
+            stack[top].seen[ExactText(entry.key)] = entry.keySpan
         }
-        let entries = stack[top].entries
-        let found = stack[top].seen.find(hash: hash) { sameText(entries[$0].key, key) }
-        stack[top].lastKeyHash = found == nil ? (stack[top].pendingKeySpan, hash) : nil
-        return found.map { entries[$0].keySpan }
-    }
-
-    /// A key's hash by its bytes (keys are the same when their bytes are, see `firstSpan`),
-    /// seeded per process: no file can make its keys share slots.
-    static func hash(_ key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { hashOfBytes($0) }
+        return stack[top].seen[ExactText(key)]
     }
 
     mutating func report(_ rule: RuleID, at mark: Mark, _ message: String) {
