@@ -138,21 +138,20 @@ public enum Values {
     /// `1.5s`, `5m`. `typical`, the usual value where it stands, picks the unit a bare number's
     /// correction gets.
     public static func duration(_ text: String, typical: Int? = nil, explain: Bool = true) -> Parsed<Int> {
-        guard let (unit, unitMs) = durationUnits.first(where: { text.hasSuffix($0.0) }),
-              let (whole, fraction) = decimal(text.dropLast(unit.count)) else {
+        let bytes = Array(text.utf8)
+        guard let (unit, unitMs) = durationUnitBytes.first(where: { bytes.count > $0.0.count && bytes.ends(with: $0.0) }),
+              let number = DecimalDigits(bytes.dropLast(unit.count)) else {
             return explain ? durationMistake(text, typical: typical) : unexplained()
         }
-        // Exact decimal arithmetic: whole·unit + fraction·unit / 10^digits, the fraction without
-        // its trailing zeros.
-        let fractionDigits = String(fraction.reversed().drop { $0 == "0" }.reversed())
-        var scale = 1
-        for _ in fractionDigits.utf8 { scale *= 10 }
-        guard whole.count <= 16, fractionDigits.count <= 12, let w = Int(whole),
-              case let (wholeMs, false) = w.multipliedReportingOverflow(by: unitMs),
+        // Exact decimal arithmetic: whole·unit + fraction·unit / 10^digits.
+        let fraction = number.significantFraction
+        guard number.whole.count <= 16, fraction.count <= 12,
+              case let (wholeMs, false) = DecimalDigits.value(number.whole).multipliedReportingOverflow(by: unitMs),
               wholeMs <= maxMagnitude else {
             return explain ? .invalid(message: "'\(excerpt(text))' is too long a duration", help: nil) : unexplained()
         }
-        let fractionMs = (Int(fractionDigits) ?? 0) * unitMs
+        let scale = fraction.reduce(1) { scale, _ in scale * 10 }
+        let fractionMs = DecimalDigits.value(fraction) * unitMs
         guard fractionMs % scale == 0 else {
             guard explain else { return unexplained() }
             let below = wholeMs + fractionMs / scale
@@ -171,6 +170,7 @@ public enum Values {
 
     /// The units a duration ends with, and their milliseconds; `ms` before `s`.
     static let durationUnits: [(String, Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+    static let durationUnitBytes = durationUnits.map { (Array($0.0.utf8), $0.1) }
 
     /// Why `t`, which is not a number and a unit, is no duration, with the right spelling when
     /// there is one.
@@ -242,18 +242,9 @@ public enum Values {
         "msec": "ms", "msecs": "ms", "millis": "ms", "milliseconds": "ms", "millisecond": "ms",
     ]
 
-    /// `123` or `1.5`: digits, optionally a point and more digits. Returns (whole, fraction) digits.
+    /// `123` or `1.5` (see `DecimalDigits`): the whole and fraction digits as text.
     static func decimal(_ s: Substring) -> (Substring, Substring)? {
-        // On bytes: splitting and testing digits as Characters is far slower. Each
-        // part is ASCII digits, so every index here is a Character's boundary.
-        let u = s.utf8
-        guard let dot = u.firstIndex(of: UInt8(ascii: ".")) ?? Optional(u.endIndex), dot != u.startIndex,
-              u[..<dot].allSatisfy(isDigit) else { return nil }
-        let whole = s[..<dot]
-        guard dot != u.endIndex else { return (whole, "") }
-        let fraction = s[u.index(after: dot)...]
-        guard !fraction.isEmpty, fraction.utf8.allSatisfy(isDigit) else { return nil }
-        return (whole, fraction)
+        DecimalDigits(ArraySlice(s.utf8)).map { (Substring(decoding: $0.whole, as: UTF8.self), Substring(decoding: $0.fraction, as: UTF8.self)) }
     }
 
     // MARK: percent
@@ -264,21 +255,23 @@ public enum Values {
 
     /// `<number>%`, greater than 0 and at most 100, at most three decimals: `10%`, `2.5%`.
     public static func percent(_ text: String, explain: Bool = true) -> Parsed<Percent> {
-        let body = text.dropLast()
-        guard text.hasSuffix("%"), !body.hasSuffix(" "), let (whole, fraction) = decimal(body.trimmingSpaces),
-              whole.count <= 16, fraction.count <= 16 else {
+        let bytes = Array(text.utf8)
+        // Spaces before the number are allowed, not between it and the sign.
+        guard bytes.last == UInt8(ascii: "%"), bytes.dropLast().last != UInt8(ascii: " "),
+              let number = DecimalDigits(bytes.dropLast().drop { $0 == UInt8(ascii: " ") }),
+              number.whole.count <= 16, number.fraction.count <= 16 else {
             return explain ? percentMistake(text) : unexplained()
         }
-        let wholeDigits = whole.drop { $0 == "0" }
-        let fractionDigits = String(fraction.reversed().drop { $0 == "0" }.reversed())
-        let canonical = (wholeDigits.isEmpty ? "0" : String(wholeDigits)) + (fractionDigits.isEmpty ? "" : "." + fractionDigits)
-        guard let value = Double(canonical), value > 0 else {
+        let whole = number.whole.drop { $0 == UInt8(ascii: "0") }, fraction = number.significantFraction
+        let canonical = (whole.isEmpty ? "0" : String(decoding: whole, as: UTF8.self))
+            + (fraction.isEmpty ? "" : "." + String(decoding: fraction, as: UTF8.self))
+        guard whole.contains(where: { $0 != UInt8(ascii: "0") }) || !fraction.isEmpty else {
             return explain ? .invalid(message: "'\(excerpt(text))' is not greater than 0%; a percent here is more than 0 and at most 100", help: nil) : unexplained()
         }
-        guard value <= 100 else {
+        guard whole.count < 3 || (whole.elementsEqual("100".utf8) && fraction.isEmpty) else {
             return explain ? .invalid(message: "'\(excerpt(text))' is over 100%; a percent here is more than 0 and at most 100", help: nil) : unexplained()
         }
-        guard fractionDigits.count <= maxPercentDecimals else {
+        guard fraction.count <= maxPercentDecimals else {
             return explain ? .invalid(message: "'\(excerpt(text))' has more than \(maxPercentDecimals) decimals; a percent here has at most \(maxPercentDecimals)", help: nil) : unexplained()
         }
         return .value(Percent(canonical: canonical))
@@ -332,11 +325,13 @@ public enum Values {
 
     /// `^[a-z][a-zA-Z0-9]*(-[a-z0-9]+)*$`, at most 64 characters.
     public static func isName(_ s: String) -> Bool {
-        guard let first = s.utf8.first, isLower(first), s.utf8.count <= maxNameLength else { return false }
+        guard s.utf8.count <= maxNameLength else { return false }
+        let bytes = Array(s.utf8)
+        guard let first = bytes.first, isLower(first) else { return false }
         // Before the first '-', letters of either case and digits; after it, words of lowercase
         // letters and digits, each '-' followed by at least one of them.
         var afterHyphen = false, previous = first
-        for b in s.utf8.dropFirst() {
+        for b in bytes.dropFirst() {
             if b == UInt8(ascii: "-") {
                 guard previous != b else { return false }
                 afterHyphen = true
@@ -368,6 +363,38 @@ public enum Values {
     static func isLower(_ b: UInt8) -> Bool { b >= 0x61 && b <= 0x7A }
     static func isUpper(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
     static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+}
+
+/// `123` or `1.5`: digits, optionally a point and more digits, as the bytes of the whole and the
+/// fraction digits; the one reading of a number that durations, percents and decimals share.
+struct DecimalDigits {
+    var whole: ArraySlice<UInt8>
+    var fraction: ArraySlice<UInt8>
+
+    init?(_ bytes: ArraySlice<UInt8>) {
+        let point = bytes.firstIndex(of: UInt8(ascii: ".")) ?? bytes.endIndex
+        whole = bytes[..<point]
+        fraction = point == bytes.endIndex ? [] : bytes[(point + 1)...]
+        guard !whole.isEmpty, whole.allSatisfy(Values.isDigit), fraction.allSatisfy(Values.isDigit),
+              point == bytes.endIndex || !fraction.isEmpty else { return nil }
+    }
+
+    /// The fraction without its trailing zeros.
+    var significantFraction: ArraySlice<UInt8> {
+        var digits = fraction
+        while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+        return digits
+    }
+
+    /// The value of at most 18 digits.
+    static func value(_ digits: ArraySlice<UInt8>) -> Int {
+        digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes end with `suffix`.
+    func ends(with suffix: [UInt8]) -> Bool { self.suffix(suffix.count).elementsEqual(suffix) }
 }
 
 /// A percent as written, kept exact: `canonical` is the decimal number without the sign ("2.5").

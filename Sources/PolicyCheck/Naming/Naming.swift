@@ -8,49 +8,54 @@ public enum Naming {
 
     /// `ios-player` → `IosPlayer`; `ticketPlay` → `TicketPlay`.
     public static func upperCamel(_ name: String) -> String {
-        String(decoding: parts(name).flatMap(capitalized), as: UTF8.self)
+        camelCase(name, raisingFirst: true)
     }
 
     /// `ticket-play` → `ticketPlay`; `ticketPlay` stays. A name of dashes only stays as it is.
     public static func lowerCamel(_ name: String) -> String {
-        let parts = parts(name)
-        guard let first = parts.first else { return name }
-        return String(decoding: first + parts.dropFirst().flatMap(capitalized), as: UTF8.self)
+        guard name.utf8.contains(dash) else { return name }
+        let camel = camelCase(name, raisingFirst: false)
+        return camel.isEmpty ? name : camel
     }
 
-    /// `ticket-play` and `ticketPlay` → `TICKET_PLAY`; `myURL` → `MY_URL`.
+    /// Dashes left out, the first letter after each raised, and the very first when `raisingFirst`.
+    private static func camelCase(_ name: String, raisingFirst: Bool) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(name.utf8.count)
+        var raise = raisingFirst
+        for b in name.utf8 {
+            if b == dash {
+                raise = raisingFirst || !out.isEmpty
+                continue
+            }
+            out.append(raise ? upper(b) : b)
+            raise = false
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `ticket-play` and `ticketPlay` → `TICKET_PLAY`; `myURL` → `MY_URL`. Words start after a
+    /// dash and at a hump: an uppercase letter after a lowercase letter or digit, or the last of a
+    /// run of uppercase letters that a lowercase letter follows (`URLFast`).
     public static func screamingSnake(_ name: String) -> String {
-        parts(name).flatMap(humps).map { String(decoding: $0.map(upper), as: UTF8.self) }.joined(separator: "_")
+        let bytes = Array(name.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(2 * bytes.count)
+        for i in bytes.indices where bytes[i] != dash {
+            let b = bytes[i]
+            let previous = i > 0 ? bytes[i - 1] : dash
+            let nextIsLower = i + 1 < bytes.count && Values.isLower(bytes[i + 1])
+            let hump = Values.isUpper(b)
+                && (Values.isLower(previous) || Values.isDigit(previous) || (Values.isUpper(previous) && nextIsLower))
+            if (previous == dash || hump) && !out.isEmpty { out.append(UInt8(ascii: "_")) }
+            out.append(upper(b))
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The parts of a name between dashes, empty ones left out.
-    private static func parts(_ name: String) -> [ArraySlice<UInt8>] {
-        Array(name.utf8).split(separator: UInt8(ascii: "-"))
-    }
-
-    private static func capitalized(_ part: ArraySlice<UInt8>) -> [UInt8] {
-        guard let first = part.first else { return [] }
-        return [upper(first)] + part.dropFirst()
-    }
+    private static let dash = UInt8(ascii: "-")
 
     private static func upper(_ b: UInt8) -> UInt8 { Values.isLower(b) ? b - 0x20 : b }
-
-    /// Splits camelCase: a new word starts at an uppercase letter after a lowercase letter or digit,
-    /// and at the last uppercase letter of a run that a lowercase letter follows (`URLFast`).
-    private static func humps(_ part: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
-        var words: [ArraySlice<UInt8>] = []
-        var start = part.startIndex
-        for i in part.indices.dropFirst() where Values.isUpper(part[i]) {
-            let previous = part[i - 1]
-            let nextIsLower = i + 1 < part.endIndex && Values.isLower(part[i + 1])
-            if Values.isLower(previous) || Values.isDigit(previous) || (Values.isUpper(previous) && nextIsLower) {
-                words.append(part[start..<i])
-                start = i
-            }
-        }
-        words.append(part[start...])
-        return words
-    }
 
     /// The generated Swift and Kotlin type of a policy, and the TypeScript module's file name:
     /// `ios-player` → `IosPlayerPolicy`.

@@ -27,23 +27,25 @@ extension Rule {
                        note: "close to a member's name is fine"),
         ],
         check: { doc, findings in
-            // The first profile of each Swift constant and of each Kotlin (and TypeScript) one.
-            var firstSwift: [String: Int] = [:], firstKotlin: [String: Int] = [:]
+            // Who has each Swift constant, and each Kotlin (and TypeScript) one: a word generated
+            // code already has, else the first profile that became it.
+            var swiftOwners = NameOwner.swiftWords, kotlinOwners = NameOwner.kotlinWords
+            swiftOwners.reserveCapacity(swiftOwners.count + doc.profiles.count)
+            kotlinOwners.reserveCapacity(kotlinOwners.count + doc.profiles.count)
             for (p, profile) in doc.profiles.enumerated() {
                 let name = profile.name
                 guard Values.isName(name.value) else { continue }
                 let swift = Naming.swiftProfile(name.value), kotlin = Naming.kotlinProfile(name.value)
-                let taken = (swift: NameAdvice.taken(swift), kotlin: NameAdvice.taken(kotlin))
+                let swiftOwner = swiftOwners.firstValue(for: swift, else: .profile(p))
                 // A reserved word is bad-name's finding (one mistake, one finding): it shares nothing.
-                guard NameAdvice.reservedIn(taken.swift) == nil else { continue }
-                let earlier = firstSwift[swift] ?? firstKotlin[kotlin]
-                if firstSwift[swift] == nil { firstSwift[swift] = p }
-                if firstKotlin[kotlin] == nil { firstKotlin[kotlin] = p }
-                if taken.swift.isMember || taken.kotlin.isMember {
+                if case .word(let taken) = swiftOwner, NameAdvice.reservedIn(taken) != nil { continue }
+                let kotlinOwner = kotlinOwners.firstValue(for: kotlin, else: .profile(p))
+                let members = (swift: swiftOwner.members, kotlin: kotlinOwner.members)
+                if !members.swift.isEmpty || !members.kotlin.isEmpty {
                     findings.add(at: name.span,
-                                 "profile '\(name.value)' becomes \(declared(swift, kotlin, taken)), which every generated policy already declares",
+                                 "profile '\(name.value)' becomes \(declared(swift, kotlin, members)), which every generated policy already declares",
                                  help: "rename the profile, e.g. '\(name.value)-profile'")
-                } else if let earlier {
+                } else if let earlier = swiftOwner.profile(before: p) ?? kotlinOwner.profile(before: p) {
                     let first = doc.profiles[earlier].name
                     findings.add(at: name.span,
                                  "profiles '\(first.value)' and '\(name.value)' both become \(shared(first.value, swift, kotlin))",
@@ -64,5 +66,33 @@ extension Rule {
     private static func shared(_ first: String, _ swift: String, _ kotlin: String) -> String {
         Suggest.andList([Naming.swiftProfile(first) == swift ? "the Swift constant \(swift)" : nil,
                          Naming.kotlinProfile(first) == kotlin ? "the Kotlin and TypeScript constant \(kotlin)" : nil].compactMap { $0 })
+    }
+}
+
+/// Who has an identifier in generated code: a keyword or member, or the first profile that became it.
+private enum NameOwner {
+    case word(NameAdvice.Taken)
+    case profile(Int)
+
+    /// The language's words, as `NameAdvice.takenTable` has them, for Swift constants (keywords
+    /// and Swift members) and for Kotlin and TypeScript ones (their members).
+    static let swiftWords = NameAdvice.takenTable.compactMapValues { taken -> NameOwner? in
+        let own = taken.intersection([.swiftKeyword, .kotlinKeyword, .swiftMember])
+        return own.isEmpty ? nil : .word(own)
+    }
+    static let kotlinWords = NameAdvice.takenTable.compactMapValues { taken -> NameOwner? in
+        let own = taken.intersection([.kotlinMember, .typeScriptMember])
+        return own.isEmpty ? nil : .word(own)
+    }
+
+    var members: NameAdvice.Taken {
+        if case .word(let taken) = self { return taken.intersection([.swiftMember, .kotlinMember, .typeScriptMember]) }
+        return []
+    }
+
+    /// The profile that became the identifier, when it came before profile `p`.
+    func profile(before p: Int) -> Int? {
+        if case .profile(let first) = self, first != p { return first }
+        return nil
     }
 }
