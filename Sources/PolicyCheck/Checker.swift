@@ -89,70 +89,84 @@ public enum Checker {
 
     /// `check` with the loader's `reading` given (tests compare it with everything kept).
     static func check(_ bytes: [UInt8], path: String, reading: Shape?,
-                              options: CheckOptions = CheckOptions()) -> CheckedFile {
+                      options: CheckOptions = CheckOptions()) -> CheckedFile {
         var loaded = Loader.load(bytes, reading: reading)
-        var diagnostics = loaded.diagnostics
-        var suppressed = loaded.suppressed
-        var doc: PolicyDoc?
-        var lines: SourceMap?
+        var found = Found(diagnostics: loaded.diagnostics, suppressed: loaded.suppressed)
         if loaded.decodable {
-            var decoder = PolicyDecoder()
-            decoder.policyName = CanonicalEntry.policyName(forFile: path)
-            decoder.room = max(0, Loader.maxFindings - diagnostics.count)
-            decoder.source = SourceMap.Builder(bytes)
-            // The decoder holds the only tree while it decodes, so that it can let a long list's
-            // items and a long mapping's profiles go once the report is full (see
-            // `PolicyDecoder.decodeOwned`), and hands it back; the document is read the same way.
-            var tree = decoder.decodeRoot(loaded.root.take(), owned: true)
-            var root = decoder.releaseTree()
-            // Each tree is let go as soon as it is no longer needed, so a large file never holds
-            // all three: the decoded one once the document is read from it, the node tree before
-            // that when the findings already fill the file's report (the rules' fixes are written
-            // from it, and past the cap no fix is made).
-            if decoder.diagnostics.count + diagnostics.count >= Loader.maxFindings {
-                root = nil
-            }
-            let decoded = PolicyDoc(owning: tree.take())
-            doc = decoded
-            if let version = decoded.version, version.value != Language.version {
-                // Another version may mean other keys: saying more would only be noise.
-                diagnostics += findings(of: Rule.unsupportedVersion, in: decoded)
-            } else {
-                diagnostics += decoder.diagnostics
-                suppressed += decoder.suppressed
-                // One collector for every rule, each rule by index: copying the rules (their texts
-                // and closures) and a collector per rule cost more than most checks.
-                var findings = Findings()
-                findings.limits = options.limits
-                findings.source = decoder.source.take()
-                findings.root = root
-                for diagnostic in diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
-                // The rule with a room of its own collects in a copy, from the same start.
-                var ownRoom = findings
-                for i in Catalog.rules.indices where Catalog.rules[i].id != ownRoomRule {
-                    guard let check = Catalog.rules[i].check else { continue }
-                    findings.rule = (Catalog.rules[i].id, Catalog.rules[i].severity)
-                    check(decoded, &findings)
-                }
-                Catalog.rule(ownRoomRule).map { Self.check($0, decoded, &ownRoom) }
-                diagnostics += findings.diagnostics + ownRoom.diagnostics
-                suppressed += findings.skipped + ownRoom.skipped
-                // Waivers apply to what the rules found, after them (see `WaiverPass`).
-                if decoded.waivers != nil {
-                    WaiverPass.apply(&diagnostics, doc: decoded, options: options, editor: { findings.editor() })
-                }
-                // A map the fixes made whole goes to the report, when there is one; a part of one,
-                // or one for a clean file, is let go with the findings.
-                if !diagnostics.isEmpty, var whole = [findings.source, ownRoom.source].compactMap({ $0 }).first(where: \.isDone) {
-                    lines = whole.finish()
-                }
-                findings.root = nil
-                ownRoom.root = nil
-                root = nil
-            }
+            decodeAndCheck(loaded.root.take(), bytes: bytes, path: path, options: options, into: &found)
         }
         // The baseline applies last, to what the rules and waivers left (see `Baseline.apply`).
-        options.baseline?.apply(&diagnostics, doc: doc, path: path)
+        options.baseline?.apply(&found.diagnostics, doc: found.doc, path: path)
+        let diagnostics = reportable(found.diagnostics, suppressed: found.suppressed, path: path)
+        let clean = !diagnostics.contains { $0.severity == .error }
+        var file = CheckedFile(path: path, diagnostics: diagnostics, doc: found.doc, clean: clean,
+                               source: diagnostics.isEmpty ? [] : bytes)
+        // Kept only when the file has findings, which quote lines from it.
+        if !diagnostics.isEmpty { file.lines = found.lines }
+        return file
+    }
+
+    /// What checking a file found so far.
+    private struct Found {
+        var diagnostics: [Diagnostic]
+        var suppressed: Int
+        var doc: PolicyDoc?
+        /// The map of the file's lines, when the fixes made it whole.
+        var lines: SourceMap?
+    }
+
+    /// The decoder's findings and the rules' and waivers' on the document it read.
+    private static func decodeAndCheck(_ tree: consuming Node?, bytes: [UInt8], path: String, options: CheckOptions,
+                                       into found: inout Found) {
+        var decoder = PolicyDecoder()
+        decoder.policyName = CanonicalEntry.policyName(forFile: path)
+        decoder.room = max(0, Loader.maxFindings - found.diagnostics.count)
+        decoder.source = SourceMap.Builder(bytes)
+        // The decoder holds the only tree while it decodes, so that it can let a long list's
+        // items and a long mapping's profiles go once the report is full (see
+        // `PolicyDecoder.decodeOwned`), and hands it back; the document is read the same way.
+        var decoded = decoder.decodeRoot(tree, owned: true)
+        var root = decoder.releaseTree()
+        // Each tree is let go as soon as it is no longer needed, so a large file never holds
+        // all three: the decoded one once the document is read from it, the node tree before
+        // that when the findings already fill the file's report (the rules' fixes are written
+        // from it, and past the cap no fix is made).
+        if decoder.diagnostics.count + found.diagnostics.count >= Loader.maxFindings { root = nil }
+        let doc = PolicyDoc(owning: decoded.take())
+        found.doc = doc
+        if let version = doc.version, version.value != Language.version {
+            // Another version may mean other keys: saying more would only be noise.
+            found.diagnostics += findings(of: Rule.unsupportedVersion, in: doc)
+            return
+        }
+        found.diagnostics += decoder.diagnostics
+        found.suppressed += decoder.suppressed
+        var findings = Findings()
+        findings.limits = options.limits
+        findings.source = decoder.source.take()
+        findings.root = root.take()
+        for diagnostic in found.diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
+        // The rule with a room of its own collects in a copy, from the same start.
+        var ownRoom = findings
+        for rule in Catalog.rules where rule.id != ownRoomRule { check(rule, doc, &findings) }
+        Catalog.rule(ownRoomRule).map { check($0, doc, &ownRoom) }
+        found.diagnostics += findings.diagnostics + ownRoom.diagnostics
+        found.suppressed += findings.skipped + ownRoom.skipped
+        // Waivers apply to what the rules found, after them (see `WaiverPass`).
+        if doc.waivers != nil {
+            WaiverPass.apply(&found.diagnostics, doc: doc, options: options, editor: { findings.editor() })
+        }
+        // A map the fixes made whole goes to the report; a part of one is let go.
+        if var whole = [findings.source, ownRoom.source].compactMap({ $0 }).first(where: \.isDone) {
+            found.lines = whole.finish()
+        }
+    }
+
+    /// The findings in report order, at most `Loader.maxFindings` of them, each naming `path`; when
+    /// some were left out, a finding at the top says how many there were.
+    private static func reportable(_ found: [Diagnostic], suppressed: Int, path: String) -> [Diagnostic] {
+        var diagnostics = found
+        var suppressed = suppressed
         diagnostics.sortForReport()
         if diagnostics.count > Loader.maxFindings {
             suppressed += diagnostics.count - Loader.maxFindings
@@ -165,21 +179,15 @@ public enum Checker {
             }
         }
         diagnostics.sortForReport()
-        if suppressed > 0 {
-            // At the top of the file, so it reads first: what follows is not all there is. Put
-            // where a stable sort would put it, after the findings that do not sort after it.
-            let limit = Diagnostic(
-                file: path, span: Span(.start), severity: .error, rule: RuleID.inputLimit,
-                message: "the file has \(Loader.maxFindings + suppressed) findings; only the first \(Loader.maxFindings) are reported",
-                help: "fix these and check again")
-            diagnostics.insert(limit, at: diagnostics.firstIndex { Diagnostic.inReportOrder(limit, $0) } ?? diagnostics.endIndex)
-        }
-        let clean = !diagnostics.contains { $0.severity == .error }
-        var file = CheckedFile(path: path, diagnostics: diagnostics, doc: doc, clean: clean,
-                               source: diagnostics.isEmpty ? [] : bytes)
-        // Set only when the file had findings (above), which it keeps.
-        file.lines = lines
-        return file
+        guard suppressed > 0 else { return diagnostics }
+        // At the top of the file, so it reads first: what follows is not all there is. Put
+        // where a stable sort would put it, after the findings that do not sort after it.
+        let limit = Diagnostic(
+            file: path, span: Span(.start), severity: .error, rule: .inputLimit,
+            message: "the file has \(Loader.maxFindings + suppressed) findings; only the first \(Loader.maxFindings) are reported",
+            help: "fix these and check again")
+        diagnostics.insert(limit, at: diagnostics.firstIndex { Diagnostic.inReportOrder(limit, $0) } ?? diagnostics.endIndex)
+        return diagnostics
     }
 
     /// The rule checked with a room of its own, after the others, from the same start: its

@@ -73,72 +73,12 @@ struct ScenarioChecker {
                  "scenario name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
                  help: "a name looks like outage, peak-hour or surge3x")
         }
-        var duration = root["duration"].flatMap(\.duration)
-        if let d = duration {
-            if d.value < 1000 || d.value > Scenario.Bounds.maxDurationMs {
-                limit(at: d.span, "'duration' is \(Format.duration(d.value)); a run lasts from 1s to 24h")
-                duration = nil
-            } else if d.value % 1000 != 0 {
-                limit(at: d.span, "'duration' is \(Format.duration(d.value)), not a whole number of seconds",
-                      help: "write \(Format.duration(d.value / 1000 * 1000))")
-                duration = nil
-            }
-        }
-        let seed = root["seed"].flatMap(\.int)
-
+        let duration = runDuration(root)
         let fleet = root["fleet"]
         let clients = fleet?["clients"].flatMap(\.int)
         let rate = fleet?["callsPerMinute"].flatMap(\.decimal)
         let profile = fleet?["profile"].flatMap(\.string)
-        var groups: [Scenario.Group]?
-        var groupsComplete = true
-        if let fleet, case .object = fleet.value {
-            let fleetKey = root.entry("fleet")?.keySpan ?? fleet.span
-            if let list = fleet["groups"], case .list(let items) = list.value {
-                groupsComplete = list.complete && !fleet.failedKeys.contains("groups")
-                // One group's keys beside groups: which group would they be?
-                let beside = ["clients", "callsPerMinute", "profile"].filter { fleet.entry($0) != nil }
-                if !beside.isEmpty, let key = fleet.entry("groups")?.keySpan {
-                    fail(RuleID.unknownKey, at: key,
-                         "\(Suggest.andList(beside.map { "'\($0)'" })) \(beside.count == 1 ? "is a key" : "are keys") of a fleet without groups; with groups, each group has its own",
-                         help: "move \(beside.count == 1 ? "it" : "them") into the groups, or remove groups")
-                }
-                if items.count > Scenario.Bounds.maxGroups {
-                    limit(at: list.span, "'groups' lists \(items.count) groups; at most \(Scenario.Bounds.maxGroups)")
-                }
-                var found: [Scenario.Group] = []
-                for item in items {
-                    guard let name = item["name"].flatMap(\.string), let n = item["clients"].flatMap(\.int),
-                          let r = item["callsPerMinute"].flatMap(\.decimal), item.failedKeys.isEmpty else {
-                        groupsComplete = false
-                        continue
-                    }
-                    if !Values.isName(name.value) {
-                        fail(RuleID.badName, at: name.span,
-                             "group name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
-                             help: "a name looks like devices or backend-services")
-                    } else if found.contains(where: { $0.name == name.value }) {
-                        limit(at: name.span, "two groups are named '\(printable(name.value))'; each group needs its own name")
-                    }
-                    found.append(Scenario.Group(name: name.value, clients: n.value, callsPerMinute: r.value,
-                                                profile: item["profile"].flatMap(\.string)?.value))
-                }
-                if found.reduce(0, { $0 + $1.clients }) > Scenario.Bounds.maxClients {
-                    limit(at: list.span, "the groups hold \(found.reduce(0) { $0 + $1.clients }) clients; a run has at most \(Scenario.Bounds.maxClients)")
-                }
-                groups = found
-            } else if !fleet.failedKeys.contains("groups"),
-                      // A misspelt key was already reported with its did-you-mean: once is enough.
-                      !diagnostics.contains(where: { $0.rule == RuleID.unknownKey && fleet.span.start <= $0.span.start && $0.span.end <= fleet.span.end }) {
-                for key in ["clients", "callsPerMinute"] where fleet.entry(key) == nil && !fleet.failedKeys.contains(key) {
-                    let field = ScenarioLanguage.fleet.first { $0.key == key }!
-                    fail(RuleID.missingKey, at: fleetKey,
-                         "'fleet' lacks the required key '\(key)' (\(field.title.lowercased()))",
-                         help: "add '\(key):' with \(field.shape.expectation), or list groups")
-                }
-            }
-        }
-
+        let (groups, groupsComplete) = fleet.map { readGroups($0, key: root.entry("fleet")?.keySpan ?? $0.span) } ?? (nil, true)
         let server = root["server"]
         let capacity = server?["capacity"].flatMap(\.decimal)
         if let c = capacity, c.value <= 0 {
@@ -147,28 +87,12 @@ struct ScenarioChecker {
         }
         let mode = server?["mode"].flatMap(\.string).flatMap { Scenario.Mode(rawValue: $0.value) }
         let latency = server?["latency"].flatMap(\.duration)
-        let queueLimit = server?["queueLimit"].flatMap(\.int)
         if mode == .shed, let entry = server?.entry("queueLimit") {
             fail(RuleID.unknownKey, at: entry.keySpan, "'queueLimit' is a key of queue mode; this server sheds",
                  help: "remove it, or write mode: queue")
         }
         let busy = server?["busy"]
-        let busyStatus = busy?["status"].flatMap(\.int)
-        let busyRetryAfter = busy?["retryAfter"].flatMap(\.duration)
-
-        var faults: [Scenario.Fault] = []
-        var faultsComplete = root.failedKeys.contains("faults") ? false : true
-        if let list = root["faults"], case .list(let items) = list.value {
-            faultsComplete = faultsComplete && list.complete
-            if items.count > Scenario.Bounds.maxFaults {
-                limit(at: list.span, "'faults' lists \(items.count) faults; at most \(Scenario.Bounds.maxFaults)")
-            }
-            for item in items {
-                if let f = fault(item, durationMs: duration?.value) { faults.append(f) } else { faultsComplete = false }
-            }
-        }
-
-        let rejectCost = server?["rejectCost"].flatMap(\.decimal)
+        let (faults, faultsComplete) = readFaults(root, durationMs: duration?.value)
         guard !diagnostics.contains(where: { $0.severity == .error }),
               let name, let duration, groups != nil || (clients != nil && rate != nil), groupsComplete,
               let capacity, let mode, let latency,
@@ -176,12 +100,12 @@ struct ScenarioChecker {
         else { return nil }
         var scenario = Scenario(
             name: name.value, description: root["description"].flatMap(\.string)?.value, durationMs: duration.value,
-            seed: UInt64(seed?.value ?? 1), clients: clients?.value ?? 1, callsPerMinute: rate?.value ?? 0, profile: profile?.value,
-            capacity: capacity.value, mode: mode, latencyMs: latency.value, queueLimit: queueLimit?.value,
-            busyStatus: busyStatus?.value ?? 503,
+            seed: UInt64(root["seed"].flatMap(\.int)?.value ?? 1), clients: clients?.value ?? 1, callsPerMinute: rate?.value ?? 0,
+            profile: profile?.value, capacity: capacity.value, mode: mode, latencyMs: latency.value,
+            queueLimit: server?["queueLimit"].flatMap(\.int)?.value, busyStatus: busy?["status"].flatMap(\.int)?.value ?? 503,
             // A busy mapping written without retryAfter has none; no busy mapping at all: 1 s.
-            busyRetryAfterMs: busy == nil ? 1000 : busyRetryAfter?.value ?? 0,
-            rejectCost: rejectCost?.value ?? 0,
+            busyRetryAfterMs: busy == nil ? 1000 : busy?["retryAfter"].flatMap(\.duration)?.value ?? 0,
+            rejectCost: server?["rejectCost"].flatMap(\.decimal)?.value ?? 0,
             faults: faults)
         if let groups { scenario = scenario.with(groups: groups) }
         if let list = fleet?["groups"], case .list(let items) = list.value {
@@ -197,6 +121,87 @@ struct ScenarioChecker {
             return nil
         }
         return scenario
+    }
+
+    /// The run's `duration`, when it is whole seconds within the bounds.
+    mutating func runDuration(_ root: Decoded) -> Located<Int>? {
+        guard let d = root["duration"].flatMap(\.duration) else { return nil }
+        if d.value < 1000 || d.value > Scenario.Bounds.maxDurationMs {
+            limit(at: d.span, "'duration' is \(Format.duration(d.value)); a run lasts from 1s to 24h")
+            return nil
+        }
+        if d.value % 1000 != 0 {
+            limit(at: d.span, "'duration' is \(Format.duration(d.value)), not a whole number of seconds",
+                  help: "write \(Format.duration(d.value / 1000 * 1000))")
+            return nil
+        }
+        return d
+    }
+
+    /// The fleet's `groups` when it lists them, and whether every group read; without groups, the
+    /// fleet's own keys are checked for.
+    mutating func readGroups(_ fleet: Decoded, key fleetKey: Span) -> (groups: [Scenario.Group]?, complete: Bool) {
+        guard case .object = fleet.value else { return (nil, true) }
+        guard let list = fleet["groups"], case .list(let items) = list.value else {
+            // A misspelt key was already reported with its did-you-mean: once is enough.
+            if !fleet.failedKeys.contains("groups"),
+               !diagnostics.contains(where: { $0.rule == RuleID.unknownKey && fleet.span.start <= $0.span.start && $0.span.end <= fleet.span.end }) {
+                for key in ["clients", "callsPerMinute"] where fleet.entry(key) == nil && !fleet.failedKeys.contains(key) {
+                    let field = ScenarioLanguage.fleet.first { $0.key == key }!
+                    fail(RuleID.missingKey, at: fleetKey,
+                         "'fleet' lacks the required key '\(key)' (\(field.title.lowercased()))",
+                         help: "add '\(key):' with \(field.shape.expectation), or list groups")
+                }
+            }
+            return (nil, true)
+        }
+        var complete = list.complete && !fleet.failedKeys.contains("groups")
+        // One group's keys beside groups: which group would they be?
+        let beside = ["clients", "callsPerMinute", "profile"].filter { fleet.entry($0) != nil }
+        if !beside.isEmpty, let key = fleet.entry("groups")?.keySpan {
+            fail(RuleID.unknownKey, at: key,
+                 "\(Suggest.andList(beside.map { "'\($0)'" })) \(beside.count == 1 ? "is a key" : "are keys") of a fleet without groups; with groups, each group has its own",
+                 help: "move \(beside.count == 1 ? "it" : "them") into the groups, or remove groups")
+        }
+        if items.count > Scenario.Bounds.maxGroups {
+            limit(at: list.span, "'groups' lists \(items.count) groups; at most \(Scenario.Bounds.maxGroups)")
+        }
+        var found: [Scenario.Group] = []
+        for item in items {
+            guard let name = item["name"].flatMap(\.string), let n = item["clients"].flatMap(\.int),
+                  let r = item["callsPerMinute"].flatMap(\.decimal), item.failedKeys.isEmpty else {
+                complete = false
+                continue
+            }
+            if !Values.isName(name.value) {
+                fail(RuleID.badName, at: name.span,
+                     "group name '\(printable(name.value))' is not a name: \(Values.nameProblem(name.value))",
+                     help: "a name looks like devices or backend-services")
+            } else if found.contains(where: { $0.name == name.value }) {
+                limit(at: name.span, "two groups are named '\(printable(name.value))'; each group needs its own name")
+            }
+            found.append(Scenario.Group(name: name.value, clients: n.value, callsPerMinute: r.value,
+                                        profile: item["profile"].flatMap(\.string)?.value))
+        }
+        if found.reduce(0, { $0 + $1.clients }) > Scenario.Bounds.maxClients {
+            limit(at: list.span, "the groups hold \(found.reduce(0) { $0 + $1.clients }) clients; a run has at most \(Scenario.Bounds.maxClients)")
+        }
+        return (found, complete)
+    }
+
+    /// The scenario's `faults`, and whether every fault read.
+    mutating func readFaults(_ root: Decoded, durationMs: Int?) -> (faults: [Scenario.Fault], complete: Bool) {
+        var faults: [Scenario.Fault] = []
+        var complete = !root.failedKeys.contains("faults")
+        guard let list = root["faults"], case .list(let items) = list.value else { return (faults, complete) }
+        complete = complete && list.complete
+        if items.count > Scenario.Bounds.maxFaults {
+            limit(at: list.span, "'faults' lists \(items.count) faults; at most \(Scenario.Bounds.maxFaults)")
+        }
+        for item in items {
+            if let f = fault(item, durationMs: durationMs) { faults.append(f) } else { complete = false }
+        }
+        return (faults, complete)
     }
 
     /// One item of `faults`, checked against its kind; nil when it has an error or lacks a value.

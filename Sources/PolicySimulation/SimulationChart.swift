@@ -67,110 +67,143 @@ public enum SimulationChart {
     /// One run's chart; with `base`, that run's attempts per second as a dashed line over it (the
     /// other side of `simulate --base`), and the legend names both.
     static func chart(_ run: SimulationRun, base baseRun: SimulationRun? = nil, ref: String = "", title: String? = nil) -> String {
-        let n = max(1, run.series.count)
-        let cols = columns(run.series)
-        let baseCols = baseRun.map { columns($0.series) } ?? []
-        let capacity = capacitySteps(run.scenario)
-        let normal = run.scenario.normalCallsPerSecond
-        var peak = normal
-        for c in cols + baseCols { peak = max(peak, c.first + c.retries, c.successes) }
-        for (_, v) in capacity { peak = max(peak, v) }
-        let (yMax, yStep) = axis(peak * 1.05)
+        var drawing = Drawing(run: run, base: baseRun)
+        drawing.out += "<text x=\"\(Int(left))\" y=\"22\" font-size=\"14\" font-weight=\"bold\" fill=\"#222222\">\(xml(title ?? run.title))</text>\n"
+        drawing.faults()
+        drawing.grid()
+        drawing.series()
+        drawing.axes()
+        drawing.legend(ref: ref)
+        return drawing.out
+    }
+
+    /// One run's chart as it is drawn: its scales and the SVG so far.
+    struct Drawing {
+        let run: SimulationRun
+        let baseRun: SimulationRun?
+        let n: Int
+        let cols: [Column], baseCols: [Column]
+        let capacity: [(Double, Double)]
+        let normal: Double
+        let yMax: Double, yStep: Double
+        var out = ""
+
+        init(run: SimulationRun, base baseRun: SimulationRun?) {
+            self.run = run
+            self.baseRun = baseRun
+            n = max(1, run.series.count)
+            cols = columns(run.series)
+            baseCols = baseRun.map { columns($0.series) } ?? []
+            capacity = capacitySteps(run.scenario)
+            normal = run.scenario.normalCallsPerSecond
+            var peak = normal
+            for c in cols + baseCols { peak = max(peak, c.first + c.retries, c.successes) }
+            for (_, v) in capacity { peak = max(peak, v) }
+            (yMax, yStep) = axis(peak * 1.05)
+        }
+
         func x(_ t: Double) -> String { SimulationReport.fixed(left + t / Double(n) * (right - left), 1) }
         func y(_ v: Double) -> String { SimulationReport.fixed(bottom - min(v, yMax) / yMax * (bottom - top), 1) }
 
-        var out = ""
-        // Title.
-        out += "<text x=\"\(Int(left))\" y=\"22\" font-size=\"14\" font-weight=\"bold\" fill=\"#222222\">\(xml(title ?? run.title))</text>\n"
-        // Fault windows, under everything else.
-        for f in run.scenario.faults {
-            let color = faultColors[f.kind] ?? "#999999"
-            let x0 = x(Double(f.fromMs) / 1000)
-            if f.kind == .reset {
-                // An instant: a line, not a window.
-                out += "<line x1=\"\(x0)\" x2=\"\(x0)\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
-                out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 24)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
-                continue
-            }
-            let w = SimulationReport.fixed(max(0.5, (Double(f.toMs - f.fromMs) / 1000) / Double(n) * (right - left)), 1)
-            out += "<rect x=\"\(x0)\" y=\"\(Int(top))\" width=\"\(w)\" height=\"\(Int(bottom - top))\" fill=\"\(color)\" fill-opacity=\"0.15\"/>\n"
-            out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 12)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
-        }
-        // Grid and y-axis labels.
-        var v = 0.0
-        while v <= yMax + yStep / 2 {
-            out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(y(v))\" y2=\"\(y(v))\" stroke=\"#dddddd\" stroke-width=\"1\"/>\n"
-            out += "<text x=\"\(Int(left) - 6)\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\" fill=\"#444444\">\(number(v, step: yStep))</text>\n"
-            v += yStep
-        }
-        // First attempts: a stacked area from 0; retries on top of them.
-        var firstTop: [String] = [], retryTop: [String] = []
-        for c in cols {
-            for t in [c.from, c.to] {
-                firstTop.append("\(x(Double(t))),\(y(c.first))")
-                retryTop.append("\(x(Double(t))),\(y(c.first + c.retries))")
+        /// Fault windows, under everything else; a reset is an instant, a line.
+        mutating func faults() {
+            for f in run.scenario.faults {
+                let color = faultColors[f.kind] ?? "#999999"
+                let x0 = x(Double(f.fromMs) / 1000)
+                if f.kind == .reset {
+                    out += "<line x1=\"\(x0)\" x2=\"\(x0)\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                    out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 24)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
+                    continue
+                }
+                let w = SimulationReport.fixed(max(0.5, (Double(f.toMs - f.fromMs) / 1000) / Double(n) * (right - left)), 1)
+                out += "<rect x=\"\(x0)\" y=\"\(Int(top))\" width=\"\(w)\" height=\"\(Int(bottom - top))\" fill=\"\(color)\" fill-opacity=\"0.15\"/>\n"
+                out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 12)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
             }
         }
-        let base = ["\(x(Double(n))),\(y(0))", "\(x(0)),\(y(0))"]
-        out += "<polygon points=\"\((firstTop + base).joined(separator: " "))\" fill=\"\(firstColor)\" fill-opacity=\"0.85\"/>\n"
-        out += "<polygon points=\"\((retryTop + firstTop.reversed()).joined(separator: " "))\" fill=\"\(retryColor)\" fill-opacity=\"0.85\"/>\n"
-        // Successes, through the middle of each column.
-        let successes = cols.map { "\(x(Double($0.from + $0.to) / 2)),\(y($0.successes))" }
-        out += "<polyline points=\"\(successes.joined(separator: " "))\" fill=\"none\" stroke=\"\(successColor)\" stroke-width=\"2\"/>\n"
-        // Capacity (dashed) and normal demand (dotted).
-        var capacityPoints: [String] = []
-        for (i, (t, c)) in capacity.enumerated() {
-            let next = i + 1 < capacity.count ? capacity[i + 1].0 : Double(n)
-            capacityPoints += ["\(x(t)),\(y(c))", "\(x(next)),\(y(c))"]
-        }
-        out += "<polyline points=\"\(capacityPoints.joined(separator: " "))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
-        // Normal demand, over the areas, on a white halo: it runs through the first attempts'
-        // area, where a grey dotted line alone does not show.
-        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-opacity=\"0.8\"/>\n"
-        out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
-        if baseRun != nil {
-            // Base's attempts, dashed, through the middle of each column.
-            let points = baseCols.map { "\(x(Double($0.from + $0.to) / 2)),\(y($0.first + $0.retries))" }
-            out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"#7b3294\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>\n"
-        }
-        // Axes, x ticks and titles.
-        out += "<line x1=\"\(Int(left))\" x2=\"\(Int(left))\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
-        out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
-        let (_, xStep) = axis(Double(n))
-        var t = 0.0
-        while t <= Double(n) + xStep / 1000 {
-            out += "<line x1=\"\(x(t))\" x2=\"\(x(t))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom) + 4)\" stroke=\"#222222\"/>\n"
-            out += "<text x=\"\(x(t))\" y=\"\(Int(bottom) + 17)\" text-anchor=\"middle\" fill=\"#444444\">\(number(t, step: xStep))</text>\n"
-            t += xStep
-        }
-        out += "<text x=\"\(SimulationReport.fixed((left + right) / 2, 1))\" y=\"\(Int(bottom) + 36)\" text-anchor=\"middle\" fill=\"#222222\">time (s)</text>\n"
-        out += "<text transform=\"translate(18,\(SimulationReport.fixed((top + bottom) / 2, 1))) rotate(-90)\" text-anchor=\"middle\" fill=\"#222222\">requests per second</text>\n"
-        // Legend: a swatch drawn like its series, then the label.
-        var lx = left
-        func item(_ label: String, _ swatch: (String, String) -> String) {
-            out += swatch(SimulationReport.fixed(lx, 1), SimulationReport.fixed(lx + 14, 1))
-            out += "<text x=\"\(SimulationReport.fixed(lx + 19, 1))\" y=\"48\" fill=\"#222222\">\(xml(label))</text>\n"
-            lx += 30 + Double(label.count) * 6.2
-        }
-        func box(_ color: String, _ opacity: String = "0.85") -> (String, String) -> String {
-            { x0, _ in "<rect x=\"\(x0)\" y=\"39\" width=\"14\" height=\"10\" fill=\"\(color)\" fill-opacity=\"\(opacity)\"/>\n" }
-        }
-        func line(_ color: String, _ width: String, _ dash: String?) -> (String, String) -> String {
-            { x0, x1 in
-                "<line x1=\"\(x0)\" x2=\"\(x1)\" y1=\"44\" y2=\"44\" stroke=\"\(color)\" stroke-width=\"\(width)\""
-                    + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") + "/>\n"
+
+        /// Grid and y-axis labels.
+        mutating func grid() {
+            var v = 0.0
+            while v <= yMax + yStep / 2 {
+                out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(y(v))\" y2=\"\(y(v))\" stroke=\"#dddddd\" stroke-width=\"1\"/>\n"
+                out += "<text x=\"\(Int(left) - 6)\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\" fill=\"#444444\">\(number(v, step: yStep))</text>\n"
+                v += yStep
             }
         }
-        item(baseRun == nil ? "first attempts" : "head: first attempts", box(firstColor))
-        item(baseRun == nil ? "retries" : "head: retries", box(retryColor))
-        if baseRun != nil { item("base \(ref): attempts", line("#7b3294", "2", "5 3")) }
-        item("successes", line(successColor, "2", nil))
-        item("capacity", line("#222222", "1.5", "6 4"))
-        item("normal calls", line("#333333", "1.5", "2 3"))
-        for kind in Scenario.Fault.Kind.allCases where run.scenario.faults.contains(where: { $0.kind == kind }) {
-            item(kind.rawValue, box(faultColors[kind] ?? "#999999", "0.3"))
+
+        /// First attempts as an area from 0, retries stacked on them, successes, capacity (dashed),
+        /// normal demand (dotted) and the base's attempts.
+        mutating func series() {
+            var firstTop: [String] = [], retryTop: [String] = []
+            for c in cols {
+                for t in [c.from, c.to] {
+                    firstTop.append("\(x(Double(t))),\(y(c.first))")
+                    retryTop.append("\(x(Double(t))),\(y(c.first + c.retries))")
+                }
+            }
+            let base = ["\(x(Double(n))),\(y(0))", "\(x(0)),\(y(0))"]
+            out += "<polygon points=\"\((firstTop + base).joined(separator: " "))\" fill=\"\(firstColor)\" fill-opacity=\"0.85\"/>\n"
+            out += "<polygon points=\"\((retryTop + firstTop.reversed()).joined(separator: " "))\" fill=\"\(retryColor)\" fill-opacity=\"0.85\"/>\n"
+            let successes = cols.map { "\(x(Double($0.from + $0.to) / 2)),\(y($0.successes))" }
+            out += "<polyline points=\"\(successes.joined(separator: " "))\" fill=\"none\" stroke=\"\(successColor)\" stroke-width=\"2\"/>\n"
+            var capacityPoints: [String] = []
+            for (i, (t, c)) in capacity.enumerated() {
+                let next = i + 1 < capacity.count ? capacity[i + 1].0 : Double(n)
+                capacityPoints += ["\(x(t)),\(y(c))", "\(x(next)),\(y(c))"]
+            }
+            out += "<polyline points=\"\(capacityPoints.joined(separator: " "))\" fill=\"none\" stroke=\"#222222\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
+            // Normal demand, over the areas, on a white halo: it runs through the first attempts'
+            // area, where a grey dotted line alone does not show.
+            out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#ffffff\" stroke-width=\"3\" stroke-opacity=\"0.8\"/>\n"
+            out += "<line x1=\"\(x(0))\" x2=\"\(x(Double(n)))\" y1=\"\(y(normal))\" y2=\"\(y(normal))\" stroke=\"#333333\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>\n"
+            if baseRun != nil {
+                let points = baseCols.map { "\(x(Double($0.from + $0.to) / 2)),\(y($0.first + $0.retries))" }
+                out += "<polyline points=\"\(points.joined(separator: " "))\" fill=\"none\" stroke=\"#7b3294\" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>\n"
+            }
         }
-        return out
+
+        /// Axes, x ticks and titles.
+        mutating func axes() {
+            out += "<line x1=\"\(Int(left))\" x2=\"\(Int(left))\" y1=\"\(Int(top))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
+            out += "<line x1=\"\(Int(left))\" x2=\"\(Int(right))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom))\" stroke=\"#222222\"/>\n"
+            let (_, xStep) = axis(Double(n))
+            var t = 0.0
+            while t <= Double(n) + xStep / 1000 {
+                out += "<line x1=\"\(x(t))\" x2=\"\(x(t))\" y1=\"\(Int(bottom))\" y2=\"\(Int(bottom) + 4)\" stroke=\"#222222\"/>\n"
+                out += "<text x=\"\(x(t))\" y=\"\(Int(bottom) + 17)\" text-anchor=\"middle\" fill=\"#444444\">\(number(t, step: xStep))</text>\n"
+                t += xStep
+            }
+            out += "<text x=\"\(SimulationReport.fixed((left + right) / 2, 1))\" y=\"\(Int(bottom) + 36)\" text-anchor=\"middle\" fill=\"#222222\">time (s)</text>\n"
+            out += "<text transform=\"translate(18,\(SimulationReport.fixed((top + bottom) / 2, 1))) rotate(-90)\" text-anchor=\"middle\" fill=\"#222222\">requests per second</text>\n"
+        }
+
+        /// The legend: a swatch drawn like its series, then the label.
+        mutating func legend(ref: String) {
+            var lx = left
+            func item(_ label: String, _ swatch: (String, String) -> String) {
+                out += swatch(SimulationReport.fixed(lx, 1), SimulationReport.fixed(lx + 14, 1))
+                out += "<text x=\"\(SimulationReport.fixed(lx + 19, 1))\" y=\"48\" fill=\"#222222\">\(xml(label))</text>\n"
+                lx += 30 + Double(label.count) * 6.2
+            }
+            func box(_ color: String, _ opacity: String = "0.85") -> (String, String) -> String {
+                { x0, _ in "<rect x=\"\(x0)\" y=\"39\" width=\"14\" height=\"10\" fill=\"\(color)\" fill-opacity=\"\(opacity)\"/>\n" }
+            }
+            func line(_ color: String, _ width: String, _ dash: String?) -> (String, String) -> String {
+                { x0, x1 in
+                    "<line x1=\"\(x0)\" x2=\"\(x1)\" y1=\"44\" y2=\"44\" stroke=\"\(color)\" stroke-width=\"\(width)\""
+                        + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") + "/>\n"
+                }
+            }
+            item(baseRun == nil ? "first attempts" : "head: first attempts", box(firstColor))
+            item(baseRun == nil ? "retries" : "head: retries", box(retryColor))
+            if baseRun != nil { item("base \(ref): attempts", line("#7b3294", "2", "5 3")) }
+            item("successes", line(successColor, "2", nil))
+            item("capacity", line("#222222", "1.5", "6 4"))
+            item("normal calls", line("#333333", "1.5", "2 3"))
+            for kind in Scenario.Fault.Kind.allCases where run.scenario.faults.contains(where: { $0.kind == kind }) {
+                item(kind.rawValue, box(faultColors[kind] ?? "#999999", "0.3"))
+            }
+        }
     }
 
     static func faultLabel(_ f: Scenario.Fault) -> String {

@@ -163,8 +163,6 @@ private struct EventReader {
     enum Step { case goOn, goOnPastNext, done, abort }
 
     mutating func handle(_ event: RawEvent, in chunk: borrowing EventChunk) -> Step {
-        let start = event.span.start
-        let end = event.span.end
         switch event.kind {
         case .streamStart, .documentEnd, .other:
             return .goOn
@@ -173,21 +171,13 @@ private struct EventReader {
         case .documentStart:
             documents += 1
             if documents > 1 {
-                report(.yamlUnsupported, at: start,
+                report(.yamlUnsupported, at: event.span.start,
                        "a policy file holds one YAML document; a second one starts here")
                 return .done
             }
             return .goOn
         case .alias:
-            if isSkipping {
-                // Part of something already refused.
-            } else if let top = stack.indices.last, stack[top].isMapping, stack[top].pendingKey == nil {
-                reportOnce("key", at: start, "a key must be a plain word, not an alias")
-            } else {
-                reportOnce("anchor", at: start,
-                           "anchors and aliases are not supported in policy files; write the value out in full")
-            }
-            deliver(Node(.reported, span: event.span))
+            alias(event)
             return .goOn
         case .scalar:
             checkProperties(of: event, in: chunk)
@@ -200,57 +190,76 @@ private struct EventReader {
             }
             return .goOn
         case .sequenceStart, .mappingStart:
-            let isMapping = event.kind == .mappingStart
-            if stack.count >= Loader.maxDepth {
-                report(.inputLimit, at: start,
-                       "nesting is deeper than \(Loader.maxDepth) levels, the limit for a policy file")
-                return .abort
-            }
-            checkProperties(of: event, in: chunk)
-            var discard = isSkipping
-            if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
-                reportOnce("key", at: start,
-                           "a key must be a plain word, not a \(isMapping ? "mapping" : "list")")
-                discard = true
-            }
-            // An empty collection (`{}`, `[]`) is made at once, its end read ahead in the chunk:
-            // it needs no frame pushed and popped (files of tens of thousands of `{}` profiles).
-            if eventIndex + 1 < chunk.count, chunk.closes(eventIndex + 1) {
-                let span = Span(start: start, end: chunk.event(eventIndex + 1).span.end)
-                deliver(Node(discard ? .reported : isMapping ? .mapping([]) : .sequence([]), span: span))
-                return .goOnPastNext
-            }
-            var frame = Frame(isMapping: isMapping, isFlow: event.isFlow, shape: pruning ? shapeOfNext(isMapping: isMapping) : nil,
-                              start: start, discard: discard)
-            let depth = stack.count
-            if isMapping, depth < spareEntries.count { swap(&frame.entries, &spareEntries[depth]) }
-            if !isMapping, depth < spareItems.count { swap(&frame.items, &spareItems[depth]) }
-            stack.append(consume frame)
-            return .goOn
+            return startCollection(event, in: chunk)
         case .sequenceEnd, .mappingEnd:
-            guard var frame = stack.popLast() else { return .abort }
-            let span = Span(start: frame.start, end: end)
-            let node: Node
-            if frame.discard {
-                node = Node(.reported, span: span)
-            } else if stack.count >= Loader.keptDepth || (pruning && frame.shape == nil && frame.isFlow) {
-                // Below what any reader of the tree looks at, or what this one does: the
-                // collection without its contents.
-                node = Node(frame.isMapping ? .mapping([]) : .sequence([]), span: span)
-            } else if pruning && frame.shape == nil && frame.isMapping {
-                // Unread, in block style: its last entry, whose last line is the mapping's (a
-                // list keeps only its last item as it goes, in `deliver`).
-                node = Node(.mapping(frame.entries.isEmpty ? [] : [frame.entries[frame.entries.count - 1]]), span: span)
-            } else {
-                node = Node(frame.isMapping ? .mapping(Self.handOver(&frame.entries)) : .sequence(Self.handOver(&frame.items)),
-                            span: span)
-            }
-            let depth = stack.count
-            if frame.isMapping { Self.keepSpare(&frame.entries, in: &spareEntries, at: depth) }
-            else { Self.keepSpare(&frame.items, in: &spareItems, at: depth) }
-            deliver(node)
-            return .goOn
+            return endCollection(at: event.span.end)
         }
+    }
+
+    mutating func alias(_ event: RawEvent) {
+        if isSkipping {
+            // Part of something already refused.
+        } else if let top = stack.indices.last, stack[top].isMapping, stack[top].pendingKey == nil {
+            reportOnce("key", at: event.span.start, "a key must be a plain word, not an alias")
+        } else {
+            reportOnce("anchor", at: event.span.start,
+                       "anchors and aliases are not supported in policy files; write the value out in full")
+        }
+        deliver(Node(.reported, span: event.span))
+    }
+
+    mutating func startCollection(_ event: RawEvent, in chunk: borrowing EventChunk) -> Step {
+        let start = event.span.start
+        let isMapping = event.kind == .mappingStart
+        if stack.count >= Loader.maxDepth {
+            report(.inputLimit, at: start, "nesting is deeper than \(Loader.maxDepth) levels, the limit for a policy file")
+            return .abort
+        }
+        checkProperties(of: event, in: chunk)
+        var discard = isSkipping
+        if let top = stack.indices.last, stack[top].isMapping, !stack[top].discard, stack[top].pendingKey == nil {
+            reportOnce("key", at: start, "a key must be a plain word, not a \(isMapping ? "mapping" : "list")")
+            discard = true
+        }
+        // An empty collection (`{}`, `[]`) is made at once, its end read ahead in the chunk:
+        // it needs no frame pushed and popped (files of tens of thousands of `{}` profiles).
+        if eventIndex + 1 < chunk.count, chunk.closes(eventIndex + 1) {
+            let span = Span(start: start, end: chunk.event(eventIndex + 1).span.end)
+            deliver(Node(discard ? .reported : isMapping ? .mapping([]) : .sequence([]), span: span))
+            return .goOnPastNext
+        }
+        var frame = Frame(isMapping: isMapping, isFlow: event.isFlow, shape: pruning ? shapeOfNext(isMapping: isMapping) : nil,
+                          start: start, discard: discard)
+        let depth = stack.count
+        if isMapping, depth < spareEntries.count { swap(&frame.entries, &spareEntries[depth]) }
+        if !isMapping, depth < spareItems.count { swap(&frame.items, &spareItems[depth]) }
+        stack.append(consume frame)
+        return .goOn
+    }
+
+    mutating func endCollection(at end: Mark) -> Step {
+        guard var frame = stack.popLast() else { return .abort }
+        let span = Span(start: frame.start, end: end)
+        let node: Node
+        if frame.discard {
+            node = Node(.reported, span: span)
+        } else if stack.count >= Loader.keptDepth || (pruning && frame.shape == nil && frame.isFlow) {
+            // Below what any reader of the tree looks at, or what this one does: the
+            // collection without its contents.
+            node = Node(frame.isMapping ? .mapping([]) : .sequence([]), span: span)
+        } else if pruning && frame.shape == nil && frame.isMapping {
+            // Unread, in block style: its last entry, whose last line is the mapping's (a
+            // list keeps only its last item as it goes, in `deliver`).
+            node = Node(.mapping(frame.entries.isEmpty ? [] : [frame.entries[frame.entries.count - 1]]), span: span)
+        } else {
+            node = Node(frame.isMapping ? .mapping(Self.handOver(&frame.entries)) : .sequence(Self.handOver(&frame.items)),
+                        span: span)
+        }
+        let depth = stack.count
+        if frame.isMapping { Self.keepSpare(&frame.entries, in: &spareEntries, at: depth) }
+        else { Self.keepSpare(&frame.items, in: &spareItems, at: depth) }
+        deliver(node)
+        return .goOn
     }
 
     /// The shape the collection that starts now is read as (see `Frame.shape`): what its parent's
