@@ -225,8 +225,8 @@ public enum Hover {
         case .object(let fields):
             let required = fields.filter(\.required).map { p.code($0.key) }
             let optional = fields.filter { !$0.required }.map { p.code($0.key) }
-            return "a mapping with the keys " + Suggest.andList(required)
-                + (optional.isEmpty ? "" : " (optional: " + Suggest.andList(optional) + ")") + "."
+            return "a mapping with the keys " + Wording.list(required)
+                + (optional.isEmpty ? "" : " (optional: " + Wording.list(optional) + ")") + "."
         case .namedMap(_, let what):
             return "a mapping of \(what), at least one; each name becomes a constant in the generated code."
         case .list(let inner, let unique):
@@ -272,7 +272,7 @@ public enum Hover {
             if options.contains(where: { sameText($0, text) }) {
                 prose.add(shown + (choiceMeaning(text).map { ": " + $0 } ?? ""))
             } else {
-                problem("'\(text)' is not one of \(Suggest.orList(options))",
+                problem("'\(text)' is not one of \(Wording.orList(options))",
                         Suggest.nearest(text, in: options).map { Suggest.didYouMean(text, $0) }, &prose)
             }
         case .statusOrNetwork:
@@ -397,7 +397,7 @@ public enum Hover {
                 default: return profile.deadline == nil
                 }
             }
-            prose.add("Its figures show once it has a valid " + Suggest.andList(missing.map(prose.code)) + ".")
+            prose.add("Its figures show once it has a valid " + Wording.list(missing.map(prose.code)) + ".")
             return
         }
         let full = Policy.Profile(name: name, kind: kind.value, maxRetries: retries.value, baseMs: base.value, capMs: cap.value,

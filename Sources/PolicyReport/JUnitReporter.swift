@@ -25,19 +25,19 @@ extension Reporters {
                 if let help = d.help { detail += "\nhelp: " + help }
                 if let accepted = d.acceptance { detail += "\n" + accepted }
                 if let reference = reference(of: d.rule) { detail += "\nguide: " + reference.text }
-                cases += "    <testcase name=\"\(xml(name, attribute: true))\" classname=\"\(xml(file.path, attribute: true))\""
-                    + " file=\"\(xml(file.path, attribute: true))\" line=\"\(d.line)\">\n"
+                cases += "    <testcase name=\"\(Wording.xml(name, attribute: true))\" classname=\"\(Wording.xml(file.path, attribute: true))\""
+                    + " file=\"\(Wording.xml(file.path, attribute: true))\" line=\"\(d.line)\">\n"
                 if fails {
                     failures += 1
-                    cases += "      <failure message=\"\(xml(d.message, attribute: true))\" type=\"\(xml(d.rule.rawValue, attribute: true))\">"
-                        + xml(detail, attribute: false) + "</failure>\n"
+                    cases += "      <failure message=\"\(Wording.xml(d.message, attribute: true))\" type=\"\(Wording.xml(d.rule.rawValue, attribute: true))\">"
+                        + Wording.xml(detail, attribute: false) + "</failure>\n"
                 } else {
-                    cases += "      <system-out>" + xml(detail, attribute: false) + "</system-out>\n"
+                    cases += "      <system-out>" + Wording.xml(detail, attribute: false) + "</system-out>\n"
                 }
                 cases += "    </testcase>\n"
             }
             if diagnostics.isEmpty {
-                cases += "    <testcase name=\"lint\" classname=\"\(xml(file.path, attribute: true))\" file=\"\(xml(file.path, attribute: true))\"/>\n"
+                cases += "    <testcase name=\"lint\" classname=\"\(Wording.xml(file.path, attribute: true))\" file=\"\(Wording.xml(file.path, attribute: true))\"/>\n"
             }
             let tests = max(1, diagnostics.count)
             totalTests += tests
@@ -45,22 +45,22 @@ extension Reporters {
             suites.append((file.path, suite(file.path, tests: tests, failures: failures, errors: 0, cases: cases)))
         }
         for notice in sortedNotices(notices) {
-            let path = xml(notice.path, attribute: true)
-            let message = xml(notice.message, attribute: true)
+            let path = Wording.xml(notice.path, attribute: true)
+            let message = Wording.xml(notice.message, attribute: true)
             var failures = 0, errors = 0
             var cases: String
             switch notice.kind {
             case .unreadable:
                 errors = 1
                 cases = "    <testcase name=\"read\" classname=\"\(path)\" file=\"\(path)\">\n"
-                    + "      <error message=\"\(message)\" type=\"\(notice.kind.rawValue)\">\(xml(notice.message, attribute: false))</error>\n"
+                    + "      <error message=\"\(message)\" type=\"\(notice.kind.rawValue)\">\(Wording.xml(notice.message, attribute: false))</error>\n"
             case .empty, .brokenLink:
                 cases = "    <testcase name=\"\(notice.kind == .empty ? "policy files" : "link")\" classname=\"\(path)\" file=\"\(path)\">\n"
                 if strict {
                     failures = 1
-                    cases += "      <failure message=\"\(message)\" type=\"\(notice.kind.rawValue)\">\(xml(notice.message, attribute: false))</failure>\n"
+                    cases += "      <failure message=\"\(message)\" type=\"\(notice.kind.rawValue)\">\(Wording.xml(notice.message, attribute: false))</failure>\n"
                 } else {
-                    cases += "      <system-out>\(xml(notice.message, attribute: false))</system-out>\n"
+                    cases += "      <system-out>\(Wording.xml(notice.message, attribute: false))</system-out>\n"
                 }
             }
             cases += "    </testcase>\n"
@@ -79,30 +79,7 @@ extension Reporters {
     }
 
     static func suite(_ path: String, tests: Int, failures: Int, errors: Int, cases: String) -> String {
-        "  <testsuite name=\"\(xml(path, attribute: true))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
+        "  <testsuite name=\"\(Wording.xml(path, attribute: true))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\">\n"
             + cases + "  </testsuite>\n"
-    }
-
-    /// XML-escaped text. Characters XML 1.0 cannot hold (most C0 controls, U+FFFE, U+FFFF) and
-    /// the other characters `printable` neutralises are written as `\u{…}`; in attributes, tab,
-    /// CR and LF are character references so that attribute normalisation keeps them.
-    public static func xml(_ text: String, attribute: Bool) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where attribute: out += "&quot;"
-            case "'" where attribute: out += "&apos;"
-            case "\n": out += attribute ? "&#10;" : "\n"
-            case "\t": out += attribute ? "&#9;" : "\t"
-            case "\r": out += "&#13;"
-            case "\u{FFFE}", "\u{FFFF}": out += escapedScalar(scalar)  // not characters in XML 1.0
-            default:
-                appendPrintable(scalar, to: &out)
-            }
-        }
-        return out
     }
 }

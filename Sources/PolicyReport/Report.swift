@@ -139,7 +139,7 @@ public struct ReportSummary: Sendable, Hashable {
 
     /// `2 errors, 1 warning in 3 files`.
     public var text: String {
-        "\(Reporters.count(errors, "error")), \(Reporters.count(warnings, "warning")) in \(Reporters.count(files, "file"))"
+        "\(Wording.count(errors, "error")), \(Wording.count(warnings, "warning")) in \(Wording.count(files, "file"))"
     }
 
     /// The summary line: `text`, the paths that could not be read, and why warnings alone fail
@@ -147,7 +147,7 @@ public struct ReportSummary: Sendable, Hashable {
     public func line(strict: Bool) -> String {
         var line = text
         if accepted > 0 {
-            line += " (\(Reporters.count(accepted, "accepted finding")) not counted: waived or in the baseline)"
+            line += " (\(Wording.count(accepted, "accepted finding")) not counted: waived or in the baseline)"
         }
         if unreadable > 0 {
             line += "; \(unreadable) \(unreadable == 1 ? "path" : "paths") could not be read"
@@ -194,11 +194,6 @@ public enum Reporters {
         for i in files.indices { all += files[i].diagnostics }
         all.sortForReport()
         return all
-    }
-
-    /// `1 file`, `2 files`, `0 errors`.
-    package static func count(_ n: Int, _ noun: String) -> String {
-        "\(n) \(noun)\(n == 1 ? "" : "s")"
     }
 
     /// The guide's words behind a rule, for the `guide:` line and the machine formats.

@@ -110,9 +110,9 @@ public enum OutageReview {
             + "recovery \(recovery(f.recoverySeconds))"
     }
 
-    static func load(_ x: Double?) -> String { x.map { SimulationReport.fixed($0, 1) + "×" } ?? "–" }
+    static func load(_ x: Double?) -> String { x.map { Wording.number($0, places: 1) + "×" } ?? "–" }
 
-    static func percent(_ x: Double?) -> String { SimulationReport.percent(x) }
+    static func percent(_ x: Double?) -> String { Wording.percent(x) }
 
     static func recovery(_ s: Int?) -> String { s.map { "\($0) s" } ?? "none within the run" }
 

@@ -66,9 +66,9 @@ public struct FigureChange: Sendable, Hashable {
 
     func value(_ x: Double?) -> String {
         switch figure {
-        case .peakLoad, .peakLoad100ms: return x.map { SimulationReport.fixed($0, 1) + "×" } ?? "–"
-        case .sawRetry: return SimulationReport.percent(x)
-        case .p95: return x.map { SimulationReport.fixed($0 / 1000, 2) + " s" } ?? "no ticket"
+        case .peakLoad, .peakLoad100ms: return x.map { Wording.number($0, places: 1) + "×" } ?? "–"
+        case .sawRetry: return Wording.percent(x)
+        case .p95: return x.map { Wording.number($0 / 1000, places: 2) + " s" } ?? "no ticket"
         case .recovery: return x.map { "\(Int($0)) s" } ?? "none within the run"
         }
     }
@@ -82,7 +82,7 @@ public struct FigureChange: Sendable, Hashable {
             default: return head == nil ? "none on the head side" : "now measured"
             }
         }
-        func signed(_ x: Double, _ digits: Int) -> String { (x >= 0 ? "+" : "−") + SimulationReport.fixed(abs(x), digits) }
+        func signed(_ x: Double, _ digits: Int) -> String { (x >= 0 ? "+" : "−") + Wording.number(abs(x), places: digits) }
         switch figure {
         case .peakLoad, .peakLoad100ms, .p95: return b > 0 ? signed((h - b) / b * 100, 0) + " %" : signed(h - b, 2)
         case .sawRetry: return signed(h - b, 1) + " points"

@@ -160,7 +160,7 @@ struct ScenarioChecker {
         let beside = ["clients", "callsPerMinute", "profile"].filter { fleet.entry($0) != nil }
         if !beside.isEmpty, let key = fleet.entry("groups")?.keySpan {
             fail(RuleID.unknownKey, at: key,
-                 "\(Suggest.andList(beside.map { "'\($0)'" })) \(beside.count == 1 ? "is a key" : "are keys") of a fleet without groups; with groups, each group has its own",
+                 "\(Wording.list(beside.map { "'\($0)'" })) \(beside.count == 1 ? "is a key" : "are keys") of a fleet without groups; with groups, each group has its own",
                  help: "move \(beside.count == 1 ? "it" : "them") into the groups, or remove groups")
         }
         if items.count > Scenario.Bounds.maxGroups {
@@ -213,7 +213,7 @@ struct ScenarioChecker {
             let allowed = ScenarioLanguage.keys(of: kind)
             for e in entries where !allowed.contains(e.key) {
                 fail(RuleID.unknownKey, at: e.keySpan, "'\(e.key)' is not a key of \(kind.rawValue) faults",
-                     help: "\(kind.rawValue) faults take \(Suggest.andList(allowed))")
+                     help: "\(kind.rawValue) faults take \(Wording.list(allowed))")
                 ok = false
             }
             for needed in ScenarioLanguage.required(of: kind) where item.entry(needed) == nil && !item.failedKeys.contains(needed) {
@@ -290,7 +290,7 @@ extension ScenarioFile {
             guard let wanted = group.profile, !names.contains(wanted),
                   g < profileSpans.count, let span = profileSpans[g] else { continue }
             let help = Suggest.nearest(wanted, in: names).map { Suggest.didYouMean(wanted, $0) }
-                ?? "its profiles are \(Suggest.andList(names.map { "'\(printable($0))'" }))"
+                ?? "its profiles are \(Wording.list(names.map { "'\(printable($0))'" }))"
             return Diagnostic(file: path, span: span, severity: .error, rule: ScenarioLoader.limitRule,
                               message: "policy '\(printable(policy.name))' (\(printable(policy.file))) has no profile '\(printable(wanted))'",
                               help: help)

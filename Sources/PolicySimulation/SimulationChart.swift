@@ -102,8 +102,8 @@ public enum SimulationChart {
             (yMax, yStep) = axis(peak * 1.05)
         }
 
-        func x(_ t: Double) -> String { SimulationReport.fixed(left + t / Double(n) * (right - left), 1) }
-        func y(_ v: Double) -> String { SimulationReport.fixed(bottom - min(v, yMax) / yMax * (bottom - top), 1) }
+        func x(_ t: Double) -> String { Wording.number(left + t / Double(n) * (right - left), places: 1) }
+        func y(_ v: Double) -> String { Wording.number(bottom - min(v, yMax) / yMax * (bottom - top), places: 1) }
 
         /// Fault windows, under everything else; a reset is an instant, a line.
         mutating func faults() {
@@ -115,7 +115,7 @@ public enum SimulationChart {
                     out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 24)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
                     continue
                 }
-                let w = SimulationReport.fixed(max(0.5, (Double(f.toMs - f.fromMs) / 1000) / Double(n) * (right - left)), 1)
+                let w = Wording.number(max(0.5, (Double(f.toMs - f.fromMs) / 1000) / Double(n) * (right - left)), places: 1)
                 out += "<rect x=\"\(x0)\" y=\"\(Int(top))\" width=\"\(w)\" height=\"\(Int(bottom - top))\" fill=\"\(color)\" fill-opacity=\"0.15\"/>\n"
                 out += "<text x=\"\(x0)\" dx=\"3\" y=\"\(Int(top) + 12)\" fill=\"\(color)\">\(xml(faultLabel(f)))</text>\n"
             }
@@ -173,16 +173,16 @@ public enum SimulationChart {
                 out += "<text x=\"\(x(t))\" y=\"\(Int(bottom) + 17)\" text-anchor=\"middle\" fill=\"#444444\">\(number(t, step: xStep))</text>\n"
                 t += xStep
             }
-            out += "<text x=\"\(SimulationReport.fixed((left + right) / 2, 1))\" y=\"\(Int(bottom) + 36)\" text-anchor=\"middle\" fill=\"#222222\">time (s)</text>\n"
-            out += "<text transform=\"translate(18,\(SimulationReport.fixed((top + bottom) / 2, 1))) rotate(-90)\" text-anchor=\"middle\" fill=\"#222222\">requests per second</text>\n"
+            out += "<text x=\"\(Wording.number((left + right) / 2, places: 1))\" y=\"\(Int(bottom) + 36)\" text-anchor=\"middle\" fill=\"#222222\">time (s)</text>\n"
+            out += "<text transform=\"translate(18,\(Wording.number((top + bottom) / 2, places: 1))) rotate(-90)\" text-anchor=\"middle\" fill=\"#222222\">requests per second</text>\n"
         }
 
         /// The legend: a swatch drawn like its series, then the label.
         mutating func legend(ref: String) {
             var lx = left
             func item(_ label: String, _ swatch: (String, String) -> String) {
-                out += swatch(SimulationReport.fixed(lx, 1), SimulationReport.fixed(lx + 14, 1))
-                out += "<text x=\"\(SimulationReport.fixed(lx + 19, 1))\" y=\"48\" fill=\"#222222\">\(xml(label))</text>\n"
+                out += swatch(Wording.number(lx, places: 1), Wording.number(lx + 14, places: 1))
+                out += "<text x=\"\(Wording.number(lx + 19, places: 1))\" y=\"48\" fill=\"#222222\">\(xml(label))</text>\n"
                 lx += 30 + Double(label.count) * 6.2
             }
             func box(_ color: String, _ opacity: String = "0.85") -> (String, String) -> String {
@@ -235,23 +235,9 @@ public enum SimulationChart {
             s *= 10
             places += 1
         }
-        return SimulationReport.fixed(v, places)
+        return Wording.number(v, places: places)
     }
 
-    /// Text for XML: printable first (no control character, which XML forbids), then the five
-    /// characters with a meaning in markup.
-    static func xml(_ text: String) -> String {
-        var out = ""
-        for scalar in printable(text).unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Text for the SVG: printable first (a control character becomes `\u{…}`), then escaped.
+    static func xml(_ text: String) -> String { Wording.xml(printable(text), attribute: true) }
 }

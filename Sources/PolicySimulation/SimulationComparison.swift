@@ -24,7 +24,7 @@ public struct SimulationComparison: Sendable {
 
     /// Each headline figure as text for base and head, and the change in words.
     var rows: [(figure: String, base: String, head: String, change: String)] {
-        func times(_ x: Double?) -> String { SimulationReport.times(x) }
+        func times(_ x: Double?) -> String { Wording.times(x) }
         /// "–" without a base side; "no ticket" when that percentile's call got none.
         func ticket(_ s: SimulationSummary?, _ p: KeyPath<SimulationSummary.Percentiles, Int?>) -> String {
             guard let s else { return "–" }
@@ -35,7 +35,7 @@ public struct SimulationComparison: Sendable {
             if a == b { return "unchanged" }
             guard a != 0 else { return b > a ? "up" : "down" }
             let pct = (b - a) / abs(a) * 100
-            return (pct > 0 ? "+" : "") + SimulationReport.fixed(pct, 1) + " %"
+            return (pct > 0 ? "+" : "") + Wording.number(pct, places: 1) + " %"
         }
         let b = base?.summary, h = head.summary
         func d(_ x: Int?) -> Double? { x.map(Double.init) }
@@ -44,9 +44,9 @@ public struct SimulationComparison: Sendable {
             ("attempts per call", times(b?.amplification), times(h.amplification), change(b?.amplification, h.amplification)),
             ("peak load", times(b?.peakLoad), times(h.peakLoad), change(b?.peakLoad, h.peakLoad)),
             ("peak in 100 ms", times(b?.peakLoad100ms), times(h.peakLoad100ms), change(b?.peakLoad100ms, h.peakLoad100ms)),
-            (head.interactive ? "viewers who saw Retry" : "calls that failed", SimulationReport.percent(b?.failedPercent),
-             SimulationReport.percent(h.failedPercent),
-             b?.failedPercent.flatMap { a in h.failedPercent.map { SimulationReport.points($0 - a) } } ?? "–"),
+            (head.interactive ? "viewers who saw Retry" : "calls that failed", Wording.percent(b?.failedPercent),
+             Wording.percent(h.failedPercent),
+             b?.failedPercent.flatMap { a in h.failedPercent.map { Wording.points($0 - a) } } ?? "–"),
             ("time to a ticket p50", ticket(b, \.p50), ticket(h, \.p50), change(d(b?.timeToTicketMs.p50), d(h.timeToTicketMs.p50))),
             ("time to a ticket p95", ticket(b, \.p95), ticket(h, \.p95), change(d(b?.timeToTicketMs.p95), d(h.timeToTicketMs.p95))),
             ("time to a ticket p99", ticket(b, \.p99), ticket(h, \.p99), change(d(b?.timeToTicketMs.p99), d(h.timeToTicketMs.p99))),
@@ -140,15 +140,5 @@ public struct SimulationComparison: Sendable {
             out += "<g transform=\"translate(0,\(i * h))\">\n" + SimulationChart.chart(c.head, base: c.base, ref: c.ref, title: c.title) + "</g>\n"
         }
         return out + "</svg>\n"
-    }
-}
-
-extension SimulationReport {
-    /// "+1.5 points", "−2 points", "unchanged".
-    static func points(_ x: Double) -> String {
-        if x == 0 { return "unchanged" }
-        var s = fixed(abs(x), 1)
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        return (x > 0 ? "+" : "-") + s + " points"
     }
 }

@@ -60,8 +60,8 @@ public struct SimulationReport: Sendable {
         for run in runs {
             let s = run.summary
             out += "| \(Wording.code(run.policy)) | \(Wording.code(run.profile)) | \(Wording.code(run.scenario.name)) (seed \(run.seed)) | "
-                + "\(s.calls) | \(SimulationReport.times(s.amplification)) | \(SimulationReport.times(s.peakLoad)) | \(SimulationReport.times(s.peakLoad100ms)) | "
-                + "\(SimulationReport.percent(s.failedPercent))\(run.interactive ? " saw Retry" : "") | "
+                + "\(s.calls) | \(Wording.times(s.amplification)) | \(Wording.times(s.peakLoad)) | \(Wording.times(s.peakLoad100ms)) | "
+                + "\(Wording.percent(s.failedPercent))\(run.interactive ? " saw Retry" : "") | "
                 + "\(SimulationReport.percentiles(s.timeToTicketMs)) | \(SimulationReport.recovery(s.recoverySeconds)) | \(s.wastedAttempts) |\n"
         }
         out += "\n"
@@ -74,38 +74,12 @@ public struct SimulationReport: Sendable {
 
     // MARK: numbers as people read them
 
-    /// `2.4×`; `–` when undefined.
-    static func times(_ x: Double?) -> String {
-        x.map { fixed($0, $0 < 10 ? 2 : 1) + "×" } ?? "–"
-    }
-
-    /// `3.4 %`, `0 %`; `–` when undefined.
-    package static func percent(_ x: Double?) -> String {
-        guard let x else { return "–" }
-        var s = fixed(x, 1)
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        return s + " %"
-    }
-
     static func recovery(_ seconds: Int?) -> String {
         seconds.map { "\($0) s" } ?? "never"
     }
 
     static func percentiles(_ p: SimulationSummary.Percentiles) -> String {
         [p.p50, p.p95, p.p99].map { $0.map(Wording.duration) ?? "no ticket" }.joined(separator: " / ")
-    }
-
-    /// `x` with `places` decimals, rounded half away from zero, without Foundation.
-    package static func fixed(_ x: Double, _ places: Int) -> String {
-        guard x.isFinite else { return "–" }
-        var scale = 1
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(x) * Double(scale)).rounded()
-        guard scaled < 9e15 else { return JSON.number(x) }
-        let n = Int(scaled)
-        var fraction = String(n % scale)
-        while fraction.count < places { fraction = "0" + fraction }
-        return (x < 0 && n != 0 ? "-" : "") + String(n / scale) + (places > 0 ? "." + fraction : "")
     }
 
     /// Rounded to `places` decimals for JSON: the double nearest the rounded decimal.
@@ -190,10 +164,10 @@ extension SimulationRun {
         let top = series.map(\.attempts).max() ?? 0
         var note = "0–\(scenario.seconds) s"
         if let peak = summary.peakLoad, let at = summary.peakSecond {
-            note += "; peak \(SimulationReport.times(peak)) of normal at \(at) s"
+            note += "; peak \(Wording.times(peak)) of normal at \(at) s"
         }
         if let peak = summary.peakLoad100ms, let at = summary.peakTenthMs {
-            note += ", \(SimulationReport.times(peak)) in 100 ms at \(SimulationReport.fixed(Double(at) / 1000, 1)) s"
+            note += ", \(Wording.times(peak)) in 100 ms at \(Wording.number(Double(at) / 1000, places: 1)) s"
         }
         return note + "; █ = \(top) attempts/s"
     }
@@ -206,15 +180,15 @@ extension SimulationRun {
         var out = "\(title)\n"
         if let d = scenario.description { out += "  \(printable(d))\n" }
         out += "  load \(Sparkline.line(series.map(\.attempts)))  \(loadNote)\n"
-        out += "  calls \(s.calls), attempts \(s.attempts) (\(SimulationReport.times(s.amplification)) per call), retries \(s.retries)\n"
-        out += "  succeeded \(s.succeeded); failed \(s.failed) (\(SimulationReport.percent(s.failedPercent)) of calls: \(failedWords))"
+        out += "  calls \(s.calls), attempts \(s.attempts) (\(Wording.times(s.amplification)) per call), retries \(s.retries)\n"
+        out += "  succeeded \(s.succeeded); failed \(s.failed) (\(Wording.percent(s.failedPercent)) of calls: \(failedWords))"
             + " — retries used \(s.failedBy.retriesUsed), budget \(s.failedBy.budget), deadline \(s.failedBy.deadline), "
             + "not retryable \(s.failedBy.notRetryable); unfinished \(s.unfinished)\n"
         out += "  time to a ticket (every call): p50 / p95 / p99 \(SimulationReport.percentiles(s.timeToTicketMs))\n"
         for g in groups {
             out += "  group \(printable(g.name)) (\(g.clients) clients, \(printable(g.profile))): calls \(g.calls), "
-                + "\(SimulationReport.times(g.amplification)) per call, peak \(SimulationReport.times(g.peakLoad)) of its normal, "
-                + "failed \(SimulationReport.percent(g.failedPercent))\(g.interactive ? " (viewers who saw Retry)" : ""), budget refused \(g.budget)\n"
+                + "\(Wording.times(g.amplification)) per call, peak \(Wording.times(g.peakLoad)) of its normal, "
+                + "failed \(Wording.percent(g.failedPercent))\(g.interactive ? " (viewers who saw Retry)" : ""), budget refused \(g.budget)\n"
         }
         let end = scenario.faults.isEmpty ? "the start" : "the last fault ended (\(Wording.duration(scenario.lastFaultEndMs)))"
         out += "  recovery: \(s.recoverySeconds.map { "\($0) s after \(end)" } ?? "none within the run, after \(end)")"

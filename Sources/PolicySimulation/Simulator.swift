@@ -27,7 +27,7 @@ public enum Simulator {
             let names = policy.profiles.map { "'\(printable($0.name))'" }
             let nearest = Suggest.nearest(name, in: policy.profiles.map(\.name)).map { "; did you mean '\(printable($0))'?" } ?? ""
             return .failure(Failure(message:
-                "policy '\(printable(policy.name))' has no profile '\(printable(name))'; its profiles are \(Suggest.andList(names))\(nearest)"))
+                "policy '\(printable(policy.name))' has no profile '\(printable(name))'; its profiles are \(Wording.list(names))\(nearest)"))
         }
         guard let p = policy.profiles.first(where: \.isInteractive) ?? policy.profiles.first else {
             return .failure(Failure(message: "policy '\(printable(policy.name))' has no profile"))

@@ -13,16 +13,16 @@ import Testing
     }
 
     @Test func numbersAreRoundedWithoutFoundation() {
-        #expect(SimulationReport.fixed(4.2648, 1) == "4.3")
-        #expect(SimulationReport.fixed(4.25, 1) == "4.3")     // half away from zero
-        #expect(SimulationReport.fixed(0.04, 1) == "0.0")
-        #expect(SimulationReport.fixed(-1.5, 0) == "-2")
-        #expect(SimulationReport.fixed(12, 2) == "12.00")
-        #expect(SimulationReport.fixed(.nan, 1) == "–")
-        #expect(SimulationReport.percent(15.634) == "15.6 %" && SimulationReport.percent(9.0) == "9 %")
-        #expect(SimulationReport.percent(nil) == "–")
+        #expect(Wording.number(4.2648, places: 1) == "4.3")
+        #expect(Wording.number(4.25, places: 1) == "4.3")     // half away from zero
+        #expect(Wording.number(0.04, places: 1) == "0.0")
+        #expect(Wording.number(-1.5, places: 0) == "-2")
+        #expect(Wording.number(12, places: 2) == "12.00")
+        #expect(Wording.number(Double.nan, places: 1) == "–")
+        #expect(Wording.percent(15.634) == "15.6 %" && Wording.percent(9.0) == "9 %")
+        #expect(Wording.percent(nil) == "–")
         #expect(SimulationReport.rounded(1.49393, 4) == 1.4939)
-        #expect(SimulationReport.times(2.1408) == "2.14×" && SimulationReport.times(10.33) == "10.3×")
+        #expect(Wording.times(2.1408) == "2.14×" && Wording.times(10.33) == "10.3×")
     }
 
     @Test func textIsEscapedForEachFormat() {

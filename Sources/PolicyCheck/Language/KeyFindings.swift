@@ -24,7 +24,7 @@ extension PolicyDecoder {
         let nearest = Suggest.nearest(key, in: keys) ?? Suggest.byParts(key, in: unwritten)
         guard let nearest else {
             fail(.unknownKey, at: entry.keySpan, "unknown key '\(excerpt(key))' in \(owner)",
-                 help: "the keys of \(owner) are \(Suggest.andList(keys))")
+                 help: "the keys of \(owner) are \(Wording.list(keys))")
             return nil
         }
         var fix: Fix?

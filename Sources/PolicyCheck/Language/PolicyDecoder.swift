@@ -360,7 +360,7 @@ package struct PolicyDecoder {
     /// (`viewerRef: per-sesion` gets per-viewer-device, not per-session, itself an error).
     mutating func badChoice(_ text: String, _ options: [String], key: Label, span: Span) -> Decoded? {
         guard diagnostics.count < room else { return fail(.typeMismatch, at: span, "") }
-        let message = "\(key) is '\(excerpt(text))', which is not one of \(Suggest.orList(options))"
+        let message = "\(key) is '\(excerpt(text))', which is not one of \(Wording.orList(options))"
         let allowed = path.last.flatMap { Self.allowedByRules[$0] } ?? options
         let nearest = Suggest.nearest(text, in: options)
         if let nearest, allowed.contains(nearest) {
@@ -371,7 +371,7 @@ package struct PolicyDecoder {
             return fail(.typeMismatch, at: span, message, help: "write \(allowed[0]), the only value the guide allows",
                         fix: fixing(span, Values.Correction(allowed[0], .unsafe)))
         }
-        return fail(.typeMismatch, at: span, message, help: "write one of \(Suggest.orList(allowed))")
+        return fail(.typeMismatch, at: span, message, help: "write one of \(Wording.orList(allowed))")
     }
 
     /// The choices that a rule narrows down, by key: the others are valid words, and errors.

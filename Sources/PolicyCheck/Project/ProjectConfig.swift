@@ -116,7 +116,7 @@ public struct ProjectConfig: Sendable, Hashable {
                 if let decoded { config = read(decoded, into: &decoder) }
             } else {
                 decoder.fail(.missingKey, at: Span(.start), "the project file is empty; it needs at least 'version: \(version)'",
-                             help: "write 'version: \(version)' and the keys to set: \(Suggest.andList(fields.dropFirst().map(\.key)))")
+                             help: "write 'version: \(version)' and the keys to set: \(Wording.list(fields.dropFirst().map(\.key)))")
             }
             diagnostics += decoder.diagnostics
         }
@@ -178,7 +178,7 @@ public struct ProjectConfig: Sendable, Hashable {
             }
             // Items that did not decode are left out of `items` and have findings of their own.
             if items.isEmpty, list.complete {
-                decoder.fail(.typeMismatch, at: list.span, "'targets' is empty; it needs at least one of \(Suggest.orList(CodeTarget.allCases.map(\.rawValue)))",
+                decoder.fail(.typeMismatch, at: list.span, "'targets' is empty; it needs at least one of \(Wording.orList(CodeTarget.allCases.map(\.rawValue)))",
                              help: "leave 'targets' out for the default, [\(CodeTarget.defaults.map(\.rawValue).joined(separator: ", "))]")
             } else if list.complete, targets.count == items.count {
                 config.targets = Located(targets, list.span)
@@ -220,7 +220,7 @@ public struct ProjectConfig: Sendable, Hashable {
             } else {
                 let names = editions.map(\.name)
                 decoder.fail(.typeMismatch, at: guide.span,
-                             "'guide' is '\(excerpt(name))', an edition of the guide this policyc does not know; it knows \(Suggest.andList(names))",
+                             "'guide' is '\(excerpt(name))', an edition of the guide this policyc does not know; it knows \(Wording.list(names))",
                              help: Suggest.nearest(name, in: names).map { Suggest.didYouMean(name, $0) }
                                 ?? "write guide: \(edition.name), or upgrade policyc for a newer edition")
                 // Limits against an unknown edition cannot be judged.

@@ -133,17 +133,6 @@ public enum Suggest {
         }
         guard !seen.isEmpty else { return nil }
         let shown = seen.prefix(3).map { "\(describeScalar($0.0)) for '\(printable(String($0.1)))'" }
-        return "this one has " + andList(seen.count > 3 ? shown + ["\(seen.count - 3) more"] : shown)
-    }
-
-    /// `a, b or c`.
-    public static func orList(_ items: [String]) -> String { list(items, "or") }
-
-    /// `a, b and c`.
-    public static func andList(_ items: [String]) -> String { list(items, "and") }
-
-    static func list(_ items: [String], _ word: String) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " \(word) " + items.last!
+        return "this one has " + Wording.list(seen.count > 3 ? shown + ["\(seen.count - 3) more"] : shown)
     }
 }

@@ -1,5 +1,5 @@
-/// Numbers and text as a reviewer reads them, and the markdown escaping that keeps policy text
-/// from breaking a table or adding markup to a pull-request comment.
+/// Numbers, counts and lists as people read them in every report, and the escaping that keeps
+/// policy text from breaking markdown or XML: the one place for each.
 public enum Wording {
     /// `500 ms`, `8 s`, `1.5 s`, `5 min`, `2 h`: the largest unit that keeps the value whole,
     /// seconds with a fraction otherwise.
@@ -20,12 +20,56 @@ public enum Wording {
     }
 
     /// `a`, `a and b`, `a, b and c`.
-    public static func list(_ items: [String]) -> String {
-        switch items.count {
-        case 0: return ""
-        case 1: return items[0]
-        default: return items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
-        }
+    public static func list(_ items: [String]) -> String { list(items, "and") }
+
+    /// `a`, `a or b`, `a, b or c`.
+    public static func orList(_ items: [String]) -> String { list(items, "or") }
+
+    private static func list(_ items: [String], _ word: String) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(word) " + items[items.count - 1]
+    }
+
+    // MARK: numbers
+
+    /// The shortest form that reads back as `x`; a whole number without a fraction (`10`, not `10.0`).
+    public static func number(_ x: Double) -> String {
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
+        return "\(x)"
+    }
+
+    /// `x` with `places` decimals, rounded half away from zero; `–` when it is not a number.
+    public static func number(_ x: Double, places: Int) -> String {
+        guard x.isFinite else { return "–" }
+        var scale = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(x) * Double(scale)).rounded()
+        guard scaled < 9e15 else { return number(x) }
+        let n = Int(scaled)
+        var fraction = String(n % scale)
+        while fraction.count < places { fraction = "0" + fraction }
+        return (x < 0 && n != 0 ? "-" : "") + String(n / scale) + (places > 0 ? "." + fraction : "")
+    }
+
+    /// `3.4 %`, `0 %`; `–` when undefined.
+    public static func percent(_ x: Double?) -> String {
+        guard let x else { return "–" }
+        var s = number(x, places: 1)
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return s + " %"
+    }
+
+    /// `2.4×`; `–` when undefined.
+    public static func times(_ x: Double?) -> String {
+        x.map { number($0, places: $0 < 10 ? 2 : 1) + "×" } ?? "–"
+    }
+
+    /// "+1.5 points", "-2 points", "unchanged".
+    public static func points(_ x: Double) -> String {
+        if x == 0 { return "unchanged" }
+        var s = number(abs(x), places: 1)
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return (x > 0 ? "+" : "-") + s + " points"
     }
 
     // MARK: markdown
@@ -56,5 +100,30 @@ public enum Wording {
                 || b == 0x2E || b == 0x2D || b == 0x2F || b == 0x3A || b == 0x20 || b == 0x5F
         }
         return plain && !text.hasPrefix(" ") && !text.hasSuffix(" ") ? "`" + text + "`" : markdown(text)
+    }
+
+    // MARK: XML
+
+    /// Text for XML (JUnit, SVG). Characters XML 1.0 cannot hold (most C0 controls, U+FFFE, U+FFFF)
+    /// and the other characters `printable` neutralises are written as `\u{…}`; in attributes,
+    /// quotes are escaped too, and tab, CR and LF are character references so that attribute
+    /// normalisation keeps them.
+    public static func xml(_ text: String, attribute: Bool) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "'" where attribute: out += "&apos;"
+            case "\n": out += attribute ? "&#10;" : "\n"
+            case "\t": out += attribute ? "&#9;" : "\t"
+            case "\r": out += "&#13;"
+            case "\u{FFFE}", "\u{FFFF}": out += escapedScalar(scalar)  // not characters in XML 1.0
+            default: appendPrintable(scalar, to: &out)
+            }
+        }
+        return out
     }
 }

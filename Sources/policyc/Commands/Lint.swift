@@ -118,7 +118,7 @@ enum Lint {
             Output.err("error: \(failure.message)\n")
             return 2
         }
-        Output.err("recorded \(Reporters.count(baseline.entries.count, "finding")) in \(printable(out))\n")
+        Output.err("recorded \(Wording.count(baseline.entries.count, "finding")) in \(printable(out))\n")
         return gathered.errors.isEmpty && run.readErrors.isEmpty ? 0 : 2
     }
 

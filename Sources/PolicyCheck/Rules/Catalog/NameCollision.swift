@@ -57,14 +57,14 @@ extension Rule {
 
     /// The members a profile's constants would redeclare, in words.
     private static func declared(_ swift: String, _ kotlin: String, _ taken: (swift: NameAdvice.Taken, kotlin: NameAdvice.Taken)) -> String {
-        Suggest.andList([taken.swift.contains(.swiftMember) ? "the Swift member \(swift)" : nil,
+        Wording.list([taken.swift.contains(.swiftMember) ? "the Swift member \(swift)" : nil,
                          taken.kotlin.contains(.kotlinMember) ? "the Kotlin member \(kotlin)" : nil,
                          taken.kotlin.contains(.typeScriptMember) ? "the TypeScript member \(kotlin)" : nil].compactMap { $0 })
     }
 
     /// What a profile shares with the earlier profile `first`, in words.
     private static func shared(_ first: String, _ swift: String, _ kotlin: String) -> String {
-        Suggest.andList([Naming.swiftProfile(first) == swift ? "the Swift constant \(swift)" : nil,
+        Wording.list([Naming.swiftProfile(first) == swift ? "the Swift constant \(swift)" : nil,
                          Naming.kotlinProfile(first) == kotlin ? "the Kotlin and TypeScript constant \(kotlin)" : nil].compactMap { $0 })
     }
 }

@@ -63,11 +63,11 @@ extension Rule {
             var fix: Fix?
             if let editor = findings.editor(), let list = editor.node(at: ["retry", "retryOn"]),
                let edits = editor.appendItems(names.map { ($0, [$0]) }, to: list) {
-                fix = Fix(.unsafe, "add \(Suggest.andList(names)) to retryOn", edits: edits)
+                fix = Fix(.unsafe, "add \(Wording.list(names)) to retryOn", edits: edits)
             }
             findings.add(at: retryOn.span,
-                         "retryOn lacks \(Suggest.andList(names)); busy servers answer 429 and 503 and both must be retried",
-                         help: "add \(Suggest.andList(names)) to retryOn", fix: fix)
+                         "retryOn lacks \(Wording.list(names)); busy servers answer 429 and 503 and both must be retried",
+                         help: "add \(Wording.list(names)) to retryOn", fix: fix)
         })
 
     /// The edits that take the item written at `span` out of retryOn.

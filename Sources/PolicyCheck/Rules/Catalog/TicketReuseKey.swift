@@ -35,10 +35,10 @@ extension Rule {
             var fix: Fix?
             if let editor = findings.editor(), let list = editor.node(at: ["tickets", "reuseKey"]),
                let edits = editor.appendItems(missing.map { ($0, [$0]) }, to: list) {
-                fix = Fix(.unsafe, "add \(Suggest.andList(missing)) to reuseKey", edits: edits)
+                fix = Fix(.unsafe, "add \(Wording.list(missing)) to reuseKey", edits: edits)
             }
             findings.add(at: key.span,
-                         "tickets.reuseKey lacks \(Suggest.andList(missing)); a ticket is reused only for the same viewer, device, episode and intent",
+                         "tickets.reuseKey lacks \(Wording.list(missing)); a ticket is reused only for the same viewer, device, episode and intent",
                          help: "write reuseKey: [\(Language.reuseKeyParts.joined(separator: ", "))]", fix: fix)
         })
 }
