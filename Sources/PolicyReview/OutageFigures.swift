@@ -48,7 +48,7 @@ public struct OutageComparison: Sendable, Hashable {
             a == b ? "\(a)\(unit) (unchanged)" : "\(a) → \(b)\(unit)"
         }
         return "\(OutageReview.scenarioWords): peak load \(pair(OutageReview.load(before.peakLoad), OutageReview.load(after.peakLoad), " of normal")); "
-            + "\(OutageReview.failedWords(after.interactive)) \(pair(OutageReview.percent(before.failedPercent), OutageReview.percent(after.failedPercent))); "
+            + "\(OutageReview.failedWords(after.interactive)) \(pair(Wording.percent(before.failedPercent), Wording.percent(after.failedPercent))); "
             + "recovery \(pair(OutageReview.recovery(before.recoverySeconds), OutageReview.recovery(after.recoverySeconds)))"
     }
 
@@ -106,13 +106,12 @@ public enum OutageReview {
 
     /// "in a 30 s outage: peak load 2.4× of normal; viewers who see Retry 1 %; recovery 38 s".
     public static func line(_ f: OutageFigures) -> String {
-        "\(scenarioWords): peak load \(load(f.peakLoad)) of normal; \(failedWords(f.interactive)) \(percent(f.failedPercent)); "
+        "\(scenarioWords): peak load \(load(f.peakLoad)) of normal; \(failedWords(f.interactive)) \(Wording.percent(f.failedPercent)); "
             + "recovery \(recovery(f.recoverySeconds))"
     }
 
     static func load(_ x: Double?) -> String { x.map { Wording.number($0, places: 1) + "×" } ?? "–" }
 
-    static func percent(_ x: Double?) -> String { Wording.percent(x) }
 
     static func recovery(_ s: Int?) -> String { s.map { "\($0) s" } ?? "none within the run" }
 

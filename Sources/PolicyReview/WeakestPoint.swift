@@ -80,7 +80,7 @@ public struct WeakestPoint: Sendable, Hashable {
         let f = figures
         var out = "Weakest point of the built-in scenarios: \(scenario) (\(scenarioWords)): "
         if worseThanGuide.isEmpty {
-            out += "\(OutageReview.failedWords(f.interactive)) \(OutageReview.percent(f.failedPercent)), "
+            out += "\(OutageReview.failedWords(f.interactive)) \(Wording.percent(f.failedPercent)), "
                 + "peak load \(OutageReview.load(f.peakLoad)) of normal, recovery \(OutageReview.recovery(f.recoverySeconds)); "
                 + "no built-in scenario shows it worse than the guide's own policy"
         } else {

@@ -42,11 +42,7 @@ public struct ReviewThresholds: Sendable, Hashable {
 
     /// "peak load +20 %, viewers who see Retry +5 points, p95 time to a ticket +25 %, recovery +10 s".
     public var words: String {
-        "peak load +\(Self.number(peakLoadPercent)) %, viewers who see Retry +\(Self.number(sawRetryPoints)) points, "
-            + "p95 time to a ticket +\(Self.number(p95Percent)) %, recovery +\(Self.number(Double(recoveryMs) / 1000)) s"
-    }
-
-    static func number(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+        "peak load +\(Wording.number(peakLoadPercent)) %, viewers who see Retry +\(Wording.number(sawRetryPoints)) points, "
+            + "p95 time to a ticket +\(Wording.number(p95Percent)) %, recovery +\(Wording.number(Double(recoveryMs) / 1000)) s"
     }
 }

@@ -129,22 +129,18 @@ enum LintFix {
         let verb = diff ? "would fix" : (readErrors.isEmpty ? "fixed" : "nothing written; would fix")
         var line = appliedCount == 0 && unwritten == 0
             ? "nothing to fix; "
-            : appliedCount == 0 ? "" : "\(verb) \(count(appliedCount, "finding")) in \(count(changedFiles, "file")); "
-        if unwritten > 0 { line += "nothing fixed in \(count(unwritten, "file")) that could not be written; " }
+            : appliedCount == 0 ? "" : "\(verb) \(Wording.count(appliedCount, "finding")) in \(Wording.count(changedFiles, "file")); "
+        if unwritten > 0 { line += "nothing fixed in \(Wording.count(unwritten, "file")) that could not be written; " }
         let summary = ReportSummary(files, notices: notices)
         line += summary.line(strict: strict)
         if !unsafe {
             let available = files.reduce(0) { $0 + $1.diagnostics.count { $0.fix?.safety == .unsafe } }
-            if available > 0 { line += "; \(count(available, "unsafe fix", "unsafe fixes")) available with --unsafe-fixes" }
+            if available > 0 { line += "; \(Wording.count(available, "unsafe fix", "unsafe fixes")) available with --unsafe-fixes" }
         }
         Output.err(line + "\n")
 
         if !readErrors.isEmpty { return 2 }
         if status != 0 { return status }
         return summary.failed(strict: strict) ? 1 : 0
-    }
-
-    static func count(_ n: Int, _ one: String, _ many: String? = nil) -> String {
-        "\(n) \(n == 1 ? one : many ?? one + "s")"
     }
 }
