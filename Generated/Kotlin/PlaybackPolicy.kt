@@ -180,7 +180,7 @@ object PlaybackPolicy {
     }
 
     /**
-     * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `profile.capMs` (`backoff` on line 25, `retryAfter` on line 27). Calls `random` (0 until 1) once.
+     * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff` on line 25, `retryAfter` on line 27).
      */
     @JvmStatic
     @JvmOverloads
@@ -189,7 +189,8 @@ object PlaybackPolicy {
             return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()
         }
         // 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.
-        return random() * Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))
+        val v = Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))
+        return random() * v
     }
 
     /**

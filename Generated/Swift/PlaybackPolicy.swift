@@ -108,7 +108,7 @@ nonisolated public enum PlaybackPolicy {
         return retryableStatuses.contains(status)
     }
 
-    /// Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `retryAfterMaxJitterMs` of jitter wins, else full jitter under `profile.capMs` (`backoff` on line 25, `retryAfter` on line 27). Calls `random` (0 ..< 1) once.
+    /// Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `retryAfterMaxJitterMs` of jitter when `retryAfterHonored`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff` on line 25, `retryAfter` on line 27).
     public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,
                                  random: () -> Double = { Double.random(in: 0..<1) }) -> Double {
         if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {
@@ -116,7 +116,8 @@ nonisolated public enum PlaybackPolicy {
         }
         // 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.
         let growth = Double(sign: .plus, exponent: attempt, significand: 1)
-        return random() * Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)
+        let v = Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)
+        return random() * v
     }
 
     /// Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than `budgetMinPerMinute` a minute (`budget` on line 30). Safe to share between threads.

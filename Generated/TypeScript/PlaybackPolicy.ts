@@ -167,14 +167,15 @@ export function isRetryable(status: number | null, errorCode?: string): boolean 
 }
 
 /**
- * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `p.capMs` (`backoff` on line 25, `retryAfter` on line 27). Calls `random` (0 <= r < 1) once.
+ * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff` on line 25, `retryAfter` on line 27).
  */
-export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number {
-    if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS > 0) {
+export function backoffMs(attempt: number, retryAfterS: number | null | undefined, p: RetryPolicy, random: () => number = Math.random): number {
+    if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS !== undefined && retryAfterS > 0) {
         return retryAfterS * 1000 + random() * RETRY_AFTER_MAX_JITTER_MS;
     }
     // 2 ** attempt is infinite past the range of a double, so Math.min gives the cap.
-    return random() * Math.min(p.capMs, p.baseMs * 2 ** attempt);
+    const v = Math.min(p.capMs, p.baseMs * 2 ** attempt);
+    return random() * v;
 }
 
 // Declared, not imported: the module needs neither the DOM library nor @types/node, and

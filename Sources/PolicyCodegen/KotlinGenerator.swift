@@ -62,9 +62,9 @@ enum KotlinGenerator {
             w.line()
             w.doc("""
                 Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
-                `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `profile.capMs` (`backoff`
-                """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 until 1) once.")
-            w.emit(Self.backoffMs)
+                `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else 
+                """, PolicyModule.strategyDoc(module.backoff), " (`backoff`", at.backoff, ", `retryAfter`", at.retryAfterHonor, ").")
+            w.emit(Self.backoffMs[module.backoff]!)
             w.line()
             w.emit(Self.backoffVariants)
             w.line()
@@ -212,17 +212,31 @@ enum KotlinGenerator {
         }
     }
 
-    static let backoffMs = FixedLines(.kotlin, depth: 1) { w, _ in
-        w.line("@JvmStatic")
-        w.line("@JvmOverloads")
-        w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Double") {
-            w.block("if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0)") {
-                w.line("return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()")
+    /// `backoffMs` for each strategy: only the policy's is written.
+    static let backoffMs = Dictionary(uniqueKeysWithValues: Backoff.allCases.map { strategy in
+        (strategy, FixedLines(.kotlin, depth: 1) { w, _ in
+            w.line("@JvmStatic")
+            w.line("@JvmOverloads")
+            // Every wait is `baseMs`: the attempt is not needed.
+            if strategy == .constant { w.line("@Suppress(\"UNUSED_PARAMETER\")") }
+            w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Double") {
+                w.block("if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0)") {
+                    w.line("return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()")
+                }
+                if strategy == .constant {
+                    w.line("return profile.baseMs.toDouble()")
+                    return
+                }
+                w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.")
+                w.line("val v = Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))")
+                switch strategy {
+                case .fullJitter: w.line("return random() * v")
+                case .equalJitter: w.line("return v / 2.0 + random() * (v / 2.0)")
+                case .exponential, .constant: w.line("return v")
+                }
             }
-            w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.")
-            w.line("return random() * Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))")
-        }
-    }
+        })
+    })
 
     static let backoffVariants = FixedLines(.kotlin, depth: 1) { w, _ in
         w.doc("`backoffMs` with a `Random` for the jitter (`Random(seed)` in tests).")

@@ -56,6 +56,8 @@ struct PolicyModule {
     var at: SourceLines
     /// One constant per profile, in the policy's order (see `writeProfileDoc`).
     var profiles: [Policy.Profile]
+    /// The policy's backoff strategy: `backoffMs` is written for it alone.
+    var backoff: Backoff
     var constants: [Constant]
     /// The limits the policy was checked against, named in every file's header.
     var limits = PolicyCheck.Limits.guide
@@ -65,6 +67,7 @@ struct PolicyModule {
         let at = SourceLines(lines: policy.keyLines)
         self.at = at
         profiles = policy.profiles
+        backoff = policy.backoff
         constants = [
             Constant(swiftName: "policyName", name: "POLICY_NAME",
                      doc: Doc(text: "The policy's name", key: "policy", line: at.policy),
@@ -120,6 +123,17 @@ struct PolicyModule {
                      doc: Doc(text: "How viewer_ref is made", key: "tickets.viewerRef", line: at.viewerRef),
                      value: .viewerRef(policy.viewerRef.rawValue)),
         ]
+    }
+
+    /// What `backoffMs` does without Retry-After under `strategy`, in words for its doc string
+    /// as `simulate` defines each strategy.
+    static func strategyDoc(_ strategy: Backoff) -> StaticString {
+        switch strategy {
+        case .fullJitter: "full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once"
+        case .equalJitter: "equal jitter (the policy's `backoff`): half of `v` plus `random()` times half of `v`, `v` the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once"
+        case .exponential: "exponential (the policy's `backoff`): the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` only for Retry-After"
+        case .constant: "constant (the policy's `backoff`): `baseMs` for every retry. Calls `random` only for Retry-After"
+        }
     }
 
     /// The doc string of a profile's constant, the same in every language.

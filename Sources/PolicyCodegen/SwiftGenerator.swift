@@ -55,9 +55,9 @@ enum SwiftGenerator {
             w.line()
             w.doc("""
                 Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
-                `retryAfterMaxJitterMs` of jitter wins, else full jitter under `profile.capMs` (`backoff`
-                """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 ..< 1) once.")
-            w.emit(Self.backoffMs)
+                `retryAfterMaxJitterMs` of jitter when `retryAfterHonored`, else 
+                """, PolicyModule.strategyDoc(module.backoff), " (`backoff`", at.backoff, ", `retryAfter`", at.retryAfterHonor, ").")
+            w.emit(Self.backoffMs[module.backoff]!)
             w.line()
             w.doc("""
                 Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than \
@@ -161,19 +161,31 @@ enum SwiftGenerator {
         }
     }
 
-    static let backoffMs = FixedLines(.swift, depth: 1) { w, _ in
-        w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
-        w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
-        w.indent {
-            w.line("if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {")
-            w.indent { w.line("return retryAfterS * 1000.0 + random() * Double(retryAfterMaxJitterMs)") }
+    /// `backoffMs` for each strategy: only the policy's is written.
+    static let backoffMs = Dictionary(uniqueKeysWithValues: Backoff.allCases.map { strategy in
+        (strategy, FixedLines(.swift, depth: 1) { w, _ in
+            w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
+            w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
+            w.indent {
+                w.line("if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {")
+                w.indent { w.line("return retryAfterS * 1000.0 + random() * Double(retryAfterMaxJitterMs)") }
+                w.line("}")
+                if strategy == .constant {
+                    w.line("return Double(profile.baseMs)")
+                    return
+                }
+                w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.")
+                w.line("let growth = Double(sign: .plus, exponent: attempt, significand: 1)")
+                w.line("let v = Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)")
+                switch strategy {
+                case .fullJitter: w.line("return random() * v")
+                case .equalJitter: w.line("return v / 2 + random() * (v / 2)")
+                case .exponential, .constant: w.line("return v")
+                }
+            }
             w.line("}")
-            w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.")
-            w.line("let growth = Double(sign: .plus, exponent: attempt, significand: 1)")
-            w.line("return random() * Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)")
-        }
-        w.line("}")
-    }
+        })
+    })
 
     /// The hole is the policy's type.
     static let retryBudget = FixedLines(.swift, depth: 1) { w, type in

@@ -77,9 +77,9 @@ package enum TypeScriptGenerator {
         w.line()
         w.doc("""
             Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
-            `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `p.capMs` (`backoff`
-            """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 <= r < 1) once.")
-        w.emit(Self.backoffMs)
+            `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else 
+            """, PolicyModule.strategyDoc(module.backoff), " (`backoff`", at.backoff, ", `retryAfter`", at.retryAfterHonor, ").")
+        w.emit(Self.backoffMs[module.backoff]!)
         w.line()
         w.emit(Self.clock)
         w.line()
@@ -214,15 +214,28 @@ package enum TypeScriptGenerator {
         }
     }
 
-    static let backoffMs = FixedLines(.typeScript, depth: 0) { w, _ in
-        w.block("export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number") {
-            w.block("if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS > 0)") {
-                w.line("return retryAfterS * 1000 + random() * RETRY_AFTER_MAX_JITTER_MS;")
+    /// `backoffMs` for each strategy: only the policy's is written.
+    static let backoffMs = Dictionary(uniqueKeysWithValues: Backoff.allCases.map { strategy in
+        (strategy, FixedLines(.typeScript, depth: 0) { w, _ in
+            w.block("export function backoffMs(attempt: number, retryAfterS: number | null | undefined, p: RetryPolicy, random: () => number = Math.random): number") {
+                w.block("if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS !== undefined && retryAfterS > 0)") {
+                    w.line("return retryAfterS * 1000 + random() * RETRY_AFTER_MAX_JITTER_MS;")
+                }
+                if strategy == .constant {
+                    w.line("void attempt; // every wait is the base, whatever the attempt")
+                    w.line("return p.baseMs;")
+                    return
+                }
+                w.line("// 2 ** attempt is infinite past the range of a double, so Math.min gives the cap.")
+                w.line("const v = Math.min(p.capMs, p.baseMs * 2 ** attempt);")
+                switch strategy {
+                case .fullJitter: w.line("return random() * v;")
+                case .equalJitter: w.line("return v / 2 + random() * (v / 2);")
+                case .exponential, .constant: w.line("return v;")
+                }
             }
-            w.line("// 2 ** attempt is infinite past the range of a double, so Math.min gives the cap.")
-            w.line("return random() * Math.min(p.capMs, p.baseMs * 2 ** attempt);")
-        }
-    }
+        })
+    })
 
     static let clock = FixedLines(.typeScript, depth: 0) { w, _ in
         w.line("// Declared, not imported: the module needs neither the DOM library nor @types/node, and")

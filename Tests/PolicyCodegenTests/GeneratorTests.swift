@@ -193,11 +193,13 @@ import Testing
         let ts = TypeScriptGenerator.source(for: try GenSupport.canonical)
         let guide = try GenSupport.guideTypeScript()
         for signature in ["export function isRetryable(status: number | null, errorCode?: string): boolean {",
-                          "export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number {",
                           "export type RetryPolicy = {", "export class RetryBudget {", "  noteRequest()", "  tryRetry(): boolean {"] {
             #expect(guide.contains(signature), "the guide: \(signature)")
             #expect(ts.contains(signature), "\(signature)")
         }
+        // backoffMs takes what the guide's takes, and undefined too (SPEC 7.1: null and undefined alike).
+        #expect(guide.contains("export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number {"))
+        #expect(ts.contains("export function backoffMs(attempt: number, retryAfterS: number | null | undefined, p: RetryPolicy, random: () => number = Math.random): number {"))
         for field in ["maxRetries", "baseMs", "capMs", "timeoutMs", "deadlineMs"] {
             #expect(guide.contains("  \(field): number;") && ts.contains("    \(field): number;\n"), "\(field)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolicyKit
+@testable import PolicySimulation
 @testable import TestSupport
 
 /// Generated code is compiled and run, not only compared: the canonical policy against every
@@ -18,8 +19,14 @@ import Testing
 
     /// The policies every driver works on: the canonical one (as `Generated/` has it), and three
     /// with other values, hostile text and crowded names.
+    /// Each backoff strategy is written by one of them: the hostile policy backs off exponentially,
+    /// the exotic one with equal jitter, the crowded one constantly (as a waiver would allow).
     static func policies() throws -> [Policy] {
-        [try GenSupport.canonical, try GenSupport.hostile, try GenSupport.exotic, try GenSupport.crowded]
+        var hostile = try GenSupport.hostile, exotic = try GenSupport.exotic, crowded = try GenSupport.crowded
+        hostile.backoff = .exponential
+        exotic.backoff = .equalJitter
+        crowded.backoff = .constant
+        return [try GenSupport.canonical, hostile, exotic, crowded]
     }
 
     /// The generated files of `policies()` whose names end in `ext`, written to `dir`.
@@ -317,6 +324,28 @@ import Testing
             compare(swift, answers["TypeScript"]![face] ?? [], "Swift and TypeScript, \(face)")
         }
         compare(answers["TypeScript"]!["guide"] ?? [], answers["TypeScript"]!["playback"] ?? [], "the guide's code and the generated TypeScript")
+
+        // Every policy's waits are the simulator's, bit for bit and draw for draw: each strategy as
+        // `simulate` defines it (playback full jitter, hostile exponential, exotic equal jitter).
+        let byName = Dictionary(uniqueKeysWithValues: try Self.policies().map { ($0.name, $0) })
+        for face in faces {
+            let policy = try #require(byName[face])
+            var expected: [String] = [], generated: [String] = []
+            for (i, line) in cases.enumerated() where line.hasPrefix("backoff\t") {
+                let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                let profile = Policy.Profile(name: "p", kind: .background, maxRetries: 0, baseMs: Int(f[1])!, capMs: Int(f[2])!,
+                                             timeoutMs: 0, deadlineMs: 0, line: 0)
+                let retryAfterS = f[4] == "-" ? 0 : Double(bitPattern: UInt64(f[4], radix: 16)!)
+                let unit = Double(bitPattern: UInt64(f[5], radix: 16)!)
+                let wait = ClientRules(policy: policy, profile: profile).backoffMs(attempt: Int(f[3])!, retryAfterMs: retryAfterS * 1000, unit: unit)
+                let draws = (policy.retryAfterHonor && retryAfterS > 0) || policy.backoff == .fullJitter || policy.backoff == .equalJitter
+                let bits = String(wait.bitPattern, radix: 16)
+                expected.append(String(repeating: "0", count: 16 - bits.count) + bits + (draws ? "/1" : "/0"))
+                generated.append(answers["Swift"]![face]![i])
+            }
+            #expect(expected.count == 20_000)
+            compare(generated, expected, "the generated Swift and the simulator's clients, \(face) (\(policy.backoff.rawValue))")
+        }
 
         // The cases reach every way through the functions, and the policies answer differently.
         let playback = answers["Swift"]!["playback"]!, exotic = answers["Swift"]!["exotic"]!, hostile = answers["Swift"]!["hostile"]!

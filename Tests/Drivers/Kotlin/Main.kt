@@ -148,8 +148,8 @@ fun runVectors(path: String) {
     expect(HostilePolicy.isRetryable(503, "busy"), "hostile: 503 busy is retried")
     expect(!HostilePolicy.isRetryable(429, "\"); exit(1); //*/ \${x} \$y \\(z) \u2028"), "hostile: its own 429 code is not retried")
     expect(HostilePolicy.backoffMs(0, 2.0, slow) { 0.5 } == 2125.0, "hostile: jitter 250 ms")
-    expect(HostilePolicy.backoffMs(2, -1.0, slow) { 0.5 } == 1000.0, "hostile: negative Retry-After")
-    expect(HostilePolicy.backoffMs(Int.MAX_VALUE, null, slow) { 0.5 } == 2500.0, "hostile: huge attempt gives the cap")
+    expect(HostilePolicy.backoffMs(2, -1.0, slow) { 0.5 } == 2000.0, "hostile: negative Retry-After, exponential")
+    expect(HostilePolicy.backoffMs(Int.MAX_VALUE, null, slow) { 0.5 } == 5000.0, "hostile: huge attempt gives the cap")
     var clock = 0L
     val budget = HostilePolicy.RetryBudget { clock }
     repeat(200) { budget.noteRequest() }
@@ -162,8 +162,8 @@ fun runVectors(path: String) {
     expect(granted == 3, "hostile: a new minute allows the floor of 3, got $granted")
 
     val wait = ExoticPolicy.ALL_PROFILES.getValue("wait")
-    expect(ExoticPolicy.backoffMs(3, 30.0, wait) { 0.5 } == 1000.0, "exotic: Retry-After is not honored")
-    expect(ExoticPolicy.backoffMs(10, null, wait) { 0.25 } == 1500.0, "exotic: the cap of 6 s")
+    expect(ExoticPolicy.backoffMs(3, 30.0, wait) { 0.5 } == 1500.0, "exotic: Retry-After is not honored; equal jitter")
+    expect(ExoticPolicy.backoffMs(10, null, wait) { 0.25 } == 3750.0, "exotic: the cap of 6 s, equal jitter")
     val exoticClock = Clock()
     val exoticBudget = ExoticPolicy.RetryBudget { exoticClock.ms }
     expect(!exoticBudget.tryRetry(), "exotic: a floor of 0 allows no retry before any request")

@@ -129,8 +129,8 @@ nonisolated func runVectors(_ path: String) -> Int32 {
     expect(h.isRetryable(status: 503, errorCode: "busy"), "hostile: 503 busy is retried")
     expect(!h.isRetryable(status: 429, errorCode: GenSupportStrings.hostileCode), "hostile: its own 429 code is not retried")
     expect(h.backoffMs(attempt: 0, retryAfterS: 2, profile: slow, random: { 0.5 }) == 2125, "hostile: jitter 250 ms")
-    expect(h.backoffMs(attempt: 2, retryAfterS: -1, profile: slow, random: { 0.5 }) == 1000, "hostile: negative Retry-After")
-    expect(h.backoffMs(attempt: Int.max, retryAfterS: nil, profile: slow, random: { 0.5 }) == 2500, "hostile: huge attempt gives the cap")
+    expect(h.backoffMs(attempt: 2, retryAfterS: -1, profile: slow, random: { 0.5 }) == 2000, "hostile: negative Retry-After, exponential")
+    expect(h.backoffMs(attempt: Int.max, retryAfterS: nil, profile: slow, random: { 0.5 }) == 5000, "hostile: huge attempt gives the cap")
     let hostileClock = Clock()
     let hostileBudget = HostilePolicy.RetryBudget(now: { hostileClock.ms })
     for _ in 0..<200 { hostileBudget.noteRequest() }
@@ -146,8 +146,8 @@ nonisolated func runVectors(_ path: String) -> Int32 {
     // an answer's by Unicode equivalence or look: never the same code.
     let x = ExoticPolicy.self
     let wait = x.allProfiles["wait"]!
-    expect(x.backoffMs(attempt: 3, retryAfterS: 30, profile: wait, random: { 0.5 }) == 1000, "exotic: Retry-After is not honored")
-    expect(x.backoffMs(attempt: 10, retryAfterS: nil, profile: wait, random: { 0.25 }) == 1500, "exotic: the cap of 6 s")
+    expect(x.backoffMs(attempt: 3, retryAfterS: 30, profile: wait, random: { 0.5 }) == 1500, "exotic: Retry-After is not honored; equal jitter")
+    expect(x.backoffMs(attempt: 10, retryAfterS: nil, profile: wait, random: { 0.25 }) == 3750, "exotic: the cap of 6 s, equal jitter")
     let exoticClock = Clock()
     let exoticBudget = ExoticPolicy.RetryBudget(now: { exoticClock.ms })
     expect(!exoticBudget.tryRetry(), "exotic: a floor of 0 allows no retry before any request")
