@@ -6,7 +6,7 @@ package wandura.policies
 import kotlin.random.Random
 
 /**
- * Retry policy `playback` on line 2: the values and functions an app retries its ticket requests with.
+ * Retry policy `playback`: the values and functions an app retries its ticket requests with.
  *
  * Ticket requests made by the iOS and Android players.
  */
@@ -72,12 +72,12 @@ object PlaybackPolicy {
     }
 
     /**
-     * Profile `interactive` (line 7): interactive, a viewer is waiting.
+     * Profile `interactive`: interactive, a viewer is waiting.
      */
     @JvmField val INTERACTIVE: RetryProfile = RetryProfile(maxRetries = 3, baseMs = 500L, capMs = 8000L, timeoutMs = 8000L, deadlineMs = 15000L, kind = RetryProfile.Kind.INTERACTIVE)
 
     /**
-     * Profile `background` (line 14): background, no viewer is waiting.
+     * Profile `background`: background, no viewer is waiting.
      */
     @JvmField val BACKGROUND: RetryProfile = RetryProfile(maxRetries = 5, baseMs = 1000L, capMs = 30000L, timeoutMs = 15000L, deadlineMs = 120000L, kind = RetryProfile.Kind.BACKGROUND)
 
@@ -87,59 +87,59 @@ object PlaybackPolicy {
     @JvmField val ALL_PROFILES: Map<String, RetryProfile> = mapOf("interactive" to INTERACTIVE, "background" to BACKGROUND)
 
     /**
-     * The policy's name (`policy` on line 2).
+     * The policy's name (`policy`).
      */
     const val POLICY_NAME: String = "playback"
     /**
-     * The policy's description, exactly as written (`description` on line 3).
+     * The policy's description, exactly as written (`description`).
      */
     @JvmField val POLICY_DESCRIPTION: String? = "Ticket requests made by the iOS and Android players."
     /**
-     * Whether network errors (no status at all) are retried (`retryOn` on line 21).
+     * Whether network errors (no status at all) are retried (`retryOn`).
      */
     const val RETRY_ON_NETWORK_ERROR: Boolean = true
     /**
-     * The HTTP statuses that are retried (`retryOn` on line 21).
+     * The HTTP statuses that are retried (`retryOn`).
      */
     @JvmField val RETRYABLE_STATUSES: Set<Int> = setOf<Int>(429, 500, 502, 503)
     /**
-     * Status and error code pairs that are never retried (`neverRetry` on line 23).
+     * Status and error code pairs that are never retried (`neverRetry`).
      */
     @JvmField val NEVER_RETRY: List<NeverRetry> = listOf<NeverRetry>(NeverRetry(503, "not_ready"))
     /**
-     * Whether a Retry-After header sets the wait (`retryAfter.honor` on line 27).
+     * Whether a Retry-After header sets the wait (`retryAfter.honor`).
      */
     const val RETRY_AFTER_HONORED: Boolean = true
     /**
-     * Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter` on line 28).
+     * Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`).
      */
     const val RETRY_AFTER_MAX_JITTER_MS: Long = 1000L
     /**
-     * How the wait between retries grows (`backoff` on line 25).
+     * How the wait between retries grows (`backoff`).
      */
     const val BACKOFF_STRATEGY: String = "full-jitter"
     /**
-     * `BACKOFF_STRATEGY` as an enum (`backoff` on line 25).
+     * `BACKOFF_STRATEGY` as an enum (`backoff`).
      */
     @JvmField val BACKOFF_STRATEGY_KIND: BackoffStrategy = BackoffStrategy.FULL_JITTER
     /**
-     * Retries may be at most this share of the requests of the last minute (`budget.ratio` on line 30: 10%).
+     * Retries may be at most this share of the requests of the last minute (`budget.ratio`: 10%).
      */
     const val BUDGET_RATIO: Double = 0.1
     /**
-     * Retries always allowed per minute, whatever the ratio (`budget.minPerMinute` on line 31).
+     * Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`).
      */
     const val BUDGET_MIN_PER_MINUTE: Int = 10
     /**
-     * Next episodes asked for in the same request (`prefetch.ahead` on line 34).
+     * Next episodes asked for in the same request (`prefetch.ahead`).
      */
     const val PREFETCH_AHEAD: Int = 2
     /**
-     * Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked` on line 35).
+     * Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`).
      */
     const val PREFETCH_ONLY_UNLOCKED: Boolean = true
     /**
-     * Whether a refused prefetch is retried (`prefetch.retryRefused` on line 36).
+     * Whether a refused prefetch is retried (`prefetch.retryRefused`).
      */
     const val PREFETCH_RETRY_REFUSED: Boolean = false
     /**
@@ -148,28 +148,28 @@ object PlaybackPolicy {
     @Deprecated("Named like the other prefetch values now", ReplaceWith("PREFETCH_RETRY_REFUSED"))
     const val RETRY_REFUSED_PREFETCH: Boolean = PREFETCH_RETRY_REFUSED
     /**
-     * What a ticket is reused for: the same of each of these (`tickets.reuseKey` on line 39).
+     * What a ticket is reused for: the same of each of these (`tickets.reuseKey`).
      */
     @JvmField val TICKET_REUSE_KEY: List<String> = listOf<String>("viewer", "device", "episode", "intent")
     /**
-     * `TICKET_REUSE_KEY` as enums (`tickets.reuseKey` on line 39).
+     * `TICKET_REUSE_KEY` as enums (`tickets.reuseKey`).
      */
     @JvmField val TICKET_REUSE_KEY_ITEMS: List<ReuseKeyItem> = listOf<ReuseKeyItem>(ReuseKeyItem.VIEWER, ReuseKeyItem.DEVICE, ReuseKeyItem.EPISODE, ReuseKeyItem.INTENT)
     /**
-     * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore` on line 40).
+     * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`).
      */
     const val TICKET_STOP_REUSE_BEFORE_MS: Long = 300000L
     /**
-     * How viewer_ref is made (`tickets.viewerRef` on line 41).
+     * How viewer_ref is made (`tickets.viewerRef`).
      */
     const val VIEWER_REF: String = "per-viewer-device"
     /**
-     * `VIEWER_REF` as an enum (`tickets.viewerRef` on line 41).
+     * `VIEWER_REF` as an enum (`tickets.viewerRef`).
      */
     @JvmField val VIEWER_REF_KIND: ViewerRefKind = ViewerRefKind.PER_VIEWER_DEVICE
 
     /**
-     * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
+     * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`, `neverRetry`).
      */
     @JvmStatic
     @JvmOverloads
@@ -180,7 +180,7 @@ object PlaybackPolicy {
     }
 
     /**
-     * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff` on line 25, `retryAfter` on line 27).
+     * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff`, `retryAfter`).
      */
     @JvmStatic
     @JvmOverloads
@@ -216,7 +216,7 @@ object PlaybackPolicy {
         backoffDelayMs(attempt, retryAfterS, profile) { random.nextDouble() }
 
     /**
-     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget` on line 30). Safe to share between threads. `now` is the clock in milliseconds: by default `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
+     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget`). Safe to share between threads. `now` is the clock in milliseconds: by default `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
      */
     class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { defaultNowMs() }) {
         private var sent: Long = 0L

@@ -4,7 +4,7 @@
 import Foundation
 
 // nonisolated: callable from any isolation, also in targets whose default isolation is MainActor.
-/// Retry policy `playback` on line 2: the values and functions an app retries its ticket requests with.
+/// Retry policy `playback`: the values and functions an app retries its ticket requests with.
 ///
 /// Ticket requests made by the iOS and Android players.
 nonisolated public enum PlaybackPolicy {
@@ -56,49 +56,49 @@ nonisolated public enum PlaybackPolicy {
         }
     }
 
-    /// Profile `interactive` (line 7): interactive, a viewer is waiting.
+    /// Profile `interactive`: interactive, a viewer is waiting.
     public static let interactive: RetryProfile = RetryProfile(maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000, kind: .interactive)
 
-    /// Profile `background` (line 14): background, no viewer is waiting.
+    /// Profile `background`: background, no viewer is waiting.
     public static let background: RetryProfile = RetryProfile(maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000, kind: .background)
 
     /// Every profile, by its name in the policy (`retry.profiles`).
     public static let allProfiles: [String: RetryProfile] = ["interactive": interactive, "background": background]
 
-    /// The policy's name (`policy` on line 2).
+    /// The policy's name (`policy`).
     public static let policyName: String = "playback"
-    /// The policy's description, exactly as written (`description` on line 3).
+    /// The policy's description, exactly as written (`description`).
     public static let policyDescription: String? = "Ticket requests made by the iOS and Android players."
-    /// Whether network errors (no status at all) are retried (`retryOn` on line 21).
+    /// Whether network errors (no status at all) are retried (`retryOn`).
     public static let retryOnNetworkError: Bool = true
-    /// The HTTP statuses that are retried (`retryOn` on line 21).
+    /// The HTTP statuses that are retried (`retryOn`).
     public static let retryableStatuses: Set<Int> = [429, 500, 502, 503]
-    /// Status and error code pairs that are never retried (`neverRetry` on line 23).
+    /// Status and error code pairs that are never retried (`neverRetry`).
     public static let neverRetry: [NeverRetry] = [NeverRetry(status: 503, code: "not_ready")]
-    /// Whether a Retry-After header sets the wait (`retryAfter.honor` on line 27).
+    /// Whether a Retry-After header sets the wait (`retryAfter.honor`).
     public static let retryAfterHonored: Bool = true
-    /// Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter` on line 28).
+    /// Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`).
     public static let retryAfterMaxJitterMs: Int = 1000
-    /// How the wait between retries grows (`backoff` on line 25).
+    /// How the wait between retries grows (`backoff`).
     public static let backoffStrategy: String = "full-jitter"
-    /// Retries may be at most this share of the requests of the last minute (`budget.ratio` on line 30: 10%).
+    /// Retries may be at most this share of the requests of the last minute (`budget.ratio`: 10%).
     public static let budgetRatio: Double = 0.1
-    /// Retries always allowed per minute, whatever the ratio (`budget.minPerMinute` on line 31).
+    /// Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`).
     public static let budgetMinPerMinute: Int = 10
-    /// Next episodes asked for in the same request (`prefetch.ahead` on line 34).
+    /// Next episodes asked for in the same request (`prefetch.ahead`).
     public static let prefetchAhead: Int = 2
-    /// Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked` on line 35).
+    /// Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`).
     public static let prefetchOnlyUnlocked: Bool = true
-    /// Whether a refused prefetch is retried (`prefetch.retryRefused` on line 36).
+    /// Whether a refused prefetch is retried (`prefetch.retryRefused`).
     public static let retryRefusedPrefetch: Bool = false
-    /// What a ticket is reused for: the same of each of these (`tickets.reuseKey` on line 39).
+    /// What a ticket is reused for: the same of each of these (`tickets.reuseKey`).
     public static let ticketReuseKey: [String] = ["viewer", "device", "episode", "intent"]
-    /// Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore` on line 40).
+    /// Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`).
     public static let ticketStopReuseBeforeMs: Int = 300000
-    /// How viewer_ref is made (`tickets.viewerRef` on line 41).
+    /// How viewer_ref is made (`tickets.viewerRef`).
     public static let viewerRef: String = "per-viewer-device"
 
-    /// Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
+    /// Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`, `neverRetry`).
     public static func isRetryable(status: Int?, errorCode: String? = nil) -> Bool {
         guard let status = status else { return retryOnNetworkError }
         // Codes compare exactly, by their UTF-8 bytes, as the server and the Kotlin and TypeScript code
@@ -108,7 +108,7 @@ nonisolated public enum PlaybackPolicy {
         return retryableStatuses.contains(status)
     }
 
-    /// Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `retryAfterMaxJitterMs` of jitter when `retryAfterHonored`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff` on line 25, `retryAfter` on line 27).
+    /// Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `retryAfterMaxJitterMs` of jitter when `retryAfterHonored`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff`, `retryAfter`).
     public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,
                                  random: () -> Double = { Double.random(in: 0..<1) }) -> Double {
         if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {
@@ -120,7 +120,7 @@ nonisolated public enum PlaybackPolicy {
         return random() * v
     }
 
-    /// Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than `budgetMinPerMinute` a minute (`budget` on line 30). Safe to share between threads.
+    /// Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than `budgetMinPerMinute` a minute (`budget`). Safe to share between threads.
     public final class RetryBudget: @unchecked Sendable {
         private let lock = NSLock()
         private let now: @Sendable () -> Int64

@@ -2,7 +2,7 @@
 // Checked against the limits of the guide's edition 2026-11.
 
 /**
- * Retry policy `playback` on line 2: the values and functions a backend retries its ticket requests with.
+ * Retry policy `playback`: the values and functions a backend retries its ticket requests with.
  *
  * Ticket requests made by the iOS and Android players.
  *
@@ -72,12 +72,12 @@ export type ReuseKeyItem = "viewer" | "device" | "episode" | "intent";
 export type ProfileName = "interactive" | "background";
 
 /**
- * Profile `interactive` (line 7): interactive, a viewer is waiting.
+ * Profile `interactive`: interactive, a viewer is waiting.
  */
 export const INTERACTIVE: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000 });
 
 /**
- * Profile `background` (line 14): background, no viewer is waiting.
+ * Profile `background`: background, no viewer is waiting.
  */
 export const BACKGROUND: Readonly<RetryPolicy> = Object.freeze<RetryPolicy>({ maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000 });
 
@@ -91,72 +91,72 @@ export const ALL_PROFILES: Readonly<Record<ProfileName, Readonly<RetryPolicy>>> 
 export const PROFILE_KINDS: Readonly<Record<ProfileName, ProfileKind>> = Object.freeze<Record<ProfileName, ProfileKind>>({ "interactive": "interactive", "background": "background" });
 
 /**
- * The policy's name (`policy` on line 2).
+ * The policy's name (`policy`).
  */
 export const POLICY_NAME = "playback" as const;
 /**
- * The policy's description, exactly as written, or null (`description` on line 3).
+ * The policy's description, exactly as written, or null (`description`).
  */
 export const POLICY_DESCRIPTION = "Ticket requests made by the iOS and Android players." as const;
 /**
- * Whether network errors (no status at all) are retried (`retryOn` on line 21).
+ * Whether network errors (no status at all) are retried (`retryOn`).
  */
 export const RETRY_ON_NETWORK_ERROR: boolean = true;
 /**
- * The HTTP statuses that are retried (`retryOn` on line 21).
+ * The HTTP statuses that are retried (`retryOn`).
  */
 export const RETRYABLE_STATUSES: readonly number[] = Object.freeze<number>([429, 500, 502, 503]);
 /**
- * Status and error code pairs that are never retried (`neverRetry` on line 23).
+ * Status and error code pairs that are never retried (`neverRetry`).
  */
 export const NEVER_RETRY: readonly NeverRetry[] = Object.freeze<NeverRetry>([Object.freeze<NeverRetry>({ status: 503, code: "not_ready" })]);
 /**
- * Whether a Retry-After header sets the wait (`retryAfter.honor` on line 27).
+ * Whether a Retry-After header sets the wait (`retryAfter.honor`).
  */
 export const RETRY_AFTER_HONORED: boolean = true;
 /**
- * Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter` on line 28).
+ * Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`).
  */
 export const RETRY_AFTER_MAX_JITTER_MS: number = 1000;
 /**
- * How the wait between retries grows (`backoff` on line 25).
+ * How the wait between retries grows (`backoff`).
  */
 export const BACKOFF_STRATEGY = "full-jitter" as const;
 /**
- * Retries may be at most this share of the requests of the last minute (`budget.ratio` on line 30: 10%).
+ * Retries may be at most this share of the requests of the last minute (`budget.ratio`: 10%).
  */
 export const BUDGET_RATIO: number = 0.1;
 /**
- * Retries always allowed per minute, whatever the ratio (`budget.minPerMinute` on line 31).
+ * Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`).
  */
 export const BUDGET_MIN_PER_MINUTE: number = 10;
 /**
- * Next episodes asked for in the same request (`prefetch.ahead` on line 34).
+ * Next episodes asked for in the same request (`prefetch.ahead`).
  */
 export const PREFETCH_AHEAD: number = 2;
 /**
- * Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked` on line 35).
+ * Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`).
  */
 export const PREFETCH_ONLY_UNLOCKED: boolean = true;
 /**
- * Whether a refused prefetch is retried (`prefetch.retryRefused` on line 36).
+ * Whether a refused prefetch is retried (`prefetch.retryRefused`).
  */
 export const PREFETCH_RETRY_REFUSED: boolean = false;
 /**
- * What a ticket is reused for: the same of each of these (`tickets.reuseKey` on line 39).
+ * What a ticket is reused for: the same of each of these (`tickets.reuseKey`).
  */
 export const TICKET_REUSE_KEY: readonly ReuseKeyItem[] = Object.freeze<ReuseKeyItem>(["viewer", "device", "episode", "intent"]);
 /**
- * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore` on line 40).
+ * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`).
  */
 export const TICKET_STOP_REUSE_BEFORE_MS: number = 300000;
 /**
- * How viewer_ref is made (`tickets.viewerRef` on line 41).
+ * How viewer_ref is made (`tickets.viewerRef`).
  */
 export const VIEWER_REF = "per-viewer-device" as const;
 
 /**
- * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair (codes compared exactly, code unit by code unit), else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
+ * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair (codes compared exactly, code unit by code unit), else the statuses of `retryOn` (`retryOn`, `neverRetry`).
  */
 export function isRetryable(status: number | null, errorCode?: string): boolean {
     if (status === null) return RETRY_ON_NETWORK_ERROR;
@@ -167,7 +167,7 @@ export function isRetryable(status: number | null, errorCode?: string): boolean 
 }
 
 /**
- * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff` on line 25, `retryAfter` on line 27).
+ * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff`, `retryAfter`).
  */
 export function backoffMs(attempt: number, retryAfterS: number | null | undefined, p: RetryPolicy, random: () => number = Math.random): number {
     if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS !== undefined && retryAfterS > 0) {
@@ -192,7 +192,7 @@ function monotonicNow(): number {
 }
 
 /**
- * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget` on line 30).
+ * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget`).
  */
 export class RetryBudget {
     private sent = 0;

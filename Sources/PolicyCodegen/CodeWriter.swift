@@ -390,19 +390,6 @@ extension Bool: Fragment {
     func write(to w: CodeWriter) { w.put(self ? "true" : "false") }
 }
 
-/// ` on line 12` after a key, or nothing when the line is not known.
-struct OnLine: Fragment {
-    var line: Int?
-
-    init(line: Int?) { self.line = line }
-
-    func write(to w: CodeWriter) {
-        if let line { w.put(" on line ", line) }
-    }
-
-    static var isAlwaysPlain: Bool { true }
-}
-
 /// Lines that are the same in every generated file, rendered once and copied in: most of a
 /// generated file is fixed text, and writing it line by line for every policy cost most of
 /// generating. `hole` marks where one varying value goes (the type name, say), in code: a doc

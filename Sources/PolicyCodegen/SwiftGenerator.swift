@@ -12,14 +12,13 @@ enum SwiftGenerator {
     }
 
     static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
-        let at = module.at
         let w = CodeWriter(.swift)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
         w.line("import Foundation")
         w.line()
         w.line("// nonisolated: callable from any isolation, also in targets whose default isolation is MainActor.")
-        w.doc("Retry policy `", policy.name, "`", at.policy, ": the values and functions an app retries its ticket requests with.")
+        w.doc("Retry policy `", policy.name, "`: the values and functions an app retries its ticket requests with.")
         if let description = policy.description {
             w.line("///")
             w.docText(description)
@@ -49,20 +48,20 @@ enum SwiftGenerator {
             w.line()
             w.doc("""
                 Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, \
-                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`
-                """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
+                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`, `neverRetry`).
+                """)
             w.emit(Self.isRetryable)
             w.line()
             w.doc("""
                 Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
                 `retryAfterMaxJitterMs` of jitter when `retryAfterHonored`, else 
-                """, PolicyModule.strategyDoc(module.backoff), " (`backoff`", at.backoff, ", `retryAfter`", at.retryAfterHonor, ").")
+                """, PolicyModule.strategyDoc(module.backoff), " (`backoff`, `retryAfter`).")
             w.emit(Self.backoffMs[module.backoff]!)
             w.line()
             w.doc("""
                 Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than \
-                `budgetMinPerMinute` a minute (`budget`
-                """, at.budgetRatio, "). Safe to share between threads.")
+                `budgetMinPerMinute` a minute (`budget`). Safe to share between threads.
+                """)
             w.emit(Self.retryBudget, module.type)
         }
         w.line("}")

@@ -18,12 +18,11 @@ package enum TypeScriptGenerator {
     }
 
     static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
-        let at = module.at
         let w = CodeWriter(.typeScript)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
         w.doc {
-            w.docLine("Retry policy `", policy.name, "`", at.policy, ": the values and functions a backend retries its ticket requests with.")
+            w.docLine("Retry policy `", policy.name, "`: the values and functions a backend retries its ticket requests with.")
             if let description = policy.description {
                 w.docText("")
                 w.docText(description)
@@ -71,22 +70,22 @@ package enum TypeScriptGenerator {
         w.doc("""
             Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
             never a `neverRetry` pair (codes compared exactly, code unit by code unit), else the statuses \
-            of `retryOn` (`retryOn`
-            """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
+            of `retryOn` (`retryOn`, `neverRetry`).
+            """)
         w.emit(Self.isRetryable)
         w.line()
         w.doc("""
             Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
             `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else 
-            """, PolicyModule.strategyDoc(module.backoff), " (`backoff`", at.backoff, ", `retryAfter`", at.retryAfterHonor, ").")
+            """, PolicyModule.strategyDoc(module.backoff), " (`backoff`, `retryAfter`).")
         w.emit(Self.backoffMs[module.backoff]!)
         w.line()
         w.emit(Self.clock)
         w.line()
         w.doc("""
             Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than \
-            `BUDGET_MIN_PER_MINUTE` a minute (`budget`
-            """, at.budgetRatio, ").")
+            `BUDGET_MIN_PER_MINUTE` a minute (`budget`).
+            """)
         w.emit(Self.retryBudget)
         return w.bytes
     }
