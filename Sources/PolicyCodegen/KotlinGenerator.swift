@@ -73,6 +73,10 @@ enum KotlinGenerator {
                 `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
                 """)
             w.emit(Self.retryBudget)
+            w.line()
+            w.emit(Self.clientTypes)
+            w.line()
+            w.emit(Self.client)
         }
         w.line("}")
         return w.bytes

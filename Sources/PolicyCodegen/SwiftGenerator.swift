@@ -63,6 +63,10 @@ enum SwiftGenerator {
                 `budgetMinPerMinute` a minute (`budget`). Safe to share between threads.
                 """)
             w.emit(Self.retryBudget, module.type)
+            w.line()
+            w.emit(Self.clientTypes)
+            w.line()
+            w.emit(Self.client)
         }
         w.line("}")
         return w.bytes

@@ -68,7 +68,7 @@ package enum TypeScriptGenerator {
         for constant in module.constants { write(constant, to: w) }
         w.line()
         w.doc("""
-            Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
+            Whether a failed request may be retried: network errors (`status` null or undefined) as `retryOn` says, \
             never a `neverRetry` pair (codes compared exactly, code unit by code unit), else the statuses \
             of `retryOn` (`retryOn`, `neverRetry`).
             """)
@@ -87,6 +87,10 @@ package enum TypeScriptGenerator {
             `BUDGET_MIN_PER_MINUTE` a minute (`budget`).
             """)
         w.emit(Self.retryBudget)
+        w.line()
+        w.emit(Self.clientTypes)
+        w.line()
+        w.emit(Self.client)
         return w.bytes
     }
 
@@ -204,8 +208,8 @@ package enum TypeScriptGenerator {
     }
 
     static let isRetryable = FixedLines(.typeScript, depth: 0) { w, _ in
-        w.block("export function isRetryable(status: number | null, errorCode?: string): boolean") {
-            w.line("if (status === null) return RETRY_ON_NETWORK_ERROR;")
+        w.block("export function isRetryable(status?: number | null, errorCode?: string | null): boolean") {
+            w.line("if (status === null || status === undefined) return RETRY_ON_NETWORK_ERROR;")
             w.block("for (const entry of NEVER_RETRY)") {
                 w.line("if (entry.status === status && entry.code === errorCode) return false;")
             }

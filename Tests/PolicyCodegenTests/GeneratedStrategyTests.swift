@@ -61,3 +61,66 @@ import Testing
         for file in after { #expect(file.contents.firstMatch(of: /line \d/) == nil, "\(file.path) names a line") }
     }
 }
+
+/// The client of SPEC 7.1 in each language: its names and signatures as the contract writes them,
+/// and the checks after a failed attempt in the contract's order. (The slow tests run it.)
+@Suite struct GeneratedClientTests {
+    static func sources() throws -> [(language: String, text: String)] {
+        let policy = try GenSupport.canonical
+        return [("Swift", SwiftGenerator.source(for: policy)), ("Kotlin", KotlinGenerator.source(for: policy, package: "p")),
+                ("TypeScript", TypeScriptGenerator.source(for: policy))]
+    }
+
+    @Test func namesAndSignaturesAreTheContracts() throws {
+        let expected: [String: [String]] = [
+            "Swift": ["public struct AttemptResult: Sendable, Hashable {", "public var status: Int?", "public var errorCode: String?",
+                      "public var retryAfter: String?", "public init(status: Int? = nil, errorCode: String? = nil, retryAfter: String? = nil) {",
+                      "public struct CallOutcome: Sendable, Hashable {", "public enum Reason: String, Sendable, Hashable, CaseIterable {",
+                      "public let reason: Reason", "public let attempts: Int", "public let waitsMs: [Double]", "public let last: AttemptResult?",
+                      "public static func callWithRetries(", "now: @escaping @Sendable () -> Int64 = { RetryBudget.defaultNowMs() },",
+                      "sleep: (Double) async throws -> Void = {", "random: () -> Double = { Double.random(in: 0..<1) },",
+                      "attempt: (Int, Int) async -> AttemptResult", ") async -> CallOutcome {",
+                      "public static func parseRetryAfter(_ value: String?, nowMs: Int64) -> Double? {"],
+            "Kotlin": ["data class AttemptResult @JvmOverloads constructor(val status: Int?, val errorCode: String? = null, val retryAfter: String? = null)",
+                       "data class CallOutcome(val reason: Reason, val attempts: Int, val waitsMs: List<Double>, val last: AttemptResult?)",
+                       "enum class Reason {", "fun callWithRetries(", "sleep: (Double) -> Unit = {", "attempt: (Int, Long) -> AttemptResult",
+                       "): CallOutcome {", "fun parseRetryAfter(value: String?, nowMs: Long): Double? {"],
+            "TypeScript": ["export type AttemptResult = { status?: number | null; errorCode?: string | null; retryAfter?: string | null };",
+                           "reason: \"succeeded\" | \"notRetryable\" | \"retriesUsed\" | \"deadline\" | \"budget\" | \"cancelled\";",
+                           "attempts: number;", "waitsMs: number[];", "last: AttemptResult | null;",
+                           "export function callWithRetries(profile: RetryPolicy, budget: RetryBudget, attempt: (n: number, timeoutMs: number) => Promise<AttemptResult>,",
+                           "options?: CallOptions): Promise<CallOutcome> {", "sleep?: (ms: number) => Promise<void>;", "signal?: AbortSignalLike;",
+                           "export function parseRetryAfter(value: string | null | undefined, nowMs?: number): number | null {",
+                           "export function isRetryable(status?: number | null, errorCode?: string | null): boolean {"],
+        ]
+        for (language, text) in try Self.sources() {
+            let lines = Set(text.split(separator: "\n").map { String($0.drop { $0 == " " }) })
+            for line in expected[language]! { #expect(lines.contains { $0.hasPrefix(line) }, "\(language): \(line)") }
+        }
+    }
+
+    /// After a failed attempt: not retryable, retries used, the wait, the deadline, the budget, the sleep.
+    @Test func checksComeInTheContractsOrder() throws {
+        let order: [String: [String]] = [
+            "Swift": ["let timeout = Swift.min(", "budget.noteRequest()", "await attempt(n, Int(timeout))", "status >= 200 && status < 300",
+                      "!isRetryable(status: result.status", "n >= profile.maxRetries", "parseRetryAfter(result.retryAfter, nowMs: wallNow())",
+                      "backoffMs(attempt: n,", "Double(now()) + wait >= Double(deadline)", "!budget.tryRetry()", "try await sleep(wait)"],
+            "Kotlin": ["val timeout = Math.min(", "budget.noteRequest()", "attempt(n, timeout)", "status >= 200 && status < 300",
+                       "!isRetryable(status, result.errorCode)", "n >= profile.maxRetries", "parseRetryAfter(result.retryAfter, wallNow())",
+                       "backoffMs(n, retryAfterS, profile, random)", "now().toDouble() + wait >= deadline.toDouble()", "!budget.tryRetry()",
+                       "sleep(wait)"],
+            "TypeScript": ["const timeout = Math.min(", "budget.noteRequest()", "attempt(n, timeout)", "status >= 200 && status < 300",
+                           "!isRetryable(status, r.errorCode)", "n >= profile.maxRetries", "parseRetryAfter(r.retryAfter, wallNow())",
+                           "backoffMs(n, retryAfterS, profile, random)", "now() + ms >= deadline", "!budget.tryRetry()", "wait(ms).then("],
+        ]
+        for (language, text) in try Self.sources() {
+            let body = try #require(text.range(of: "callWithRetries(").map { text[$0.upperBound...] })
+            var from = body.startIndex
+            for step in order[language]! {
+                let found = body.range(of: step, range: from..<body.endIndex)
+                #expect(found != nil, "\(language): \(step) after the step before it")
+                if let found { from = found.upperBound }
+            }
+        }
+    }
+}

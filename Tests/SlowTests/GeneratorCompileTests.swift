@@ -202,6 +202,42 @@ import Testing
         #expect(run.status == 0 && run.stdout == "8000 false 500 true\nplayback true true\n", "\(run.stdout)\(run.stderr)")
     }
 
+    /// The generated `callWithRetries` of each language and the reference executor (written from
+    /// SPEC 7.1, see CallTranscripts) make the same attempts with the same timeouts, wait the same
+    /// waits (bit for bit, with the same draws of `random`) and end for the same reason, on 10 000
+    /// scripted calls: every status, error codes, Retry-After in delta-seconds, in each HTTP-date
+    /// form and as garbage, slow attempts, clocks that move as they are read, a spent budget, and
+    /// cancellation during an attempt and during a wait.
+    @Test(arguments: ["Swift", "TypeScript", "Kotlin"])
+    func callWithRetriesFollowsTheReference(language: String) throws {
+        let available = language == "Swift" || (language == "Kotlin" ? Self.kotlinAvailable : Self.typeScriptAvailable)
+        guard available || GenSupport.isCI else { return }
+        try #require(available, "\(language): the compiler is not installed")
+        let transcripts = CallTranscripts.make(count: 10_000, seed: 47)
+        let expected = transcripts.map(CallTranscripts.reference)
+        let dir = try GenSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("calls.tsv")
+        try GenSupport.write(transcripts.map(\.line).joined(separator: "\n") + "\n", to: file)
+        let build = language == "Swift" ? try Self.swift6.get() : language == "Kotlin" ? try Self.kotlin.get() : try Self.typeScript.get()
+        try #require(build.compile.status == 0, "\(language) did not compile:\n\(build.diagnostics.prefix(30).joined(separator: "\n"))")
+        let run = try build.run(["--calls", file.path])
+        try #require(run.status == 0, "\(language): \(run.stderr.prefix(2000))")
+        let got = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(got.count == expected.count, "\(language): \(got.count) answers")
+        let differing = zip(got, expected).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(differing.isEmpty, """
+            \(language): \(differing.count) of \(expected.count) calls differ from the reference, e.g.
+            \(differing.prefix(4).map { "\(transcripts[$0.offset].line)\n  got      \($0.element.0)\n  expected \($0.element.1)" }
+                .joined(separator: "\n"))
+            """)
+        // The scripts reach every end, and every way to a wait.
+        let reasons = Set(expected.map { $0.split(separator: "\t").first.map(String.init) ?? "" })
+        #expect(reasons == ["succeeded", "notRetryable", "retriesUsed", "deadline", "budget", "cancelled"], "\(reasons)")
+        #expect(expected.filter { $0.split(separator: "\t", omittingEmptySubsequences: false)[2].contains(",") }.count > 1000,
+                "calls with several waits")
+    }
+
     /// The guide's code is cut out whole: it starts with the type, ends with the class, and is
     /// what the vectors run against in TypeScript.
     @Test func guideCodeIsCutOutWhole() throws {

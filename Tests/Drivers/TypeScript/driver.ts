@@ -8,6 +8,8 @@
 //                                UTF-16 unit by unit
 //   driver.js --answers CASES    answers every case for each policy and for the guide's code, for
 //                                comparison with the other languages (see GeneratorCompileTests.cases)
+//   driver.js --calls CALLS      runs every scripted call through PlaybackPolicy's callWithRetries
+//                                (see CallTranscripts for the format and what is printed)
 import * as guide from "./guide";
 import * as playback from "./PlaybackPolicy";
 import * as hostile from "./HostilePolicy";
@@ -252,10 +254,74 @@ function runAnswers(path: string): number {
     return 0;
 }
 
+// Node's AbortController (no @types/node here).
+declare const AbortController: new () => { signal: playback.AbortSignalLike; abort(): void };
+
+/** Runs one transcript line through `callWithRetries` (see CallTranscripts). */
+function runCall(f: string[]): Promise<string> {
+    const t0 = Number(f[2]), wall0 = Number(f[3]), tick = Number(f[4]);
+    let clock = t0;
+    let drawn = 0;
+    let sleeps = 0;
+    const timeouts: number[] = [];
+    const budget = new playback.RetryBudget(() => clock);
+    for (let i = 0; i < Number(f[5]); i++) budget.noteRequest();
+    for (let i = 0; i < Number(f[6]); i++) budget.tryRetry();
+    const cancel = f[7];
+    const randoms = f[8].split(",").map(fromBits);
+    const steps = f[9].split(";").map((s) => s.split(","));
+    const controller = new AbortController();
+    const text = (s: string): string | null => (s === "-" ? null : decodeURIComponent(s));
+    const profile = f[1] === "interactive" ? playback.INTERACTIVE : playback.BACKGROUND;
+    return playback
+        .callWithRetries(profile, budget, (n, timeout) => {
+            timeouts.push(timeout);
+            const step = steps[Math.min(n, steps.length - 1)];
+            clock += Number(step[0]);
+            if (cancel === "a" + n) controller.abort();
+            // A network error as axios gives it: no status at all (undefined), or null.
+            const status = step[1] === "-" ? (n % 2 === 0 ? undefined : null) : Number(step[1]);
+            return Promise.resolve({ status: status, errorCode: text(step[2]), retryAfter: text(step[3]) });
+        }, {
+            now: () => {
+                const t = clock;
+                clock += tick;
+                return t;
+            },
+            wallNow: () => wall0 + (clock - t0),
+            sleep: (ms) => {
+                if (cancel === "s" + sleeps++) {
+                    controller.abort();
+                    return new Promise<void>(() => undefined);  // never ends: the abort does
+                }
+                clock += Math.ceil(ms);
+                return Promise.resolve();
+            },
+            random: () => randoms[drawn++ % randoms.length],
+            signal: controller.signal,
+        })
+        .then((o) => [o.reason, String(o.attempts), o.waitsMs.map(bits).join(","), timeouts.join(","), String(drawn)].join("\t"));
+}
+
+function runCalls(path: string): Promise<number> {
+    const lines = fs.readFileSync(path, "utf8").split("\n").filter((l) => l.length > 0 && l.charAt(0) !== "#");
+    let chain: Promise<void> = Promise.resolve();
+    for (const line of lines) chain = chain.then(() => runCall(line.split("\t")).then((answer) => print(answer)));
+    return chain.then(() => 0);
+}
+
 const args = process.argv.slice(2);
 let status = 2;
-if (args.length === 2 && args[0] === "--answers") status = runAnswers(args[1]);
+if (args.length === 2 && args[0] === "--calls") {
+    runCalls(args[1]).then((code) => {
+        process.stdout.write(out);
+        process.exitCode = code;
+    });
+    status = -1;
+} else if (args.length === 2 && args[0] === "--answers") status = runAnswers(args[1]);
 else if (args.length === 1) status = runVectors(args[0]);
 else print("usage: driver.js VECTORS.tsv | driver.js --answers CASES.tsv");
-process.stdout.write(out);
-process.exitCode = status;
+if (status >= 0) {
+    process.stdout.write(out);
+    process.exitCode = status;
+}
