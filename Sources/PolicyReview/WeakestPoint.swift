@@ -159,5 +159,6 @@ extension Explanation {
                                                                     thresholds: thresholds)
             }
         }
+        addRetryAfterFigures()
     }
 }
