@@ -14,8 +14,16 @@ extension Simulate {
         guard !ref.isEmpty, !ref.hasPrefix("-") else {
             return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
         }
+        let base: ReviewBase
+        switch Diff.resolveBase(ref, exact: args.flag("--base-exact")) {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+            return 2
+        case .success(let b): base = b
+        }
+        Output.err(base.line + "\n")
         let sides: (old: [ReviewInput], new: [ReviewInput])
-        switch Diff.againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals, options: project.options) {
+        switch Diff.againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals, options: project.options) {
         case .failure(let error):
             Output.err("error: \(error.message)\n")
             return 2
