@@ -181,7 +181,7 @@ enum Simulate {
     /// A value of --scenario: a built-in name, else a file (a value with a '/' or a YAML extension
     /// is always a file).
     static func scenario(_ value: String) -> Loaded {
-        let looksLikeFile = value.contains("/") || Files.isPolicyFile(value)
+        let looksLikeFile = value.contains("/") || PolicyPaths.isPolicyFile(value)
         if !looksLikeFile, let s = Scenario.builtin(value) { return .loaded(s, nil) }
         guard looksLikeFile || Files.exists(value) else {
             let hint = Suggest.nearest(value, in: Scenario.builtinNames).map { "; did you mean '\($0)'?" }
