@@ -81,7 +81,7 @@ enum Diff {
             Output.out(report.json.rendered())
             Output.err("policyc diff \(report.verdict(allowBreaking: allowBreaking, allowWorse: allowWorse).text)\n")
         case "markdown":
-            Output.out(report.markdown(allowBreaking: allowBreaking, allowWorse: allowWorse))
+            Output.out(report.markdown(allowBreaking: allowBreaking, allowWorse: allowWorse, command: fullReviewCommand()))
         default:
             Output.out(report.text(allowBreaking: allowBreaking, allowWorse: allowWorse))
         }
