@@ -6,7 +6,7 @@ package wandura.policies
 import kotlin.random.Random
 
 /**
- * Retry policy `playback` on line 2: the values and functions an app retries its ticket requests with.
+ * Retry policy `playback`: the values and functions an app retries its ticket requests with.
  *
  * Ticket requests made by the iOS and Android players.
  */
@@ -72,12 +72,12 @@ object PlaybackPolicy {
     }
 
     /**
-     * Profile `interactive` (line 7): interactive, a viewer is waiting.
+     * Profile `interactive`: interactive, a viewer is waiting.
      */
     @JvmField val INTERACTIVE: RetryProfile = RetryProfile(maxRetries = 3, baseMs = 500L, capMs = 8000L, timeoutMs = 8000L, deadlineMs = 15000L, kind = RetryProfile.Kind.INTERACTIVE)
 
     /**
-     * Profile `background` (line 14): background, no viewer is waiting.
+     * Profile `background`: background, no viewer is waiting.
      */
     @JvmField val BACKGROUND: RetryProfile = RetryProfile(maxRetries = 5, baseMs = 1000L, capMs = 30000L, timeoutMs = 15000L, deadlineMs = 120000L, kind = RetryProfile.Kind.BACKGROUND)
 
@@ -87,59 +87,59 @@ object PlaybackPolicy {
     @JvmField val ALL_PROFILES: Map<String, RetryProfile> = mapOf("interactive" to INTERACTIVE, "background" to BACKGROUND)
 
     /**
-     * The policy's name (`policy` on line 2).
+     * The policy's name (`policy`).
      */
     const val POLICY_NAME: String = "playback"
     /**
-     * The policy's description, exactly as written (`description` on line 3).
+     * The policy's description, exactly as written (`description`).
      */
     @JvmField val POLICY_DESCRIPTION: String? = "Ticket requests made by the iOS and Android players."
     /**
-     * Whether network errors (no status at all) are retried (`retryOn` on line 21).
+     * Whether network errors (no status at all) are retried (`retryOn`).
      */
     const val RETRY_ON_NETWORK_ERROR: Boolean = true
     /**
-     * The HTTP statuses that are retried (`retryOn` on line 21).
+     * The HTTP statuses that are retried (`retryOn`).
      */
     @JvmField val RETRYABLE_STATUSES: Set<Int> = setOf<Int>(429, 500, 502, 503)
     /**
-     * Status and error code pairs that are never retried (`neverRetry` on line 23).
+     * Status and error code pairs that are never retried (`neverRetry`).
      */
     @JvmField val NEVER_RETRY: List<NeverRetry> = listOf<NeverRetry>(NeverRetry(503, "not_ready"))
     /**
-     * Whether a Retry-After header sets the wait (`retryAfter.honor` on line 27).
+     * Whether a Retry-After header sets the wait (`retryAfter.honor`).
      */
     const val RETRY_AFTER_HONORED: Boolean = true
     /**
-     * Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter` on line 28).
+     * Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`).
      */
     const val RETRY_AFTER_MAX_JITTER_MS: Long = 1000L
     /**
-     * How the wait between retries grows (`backoff` on line 25).
+     * How the wait between retries grows (`backoff`).
      */
     const val BACKOFF_STRATEGY: String = "full-jitter"
     /**
-     * `BACKOFF_STRATEGY` as an enum (`backoff` on line 25).
+     * `BACKOFF_STRATEGY` as an enum (`backoff`).
      */
     @JvmField val BACKOFF_STRATEGY_KIND: BackoffStrategy = BackoffStrategy.FULL_JITTER
     /**
-     * Retries may be at most this share of the requests of the last minute (`budget.ratio` on line 30: 10%).
+     * Retries may be at most this share of the requests of the last minute (`budget.ratio`: 10%).
      */
     const val BUDGET_RATIO: Double = 0.1
     /**
-     * Retries always allowed per minute, whatever the ratio (`budget.minPerMinute` on line 31).
+     * Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`).
      */
     const val BUDGET_MIN_PER_MINUTE: Int = 10
     /**
-     * Next episodes asked for in the same request (`prefetch.ahead` on line 34).
+     * Next episodes asked for in the same request (`prefetch.ahead`).
      */
     const val PREFETCH_AHEAD: Int = 2
     /**
-     * Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked` on line 35).
+     * Whether only unlocked next episodes are prefetched (`prefetch.onlyUnlocked`).
      */
     const val PREFETCH_ONLY_UNLOCKED: Boolean = true
     /**
-     * Whether a refused prefetch is retried (`prefetch.retryRefused` on line 36).
+     * Whether a refused prefetch is retried (`prefetch.retryRefused`).
      */
     const val PREFETCH_RETRY_REFUSED: Boolean = false
     /**
@@ -148,28 +148,28 @@ object PlaybackPolicy {
     @Deprecated("Named like the other prefetch values now", ReplaceWith("PREFETCH_RETRY_REFUSED"))
     const val RETRY_REFUSED_PREFETCH: Boolean = PREFETCH_RETRY_REFUSED
     /**
-     * What a ticket is reused for: the same of each of these (`tickets.reuseKey` on line 39).
+     * What a ticket is reused for: the same of each of these (`tickets.reuseKey`).
      */
     @JvmField val TICKET_REUSE_KEY: List<String> = listOf<String>("viewer", "device", "episode", "intent")
     /**
-     * `TICKET_REUSE_KEY` as enums (`tickets.reuseKey` on line 39).
+     * `TICKET_REUSE_KEY` as enums (`tickets.reuseKey`).
      */
     @JvmField val TICKET_REUSE_KEY_ITEMS: List<ReuseKeyItem> = listOf<ReuseKeyItem>(ReuseKeyItem.VIEWER, ReuseKeyItem.DEVICE, ReuseKeyItem.EPISODE, ReuseKeyItem.INTENT)
     /**
-     * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore` on line 40).
+     * Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`).
      */
     const val TICKET_STOP_REUSE_BEFORE_MS: Long = 300000L
     /**
-     * How viewer_ref is made (`tickets.viewerRef` on line 41).
+     * How viewer_ref is made (`tickets.viewerRef`).
      */
     const val VIEWER_REF: String = "per-viewer-device"
     /**
-     * `VIEWER_REF` as an enum (`tickets.viewerRef` on line 41).
+     * `VIEWER_REF` as an enum (`tickets.viewerRef`).
      */
     @JvmField val VIEWER_REF_KIND: ViewerRefKind = ViewerRefKind.PER_VIEWER_DEVICE
 
     /**
-     * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn` on line 21, `neverRetry` on line 23).
+     * Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`, `neverRetry`).
      */
     @JvmStatic
     @JvmOverloads
@@ -180,7 +180,7 @@ object PlaybackPolicy {
     }
 
     /**
-     * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `profile.capMs` (`backoff` on line 25, `retryAfter` on line 27). Calls `random` (0 until 1) once.
+     * Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else full jitter (the policy's `backoff`): `random()` times `v`, the smaller of `capMs` and `baseMs` times 2^attempt. Calls `random` once (`backoff`, `retryAfter`).
      */
     @JvmStatic
     @JvmOverloads
@@ -189,7 +189,8 @@ object PlaybackPolicy {
             return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()
         }
         // 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.
-        return random() * Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))
+        val v = Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))
+        return random() * v
     }
 
     /**
@@ -215,7 +216,7 @@ object PlaybackPolicy {
         backoffDelayMs(attempt, retryAfterS, profile) { random.nextDouble() }
 
     /**
-     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget` on line 30). Safe to share between threads. `now` is the clock in milliseconds: by default `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
+     * Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than `BUDGET_MIN_PER_MINUTE` a minute (`budget`). Safe to share between threads. `now` is the clock in milliseconds: by default `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
      */
     class RetryBudget @JvmOverloads constructor(private val now: () -> Long = { defaultNowMs() }) {
         private var sent: Long = 0L
@@ -262,5 +263,177 @@ object PlaybackPolicy {
             @JvmStatic
             fun defaultNowMs(): Long = wallBaseMs + (System.nanoTime() - nanoBase) / 1_000_000L
         }
+    }
+
+    /**
+     * What one attempt of a call gave: the answer's HTTP status (null for a network error: no answer
+     * at all), the error code of its body and its Retry-After header, as the server sent them.
+     */
+    data class AttemptResult @JvmOverloads constructor(val status: Int?, val errorCode: String? = null, val retryAfter: String? = null)
+
+    /** Why a call of `callWithRetries` ended. */
+    enum class Reason {
+        /** An attempt was answered with a 2xx status. */
+        SUCCEEDED,
+        /** The last answer is not to be retried (`isRetryable`). */
+        NOT_RETRYABLE,
+        /** The profile's `maxRetries` retries were made. */
+        RETRIES_USED,
+        /** No time was left for another attempt, or the wait would have reached the deadline. */
+        DEADLINE,
+        /** The retry budget was spent. */
+        BUDGET,
+        /** The thread was interrupted, before an attempt or during a wait. */
+        CANCELLED
+    }
+
+    /**
+     * How a call of `callWithRetries` ended.
+     *
+     * @property reason Why the call ended.
+     * @property attempts The attempts made, the first one included.
+     * @property waitsMs The waits before each retry, in milliseconds, in order.
+     * @property last The result of the last attempt, null when none was made.
+     */
+    data class CallOutcome(val reason: Reason, val attempts: Int, val waitsMs: List<Double>, val last: AttemptResult?)
+
+    /**
+     * Makes the attempts of one call through `attempt` (given the attempt's number from 0 and its
+     * timeout in milliseconds) and follows the policy exactly: every attempt is counted with
+     * `budget.noteRequest()`; each gets `min(profile.timeoutMs, the time left to the deadline)`; after
+     * a failure, in this order: not retryable, retries used, the wait (`backoffMs`, with Retry-After
+     * when honored), a retry that would start at or after the deadline is not sent, `budget.tryRetry()`,
+     * then `sleep`. Ends `CANCELLED` when the thread is interrupted, before an attempt or during a wait.
+     *
+     * Every time is in milliseconds: `now` is a monotonic clock (`RetryBudget.defaultNowMs`), `wallNow` the time since 1970 that an
+     * HTTP-date Retry-After is read against, `sleep` waits (`Thread.sleep` by default; from a
+     * coroutine, pass one that blocks as it should there, or call this on `Dispatchers.IO`).
+     */
+    @JvmStatic
+    @JvmOverloads
+    fun callWithRetries(
+        profile: RetryProfile,
+        budget: RetryBudget,
+        now: () -> Long = { RetryBudget.defaultNowMs() },
+        wallNow: () -> Long = { System.currentTimeMillis() },
+        sleep: (Double) -> Unit = { ms -> if (ms > 0.0) Thread.sleep(Math.ceil(Math.min(ms, 1e12)).toLong()) },
+        random: () -> Double = { Random.nextDouble() },
+        attempt: (Int, Long) -> AttemptResult
+    ): CallOutcome {
+        val start = now()
+        val deadline = start + profile.deadlineMs
+        val waits = ArrayList<Double>()
+        var last: AttemptResult? = null
+        var n = 0
+        while (true) {
+            if (Thread.currentThread().isInterrupted) return CallOutcome(Reason.CANCELLED, n, waits.toList(), last)
+            val timeout = Math.min(profile.timeoutMs, deadline - now())
+            if (timeout <= 0L) return CallOutcome(Reason.DEADLINE, n, waits.toList(), last)
+            budget.noteRequest()
+            val result = attempt(n, timeout)
+            last = result
+            val status = result.status
+            if (status != null && status >= 200 && status < 300) return CallOutcome(Reason.SUCCEEDED, n + 1, waits.toList(), last)
+            if (!isRetryable(status, result.errorCode)) return CallOutcome(Reason.NOT_RETRYABLE, n + 1, waits.toList(), last)
+            if (n >= profile.maxRetries) return CallOutcome(Reason.RETRIES_USED, n + 1, waits.toList(), last)
+            val retryAfterS = if (RETRY_AFTER_HONORED) parseRetryAfter(result.retryAfter, wallNow()) else null
+            val wait = backoffMs(n, retryAfterS, profile, random)
+            if (now().toDouble() + wait >= deadline.toDouble()) return CallOutcome(Reason.DEADLINE, n + 1, waits.toList(), last)
+            if (!budget.tryRetry()) return CallOutcome(Reason.BUDGET, n + 1, waits.toList(), last)
+            waits.add(wait)
+            n += 1
+            try {
+                sleep(wait)
+            } catch (e: InterruptedException) {
+                // Interrupted while waiting: the call ends, and the thread stays marked as interrupted.
+                Thread.currentThread().interrupt()
+                return CallOutcome(Reason.CANCELLED, n, waits.toList(), last)
+            }
+        }
+    }
+
+    /**
+     * The seconds to wait that a Retry-After header asks for, read at `nowMs` (milliseconds since
+     * 1970): delta-seconds (digits only) as they are; an HTTP-date (IMF-fixdate, RFC 850 or asctime,
+     * RFC 9110 section 10.2.3) as the seconds from `nowMs` to it, 0 when it has passed; null for
+     * anything else (null, empty, negative, a fraction, spaces, garbage).
+     */
+    @JvmStatic
+    fun parseRetryAfter(value: String?, nowMs: Long): Double? {
+        if (value == null) return null
+        if (value.length > 0 && value.all { it in '0'..'9' }) return value.toDouble()
+        val dateMs = httpDateMs(value, nowMs) ?: return null
+        return Math.max(0.0, (dateMs.toDouble() - nowMs.toDouble()) / 1000.0)
+    }
+
+    /**
+     * An HTTP-date's milliseconds since 1970, or null when `text` is none of its three forms or names
+     * a day that does not exist. An RFC 850 two-digit year is the one nearest `nowMs` that is at most
+     * 50 years ahead.
+     */
+    private fun httpDateMs(text: String, nowMs: Long): Long? {
+        val days = listOf("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+        val longDays = listOf("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+        val comma = text.indexOf(',')
+        val f: IntArray
+        val imf = if (text.length == 29 && days.contains(text.substring(0, 3))) httpDateFields(text, "www, DD NNN YYYY hh:mm:ss GMT") else null
+        val asctime = if (text.length == 24 && days.contains(text.substring(0, 3))) httpDateFields(text, "www NNN dD hh:mm:ss YYYY") else null
+        val rfc850 = if (comma >= 0 && longDays.contains(text.substring(0, comma))) httpDateFields(text.substring(comma), ", DD-NNN-YY hh:mm:ss GMT") else null
+        if (imf != null) {
+            f = imf
+        } else if (asctime != null) {
+            f = asctime
+        } else if (rfc850 != null) {
+            f = rfc850
+            val yearNow = 1970 + Math.floor(nowMs.toDouble() / 31556952000.0).toInt()
+            f[2] += yearNow - ((yearNow % 100) + 100) % 100
+            if (f[2] > yearNow + 50) f[2] -= 100 else if (f[2] + 100 <= yearNow + 50) f[2] += 100
+        } else {
+            return null
+        }
+        val day = f[0]
+        val month = f[1]
+        val year = f[2]
+        val leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        val monthDays = intArrayOf(31, if (leap) 29 else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+        if (day < 1 || day > monthDays[month - 1] || f[3] > 23 || f[4] > 59 || f[5] > 60) return null
+        // Days since 1970 of the Gregorian date (days_from_civil), shifted by 400 years to stay positive.
+        val y = year - (if (month <= 2) 1 else 0) + 400
+        val era = y / 400
+        val yoe = y - era * 400
+        val doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+        val doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        val daysSince1970 = (era - 1) * 146097 + doe - 719468
+        return (daysSince1970.toLong() * 86400L + (f[3] * 3600 + f[4] * 60 + f[5]).toLong()) * 1000L
+    }
+
+    /**
+     * `[day, month 1-12, year, hour, minute, second]` of `text` laid out as `pattern`: `D`, `Y`, `h`,
+     * `m`, `s` are digits (`d` a digit or a space), `N` a month's three letters, `w` any character (the
+     * day's name, checked apart), and anything else stands for itself.
+     */
+    private fun httpDateFields(text: String, pattern: String): IntArray? {
+        val months = listOf("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+        if (text.length != pattern.length) return null
+        val f = IntArray(6)
+        val month = StringBuilder()
+        for (i in 0 until pattern.length) {
+            val c = text[i]
+            val k = pattern[i]
+            when {
+                k == 'N' -> month.append(c)
+                k == 'w' || (k == 'd' && c == ' ') -> {}
+                k == 'd' || k == 'D' || k == 'Y' || k == 'h' || k == 'm' || k == 's' -> {
+                    if (c < '0' || c > '9') return null
+                    val j = if (k == 'Y') 2 else if (k == 'h') 3 else if (k == 'm') 4 else if (k == 's') 5 else 0
+                    f[j] = f[j] * 10 + (c - '0')
+                }
+                c != k -> return null
+            }
+        }
+        val m = months.indexOf(month.toString())
+        if (m < 0) return null
+        f[1] = m + 1
+        return f
     }
 }

@@ -184,6 +184,22 @@ final class CodeWriter {
         begin(); put(s0, a, s1, b, s2); write(c); put(s3, d, s4, e, s5); write(f); put(s6); end()
     }
 
+    /// Fixed lines of code, each at the current depth plus its own leading spaces (an empty line
+    /// stays empty): for the longer functions that every file carries the same.
+    func code(_ text: StaticString) {
+        text.withUTF8Buffer { b in
+            var start = 0
+            for i in 0...b.count where i == b.count || b[i] == 0x0A {
+                if i > start {
+                    begin()
+                    append(UnsafeBufferPointer(rebasing: b[start..<i]))
+                }
+                end()
+                start = i + 1
+            }
+        }
+    }
+
     /// `items` with `", "` between them (`1, 2, 3`); `body` writes one.
     func list<T>(_ items: [T], _ body: (T) -> Void) {
         for (i, item) in items.enumerated() {
@@ -346,13 +362,8 @@ final class CodeWriter {
     /// The lines written so far, without their line breaks (`doc` for tests and callers that
     /// want Strings).
     var lines: [String] {
-        var start = 0
-        var lines: [String] = []
-        for i in 0..<count where out[i] == 0x0A {
-            lines.append(String(decoding: out[start..<i], as: UTF8.self))
-            start = i + 1
-        }
-        return lines
+        // The last is what follows the last line break: no whole line.
+        Array(LineIndex(Array(out[0..<count]), breaks: .lineFeed).lineTexts.dropLast())
     }
 }
 
@@ -388,19 +399,6 @@ extension Int: Fragment {
 
 extension Bool: Fragment {
     func write(to w: CodeWriter) { w.put(self ? "true" : "false") }
-}
-
-/// ` on line 12` after a key, or nothing when the line is not known.
-struct OnLine: Fragment {
-    var line: Int?
-
-    init(line: Int?) { self.line = line }
-
-    func write(to w: CodeWriter) {
-        if let line { w.put(" on line ", line) }
-    }
-
-    static var isAlwaysPlain: Bool { true }
 }
 
 /// Lines that are the same in every generated file, rendered once and copied in: most of a

@@ -199,14 +199,3 @@ public enum Generator {
 struct PolicyFiles: Sendable {
     var swift, kotlin, typeScript: GeneratedFile?
 }
-
-/// Where each documented key of a policy stands (` on line 12`, or nothing when not known), from
-/// `Policy.keyLines`: no path is hashed.
-@dynamicMemberLookup
-struct SourceLines {
-    var lines: KeyLines
-
-    subscript(dynamicMember key: KeyPath<KeyLines, Int?>) -> OnLine {
-        OnLine(line: lines[keyPath: key])
-    }
-}

@@ -14,7 +14,6 @@ enum KotlinGenerator {
     }
 
     static func bytes(for policy: Policy, _ module: PolicyModule, package: String) -> [UInt8] {
-        let at = module.at
         let w = CodeWriter(.kotlin)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
@@ -23,7 +22,7 @@ enum KotlinGenerator {
         w.line("import kotlin.random.Random")
         w.line()
         w.doc {
-            w.docLine("Retry policy `", policy.name, "`", at.policy, ": the values and functions an app retries its ticket requests with.")
+            w.docLine("Retry policy `", policy.name, "`: the values and functions an app retries its ticket requests with.")
             // One comment of both texts, a blank line between (the line above ends in "with.",
             // never a line break that could join the next).
             if let description = policy.description {
@@ -56,26 +55,28 @@ enum KotlinGenerator {
             w.line()
             w.doc("""
                 Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
-                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`
-                """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
+                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`, `neverRetry`).
+                """)
             w.emit(Self.isRetryable)
             w.line()
             w.doc("""
                 Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
-                `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `profile.capMs` (`backoff`
-                """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 until 1) once.")
-            w.emit(Self.backoffMs)
+                `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else 
+                """, PolicyModule.strategyDoc(module.backoff), " (`backoff`, `retryAfter`).")
+            w.emit(Self.backoffMs[module.backoff]!)
             w.line()
             w.emit(Self.backoffVariants)
             w.line()
             w.doc("""
                 Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than \
-                `BUDGET_MIN_PER_MINUTE` a minute (`budget`
-                """, at.budgetRatio, """
-                ). Safe to share between threads. `now` is the clock in milliseconds: by default \
+                `BUDGET_MIN_PER_MINUTE` a minute (`budget`). Safe to share between threads. `now` is the clock in milliseconds: by default \
                 `defaultNowMs`, which setting the device clock back cannot move, as that must not stop retries for an hour.
                 """)
             w.emit(Self.retryBudget)
+            w.line()
+            w.emit(Self.clientTypes)
+            w.line()
+            w.emit(Self.client)
         }
         w.line("}")
         return w.bytes
@@ -118,13 +119,13 @@ enum KotlinGenerator {
         let d = c.doc
         switch c.value {
         case .backoff(let value):
-            w.doc("`", c.name, "` as an enum (`", d.key, "`", d.line, ").")
+            w.doc("`", c.name, "` as an enum (`", d.key, "`).")
             w.line("@JvmField val ", c.name, "_KIND: BackoffStrategy = BackoffStrategy.", Naming.enumCase(value))
         case .viewerRef(let value):
-            w.doc("`", c.name, "` as an enum (`", d.key, "`", d.line, ").")
+            w.doc("`", c.name, "` as an enum (`", d.key, "`).")
             w.line("@JvmField val ", c.name, "_KIND: ViewerRefKind = ViewerRefKind.", Naming.enumCase(value))
         case .reuseKey(let items):
-            w.doc("`", c.name, "` as enums (`", d.key, "`", d.line, ").")
+            w.doc("`", c.name, "` as enums (`", d.key, "`).")
             w.begin()
             w.put("@JvmField val ", c.name, "_ITEMS: List<ReuseKeyItem> = listOf<ReuseKeyItem>(")
             w.list(items) { w.put("ReuseKeyItem.", Naming.enumCase($0)) }
@@ -212,17 +213,31 @@ enum KotlinGenerator {
         }
     }
 
-    static let backoffMs = FixedLines(.kotlin, depth: 1) { w, _ in
-        w.line("@JvmStatic")
-        w.line("@JvmOverloads")
-        w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Double") {
-            w.block("if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0)") {
-                w.line("return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()")
+    /// `backoffMs` for each strategy: only the policy's is written.
+    static let backoffMs = Dictionary(uniqueKeysWithValues: Backoff.allCases.map { strategy in
+        (strategy, FixedLines(.kotlin, depth: 1) { w, _ in
+            w.line("@JvmStatic")
+            w.line("@JvmOverloads")
+            // Every wait is `baseMs`: the attempt is not needed.
+            if strategy == .constant { w.line("@Suppress(\"UNUSED_PARAMETER\")") }
+            w.block("fun backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile, random: () -> Double = { Random.nextDouble() }): Double") {
+                w.block("if (RETRY_AFTER_HONORED && retryAfterS != null && retryAfterS > 0.0)") {
+                    w.line("return retryAfterS * 1000.0 + random() * RETRY_AFTER_MAX_JITTER_MS.toDouble()")
+                }
+                if strategy == .constant {
+                    w.line("return profile.baseMs.toDouble()")
+                    return
+                }
+                w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.")
+                w.line("val v = Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))")
+                switch strategy {
+                case .fullJitter: w.line("return random() * v")
+                case .equalJitter: w.line("return v / 2.0 + random() * (v / 2.0)")
+                case .exponential, .constant: w.line("return v")
+                }
             }
-            w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap.")
-            w.line("return random() * Math.min(profile.capMs.toDouble(), profile.baseMs.toDouble() * Math.pow(2.0, attempt.toDouble()))")
-        }
-    }
+        })
+    })
 
     static let backoffVariants = FixedLines(.kotlin, depth: 1) { w, _ in
         w.doc("`backoffMs` with a `Random` for the jitter (`Random(seed)` in tests).")

@@ -12,14 +12,13 @@ enum SwiftGenerator {
     }
 
     static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
-        let at = module.at
         let w = CodeWriter(.swift)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
         w.line("import Foundation")
         w.line()
         w.line("// nonisolated: callable from any isolation, also in targets whose default isolation is MainActor.")
-        w.doc("Retry policy `", policy.name, "`", at.policy, ": the values and functions an app retries its ticket requests with.")
+        w.doc("Retry policy `", policy.name, "`: the values and functions an app retries its ticket requests with.")
         if let description = policy.description {
             w.line("///")
             w.docText(description)
@@ -49,21 +48,25 @@ enum SwiftGenerator {
             w.line()
             w.doc("""
                 Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, \
-                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`
-                """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
+                never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`, `neverRetry`).
+                """)
             w.emit(Self.isRetryable)
             w.line()
             w.doc("""
                 Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
-                `retryAfterMaxJitterMs` of jitter wins, else full jitter under `profile.capMs` (`backoff`
-                """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 ..< 1) once.")
-            w.emit(Self.backoffMs)
+                `retryAfterMaxJitterMs` of jitter when `retryAfterHonored`, else 
+                """, PolicyModule.strategyDoc(module.backoff), " (`backoff`, `retryAfter`).")
+            w.emit(Self.backoffMs[module.backoff]!)
             w.line()
             w.doc("""
                 Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than \
-                `budgetMinPerMinute` a minute (`budget`
-                """, at.budgetRatio, "). Safe to share between threads.")
+                `budgetMinPerMinute` a minute (`budget`). Safe to share between threads.
+                """)
             w.emit(Self.retryBudget, module.type)
+            w.line()
+            w.emit(Self.clientTypes)
+            w.line()
+            w.emit(Self.client)
         }
         w.line("}")
         return w.bytes
@@ -161,19 +164,31 @@ enum SwiftGenerator {
         }
     }
 
-    static let backoffMs = FixedLines(.swift, depth: 1) { w, _ in
-        w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
-        w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
-        w.indent {
-            w.line("if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {")
-            w.indent { w.line("return retryAfterS * 1000.0 + random() * Double(retryAfterMaxJitterMs)") }
+    /// `backoffMs` for each strategy: only the policy's is written.
+    static let backoffMs = Dictionary(uniqueKeysWithValues: Backoff.allCases.map { strategy in
+        (strategy, FixedLines(.swift, depth: 1) { w, _ in
+            w.line("public static func backoffMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
+            w.line("                             random: () -> Double = { Double.random(in: 0..<1) }) -> Double {")
+            w.indent {
+                w.line("if retryAfterHonored, let retryAfterS = retryAfterS, retryAfterS > 0 {")
+                w.indent { w.line("return retryAfterS * 1000.0 + random() * Double(retryAfterMaxJitterMs)") }
+                w.line("}")
+                if strategy == .constant {
+                    w.line("return Double(profile.baseMs)")
+                    return
+                }
+                w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.")
+                w.line("let growth = Double(sign: .plus, exponent: attempt, significand: 1)")
+                w.line("let v = Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)")
+                switch strategy {
+                case .fullJitter: w.line("return random() * v")
+                case .equalJitter: w.line("return v / 2 + random() * (v / 2)")
+                case .exponential, .constant: w.line("return v")
+                }
+            }
             w.line("}")
-            w.line("// 2^attempt exactly, as a double: infinite past its range, so min() gives the cap; never traps.")
-            w.line("let growth = Double(sign: .plus, exponent: attempt, significand: 1)")
-            w.line("return random() * Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)")
-        }
-        w.line("}")
-    }
+        })
+    })
 
     /// The hole is the policy's type.
     static let retryBudget = FixedLines(.swift, depth: 1) { w, type in
@@ -273,41 +288,15 @@ enum SwiftGenerator {
     static func doubleLiteral(_ d: Double) -> String { "\(d)" }
 }
 
-/// Text split at every kind of line break, each line made printable and stripped of trailing
-/// spaces: what both languages' doc comments are made from. `body` gets each line's UTF-8 bytes.
+/// Text split at every kind of line break (`LineIndex`'s Unicode breaks), each line made
+/// printable and stripped of trailing spaces: what both languages' doc comments are made from.
+/// `body` gets each line's UTF-8 bytes.
 func commentLines(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-    // On the UTF-8 bytes: the breaks are ASCII or the sequences C2 85 (U+0085) and E2 80 A8/A9
-    // (U+2028/9), which in valid UTF-8 stand only for themselves. Scalar by scalar cost most of
-    // generating.
-    var text = text
-    text.withUTF8 { b in
-        var start = 0
-        var i = 0
-        var lastWasCR = false
-        while i < b.count {
-            var breakLength = 0
-            switch b[i] {
-            case 0x0A where lastWasCR:
-                lastWasCR = false
-                i += 1
-                start = i
-                continue
-            case 0x0A, 0x0D, 0x0B, 0x0C: breakLength = 1
-            case 0xC2 where i + 1 < b.count && b[i + 1] == 0x85: breakLength = 2
-            case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9): breakLength = 3
-            default: break
-            }
-            if breakLength > 0 {
-                commentLine(UnsafeBufferPointer(rebasing: b[start..<i]), body)
-                lastWasCR = b[i] == 0x0D
-                i += breakLength
-                start = i
-            } else {
-                lastWasCR = false
-                i += 1
-            }
+    let lines = LineIndex(text, breaks: .unicode)
+    lines.bytes.withUnsafeBufferPointer { b in
+        for number in 1...lines.lineCount {
+            commentLine(UnsafeBufferPointer(rebasing: b[lines.range(ofLine: number)!]), body)
         }
-        commentLine(UnsafeBufferPointer(rebasing: b[start..<b.count]), body)
     }
 }
 

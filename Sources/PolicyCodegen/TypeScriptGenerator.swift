@@ -18,12 +18,11 @@ package enum TypeScriptGenerator {
     }
 
     static func bytes(for policy: Policy, _ module: PolicyModule) -> [UInt8] {
-        let at = module.at
         let w = CodeWriter(.typeScript)
         Generator.writeHeader(for: policy, limits: module.limits, to: w)
         w.line()
         w.doc {
-            w.docLine("Retry policy `", policy.name, "`", at.policy, ": the values and functions a backend retries its ticket requests with.")
+            w.docLine("Retry policy `", policy.name, "`: the values and functions a backend retries its ticket requests with.")
             if let description = policy.description {
                 w.docText("")
                 w.docText(description)
@@ -69,25 +68,29 @@ package enum TypeScriptGenerator {
         for constant in module.constants { write(constant, to: w) }
         w.line()
         w.doc("""
-            Whether a failed request may be retried: network errors (`status` null) as `retryOn` says, \
+            Whether a failed request may be retried: network errors (`status` null or undefined) as `retryOn` says, \
             never a `neverRetry` pair (codes compared exactly, code unit by code unit), else the statuses \
-            of `retryOn` (`retryOn`
-            """, at.retryOn, ", `neverRetry`", at.neverRetry, ").")
+            of `retryOn` (`retryOn`, `neverRetry`).
+            """)
         w.emit(Self.isRetryable)
         w.line()
         w.doc("""
             Milliseconds to wait before retry number `attempt` (0-based): a positive Retry-After plus up to \
-            `RETRY_AFTER_MAX_JITTER_MS` of jitter wins, else full jitter under `p.capMs` (`backoff`
-            """, at.backoff, ", `retryAfter`", at.retryAfterHonor, "). Calls `random` (0 <= r < 1) once.")
-        w.emit(Self.backoffMs)
+            `RETRY_AFTER_MAX_JITTER_MS` of jitter when `RETRY_AFTER_HONORED`, else 
+            """, PolicyModule.strategyDoc(module.backoff), " (`backoff`, `retryAfter`).")
+        w.emit(Self.backoffMs[module.backoff]!)
         w.line()
         w.emit(Self.clock)
         w.line()
         w.doc("""
             Retries may be at most `BUDGET_RATIO` of the requests of the last minute and never fewer than \
-            `BUDGET_MIN_PER_MINUTE` a minute (`budget`
-            """, at.budgetRatio, ").")
+            `BUDGET_MIN_PER_MINUTE` a minute (`budget`).
+            """)
         w.emit(Self.retryBudget)
+        w.line()
+        w.emit(Self.clientTypes)
+        w.line()
+        w.emit(Self.client)
         return w.bytes
     }
 
@@ -205,8 +208,8 @@ package enum TypeScriptGenerator {
     }
 
     static let isRetryable = FixedLines(.typeScript, depth: 0) { w, _ in
-        w.block("export function isRetryable(status: number | null, errorCode?: string): boolean") {
-            w.line("if (status === null) return RETRY_ON_NETWORK_ERROR;")
+        w.block("export function isRetryable(status?: number | null, errorCode?: string | null): boolean") {
+            w.line("if (status === null || status === undefined) return RETRY_ON_NETWORK_ERROR;")
             w.block("for (const entry of NEVER_RETRY)") {
                 w.line("if (entry.status === status && entry.code === errorCode) return false;")
             }
@@ -214,15 +217,28 @@ package enum TypeScriptGenerator {
         }
     }
 
-    static let backoffMs = FixedLines(.typeScript, depth: 0) { w, _ in
-        w.block("export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number") {
-            w.block("if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS > 0)") {
-                w.line("return retryAfterS * 1000 + random() * RETRY_AFTER_MAX_JITTER_MS;")
+    /// `backoffMs` for each strategy: only the policy's is written.
+    static let backoffMs = Dictionary(uniqueKeysWithValues: Backoff.allCases.map { strategy in
+        (strategy, FixedLines(.typeScript, depth: 0) { w, _ in
+            w.block("export function backoffMs(attempt: number, retryAfterS: number | null | undefined, p: RetryPolicy, random: () => number = Math.random): number") {
+                w.block("if (RETRY_AFTER_HONORED && retryAfterS !== null && retryAfterS !== undefined && retryAfterS > 0)") {
+                    w.line("return retryAfterS * 1000 + random() * RETRY_AFTER_MAX_JITTER_MS;")
+                }
+                if strategy == .constant {
+                    w.line("void attempt; // every wait is the base, whatever the attempt")
+                    w.line("return p.baseMs;")
+                    return
+                }
+                w.line("// 2 ** attempt is infinite past the range of a double, so Math.min gives the cap.")
+                w.line("const v = Math.min(p.capMs, p.baseMs * 2 ** attempt);")
+                switch strategy {
+                case .fullJitter: w.line("return random() * v;")
+                case .equalJitter: w.line("return v / 2 + random() * (v / 2);")
+                case .exponential, .constant: w.line("return v;")
+                }
             }
-            w.line("// 2 ** attempt is infinite past the range of a double, so Math.min gives the cap.")
-            w.line("return random() * Math.min(p.capMs, p.baseMs * 2 ** attempt);")
-        }
-    }
+        })
+    })
 
     static let clock = FixedLines(.typeScript, depth: 0) { w, _ in
         w.line("// Declared, not imported: the module needs neither the DOM library nor @types/node, and")

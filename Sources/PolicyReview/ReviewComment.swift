@@ -28,7 +28,7 @@ extension DiffReport {
         let reserve = 400
         var out = head
         out += summaryTable(budget: max(0, (limit - out.utf16.count) / Self.summaryShare))
-        let waiverSection = waiverMarkdown
+        let waiverSection = projectFileMarkdown + waiverMarkdown
         let waiversFit = out.utf16.count + waiverSection.utf16.count <= limit - reserve
         if waiversFit { out += waiverSection }
         let blocks = commentBlocks()
@@ -44,7 +44,7 @@ extension DiffReport {
             return out + quietLine
         }
         let left = blocks[shown...].reduce(0) { $0 + $1.policies.count }
-        var missing: [String] = waiversFit ? [] : ["the waivers (\(DiffReport.waiverCounts(waivers)))"]
+        var missing: [String] = waiversFit ? [] : ["the project file's changes and the waivers"]
         if left > 0 { missing.append(Wording.count(left, "more policy", "more policies")) }
         if !quiet.isEmpty { missing.append("the list of unchanged policies") }
         var cut = "\n---\n\n✂️ Not shown: " + Wording.list(missing)
@@ -176,7 +176,7 @@ extension DiffReport {
     }
 
     func findingsMarkdown(_ p: PolicyReview) -> String {
-        var out = ""
+        var out = ReviewSections.fixedMarkdown(p.fixed)
         for (title, findings) in [("New findings", p.newFindings), ("Findings already there", p.oldFindings)] where !findings.isEmpty {
             out += "\n\(title):\n\n"
             for f in findings { out += ReviewMarkdown.item(f.diagnostic) }

@@ -87,9 +87,9 @@ import Testing
         let swift = try #require(files.first { $0.path.hasSuffix(".swift") }).contents
         let kotlin = try #require(files.first { $0.path.hasSuffix(".kt") }).contents
         let typeScript = try #require(files.first { $0.path.hasSuffix(".ts") }).contents
-        let swiftDecl = try Regex(#"^    public (?:static let|static func|struct|final class) ([A-Za-z0-9_]+)"#)
-        let kotlinDecl = try Regex(#"^    (?:@JvmField val|const val|fun|data class|class|enum class) ([A-Za-z0-9_]+)"#)
-        let typeScriptDecl = try Regex(#"^(?:export )?(?:const|function|type|class|declare const) ([A-Za-z0-9_]+)"#)
+        let swiftDecl = try Regex(#"^    (?:public|private) (?:static let|static func|struct|final class|typealias) ([A-Za-z0-9_]+)"#)
+        let kotlinDecl = try Regex(#"^    (?:private )?(?:@JvmField val|const val|fun|data class|class|enum class) ([A-Za-z0-9_]+)"#)
+        let typeScriptDecl = try Regex(#"^(?:export )?(?:const|function|type|class|declare const|declare function) ([A-Za-z0-9_]+)"#)
         func members(_ text: String, _ regex: Regex<AnyRegexOutput>) -> Set<String> {
             Set(text.split(separator: "\n").compactMap { line in
                 (try? regex.firstMatch(in: String(line))).flatMap { $0.output[1].substring.map(String.init) }
@@ -176,15 +176,16 @@ import Testing
         #expect(try line(".ts", "return typeof performance") ==
                 #"    return typeof performance !== "undefined" ? clockBase.wallMs + Math.floor(performance.now() - clockBase.monoMs) : Date.now();"#)
         for file in files where file.path != Generator.schemaPath && file.path != TypeScriptGenerator.indexPath {
-            // Each language reads the wall clock in exactly one place: the origin.
-            // (In code: comments may name it.)
+            // Each language reads the wall clock in exactly two places: the budget clock's origin,
+            // and the time an HTTP-date Retry-After is read against (`wallNow`; in TypeScript also
+            // `parseRetryAfter`'s default). (In code: comments may name it.)
             let code = file.contents.split(separator: "\n").filter {
                 let t = $0.drop { $0 == " " }
                 return !(t.hasPrefix("//") || t.hasPrefix("*") || t.hasPrefix("/*"))
             }.joined(separator: "\n")
             let reads = ["Date()", "currentTimeMillis", "Date.now()"].map { code.components(separatedBy: $0).count - 1 }.reduce(0, +)
             // TypeScript also falls back to Date.now() where there is no `performance` at all.
-            #expect(reads == (file.path.hasSuffix(".ts") ? 2 : 1), "\(file.path): the wall clock read \(reads) times")
+            #expect(reads == (file.path.hasSuffix(".ts") ? 3 : 2), "\(file.path): the wall clock read \(reads) times")
         }
     }
 
@@ -192,12 +193,15 @@ import Testing
     @Test func typeScriptHasTheGuidesSignatures() throws {
         let ts = TypeScriptGenerator.source(for: try GenSupport.canonical)
         let guide = try GenSupport.guideTypeScript()
-        for signature in ["export function isRetryable(status: number | null, errorCode?: string): boolean {",
-                          "export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number {",
-                          "export type RetryPolicy = {", "export class RetryBudget {", "  noteRequest()", "  tryRetry(): boolean {"] {
+        for signature in ["export type RetryPolicy = {", "export class RetryBudget {", "  noteRequest()", "  tryRetry(): boolean {"] {
             #expect(guide.contains(signature), "the guide: \(signature)")
             #expect(ts.contains(signature), "\(signature)")
         }
+        // isRetryable and backoffMs take what the guide's take, and undefined too (SPEC 7.1: null and undefined alike).
+        #expect(guide.contains("export function isRetryable(status: number | null, errorCode?: string): boolean {"))
+        #expect(ts.contains("export function isRetryable(status?: number | null, errorCode?: string | null): boolean {"))
+        #expect(guide.contains("export function backoffMs(attempt: number, retryAfterS: number | null, p: RetryPolicy, random = Math.random): number {"))
+        #expect(ts.contains("export function backoffMs(attempt: number, retryAfterS: number | null | undefined, p: RetryPolicy, random: () => number = Math.random): number {"))
         for field in ["maxRetries", "baseMs", "capMs", "timeoutMs", "deadlineMs"] {
             #expect(guide.contains("  \(field): number;") && ts.contains("    \(field): number;\n"), "\(field)")
         }
@@ -218,7 +222,7 @@ import Testing
         let ts = TypeScriptGenerator.source(for: policy)
         #expect(swift.contains("    public static func isRetryable(status: Int?, errorCode: String? = nil) -> Bool {\n"))
         #expect(kotlin.contains("    @JvmStatic\n    @JvmOverloads\n    fun isRetryable(status: Int?, errorCode: String? = null): Boolean {\n"))
-        #expect(ts.contains("export function isRetryable(status: number | null, errorCode?: string): boolean {\n"))
+        #expect(ts.contains("export function isRetryable(status?: number | null, errorCode?: string | null): boolean {\n"))
     }
 
     /// With TypeScript, `index.ts` exports each policy's module as a namespace named after its
@@ -332,6 +336,7 @@ import Testing
             for line in b.contents.split(separator: "\n") where line.contains("*/") {
                 let t = line.drop { $0 == " " }
                 #expect(t == "*/" || t.hasPrefix("//") || t.hasPrefix("@JvmField val") || t.hasPrefix("public static let")
+                        || (t.hasPrefix("/** ") && t.hasSuffix(" */") && !t.dropFirst(3).dropLast(2).contains("*/"))
                         || t.hasPrefix("const val") || t.hasPrefix("export const"), "\(line)")
             }
             #expect(!b.contents.unicodeScalars.contains { isUnsafeScalar($0) && $0 != "\n" })

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PolicyKit
+@testable import PolicySimulation
 @testable import TestSupport
 
 /// Generated code is compiled and run, not only compared: the canonical policy against every
@@ -18,8 +19,14 @@ import Testing
 
     /// The policies every driver works on: the canonical one (as `Generated/` has it), and three
     /// with other values, hostile text and crowded names.
+    /// Each backoff strategy is written by one of them: the hostile policy backs off exponentially,
+    /// the exotic one with equal jitter, the crowded one constantly (as a waiver would allow).
     static func policies() throws -> [Policy] {
-        [try GenSupport.canonical, try GenSupport.hostile, try GenSupport.exotic, try GenSupport.crowded]
+        var hostile = try GenSupport.hostile, exotic = try GenSupport.exotic, crowded = try GenSupport.crowded
+        hostile.backoff = .exponential
+        exotic.backoff = .equalJitter
+        crowded.backoff = .constant
+        return [try GenSupport.canonical, hostile, exotic, crowded]
     }
 
     /// The generated files of `policies()` whose names end in `ext`, written to `dir`.
@@ -195,6 +202,42 @@ import Testing
         #expect(run.status == 0 && run.stdout == "8000 false 500 true\nplayback true true\n", "\(run.stdout)\(run.stderr)")
     }
 
+    /// The generated `callWithRetries` of each language and the reference executor (written from
+    /// SPEC 7.1, see CallTranscripts) make the same attempts with the same timeouts, wait the same
+    /// waits (bit for bit, with the same draws of `random`) and end for the same reason, on 10 000
+    /// scripted calls: every status, error codes, Retry-After in delta-seconds, in each HTTP-date
+    /// form and as garbage, slow attempts, clocks that move as they are read, a spent budget, and
+    /// cancellation during an attempt and during a wait.
+    @Test(arguments: ["Swift", "TypeScript", "Kotlin"])
+    func callWithRetriesFollowsTheReference(language: String) throws {
+        let available = language == "Swift" || (language == "Kotlin" ? Self.kotlinAvailable : Self.typeScriptAvailable)
+        guard available || GenSupport.isCI else { return }
+        try #require(available, "\(language): the compiler is not installed")
+        let transcripts = CallTranscripts.make(count: 10_000, seed: 47)
+        let expected = transcripts.map(CallTranscripts.reference)
+        let dir = try GenSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("calls.tsv")
+        try GenSupport.write(transcripts.map(\.line).joined(separator: "\n") + "\n", to: file)
+        let build = language == "Swift" ? try Self.swift6.get() : language == "Kotlin" ? try Self.kotlin.get() : try Self.typeScript.get()
+        try #require(build.compile.status == 0, "\(language) did not compile:\n\(build.diagnostics.prefix(30).joined(separator: "\n"))")
+        let run = try build.run(["--calls", file.path])
+        try #require(run.status == 0, "\(language): \(run.stderr.prefix(2000))")
+        let got = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        #expect(got.count == expected.count, "\(language): \(got.count) answers")
+        let differing = zip(got, expected).enumerated().filter { $0.element.0 != $0.element.1 }
+        #expect(differing.isEmpty, """
+            \(language): \(differing.count) of \(expected.count) calls differ from the reference, e.g.
+            \(differing.prefix(4).map { "\(transcripts[$0.offset].line)\n  got      \($0.element.0)\n  expected \($0.element.1)" }
+                .joined(separator: "\n"))
+            """)
+        // The scripts reach every end, and every way to a wait.
+        let reasons = Set(expected.map { $0.split(separator: "\t").first.map(String.init) ?? "" })
+        #expect(reasons == ["succeeded", "notRetryable", "retriesUsed", "deadline", "budget", "cancelled"], "\(reasons)")
+        #expect(expected.filter { $0.split(separator: "\t", omittingEmptySubsequences: false)[2].contains(",") }.count > 1000,
+                "calls with several waits")
+    }
+
     /// The guide's code is cut out whole: it starts with the type, ends with the class, and is
     /// what the vectors run against in TypeScript.
     @Test func guideCodeIsCutOutWhole() throws {
@@ -317,6 +360,28 @@ import Testing
             compare(swift, answers["TypeScript"]![face] ?? [], "Swift and TypeScript, \(face)")
         }
         compare(answers["TypeScript"]!["guide"] ?? [], answers["TypeScript"]!["playback"] ?? [], "the guide's code and the generated TypeScript")
+
+        // Every policy's waits are the simulator's, bit for bit and draw for draw: each strategy as
+        // `simulate` defines it (playback full jitter, hostile exponential, exotic equal jitter).
+        let byName = Dictionary(uniqueKeysWithValues: try Self.policies().map { ($0.name, $0) })
+        for face in faces {
+            let policy = try #require(byName[face])
+            var expected: [String] = [], generated: [String] = []
+            for (i, line) in cases.enumerated() where line.hasPrefix("backoff\t") {
+                let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                let profile = Policy.Profile(name: "p", kind: .background, maxRetries: 0, baseMs: Int(f[1])!, capMs: Int(f[2])!,
+                                             timeoutMs: 0, deadlineMs: 0, line: 0)
+                let retryAfterS = f[4] == "-" ? 0 : Double(bitPattern: UInt64(f[4], radix: 16)!)
+                let unit = Double(bitPattern: UInt64(f[5], radix: 16)!)
+                let wait = ClientRules(policy: policy, profile: profile).backoffMs(attempt: Int(f[3])!, retryAfterMs: retryAfterS * 1000, unit: unit)
+                let draws = (policy.retryAfterHonor && retryAfterS > 0) || policy.backoff == .fullJitter || policy.backoff == .equalJitter
+                let bits = String(wait.bitPattern, radix: 16)
+                expected.append(String(repeating: "0", count: 16 - bits.count) + bits + (draws ? "/1" : "/0"))
+                generated.append(answers["Swift"]![face]![i])
+            }
+            #expect(expected.count == 20_000)
+            compare(generated, expected, "the generated Swift and the simulator's clients, \(face) (\(policy.backoff.rawValue))")
+        }
 
         // The cases reach every way through the functions, and the policies answer differently.
         let playback = answers["Swift"]!["playback"]!, exotic = answers["Swift"]!["exotic"]!, hostile = answers["Swift"]!["hostile"]!

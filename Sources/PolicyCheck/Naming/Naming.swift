@@ -88,6 +88,8 @@ public enum Naming {
         "backoffStrategy", "budgetRatio", "budgetMinPerMinute", "prefetchAhead", "prefetchOnlyUnlocked",
         "retryRefusedPrefetch", "ticketReuseKey", "ticketStopReuseBeforeMs", "viewerRef",
         "isRetryable", "backoffMs",
+        // The client of SPEC 7.1.
+        "AttemptResult", "CallOutcome", "Reason", "callWithRetries", "parseRetryAfter", "httpDateMs", "httpDateFields",
     ]
 
     /// Members that every generated Kotlin object declares.
@@ -100,6 +102,8 @@ public enum Naming {
         // Added in 0.2 for Android code: typed companions, one naming pattern, whole milliseconds.
         "PREFETCH_RETRY_REFUSED", "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem", "BACKOFF_STRATEGY_KIND",
         "VIEWER_REF_KIND", "TICKET_REUSE_KEY_ITEMS", "backoffDelayMs",
+        // The client of SPEC 7.1.
+        "AttemptResult", "CallOutcome", "Reason", "callWithRetries", "parseRetryAfter", "httpDateMs", "httpDateFields",
     ]
 
     /// Names that every generated TypeScript module declares at its top level (exported or not).
@@ -110,6 +114,9 @@ public enum Naming {
         "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE", "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "PREFETCH_RETRY_REFUSED",
         "TICKET_REUSE_KEY", "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs", "RetryBudget",
         "performance", "monotonicNow", "clockBase",
+        // The client of SPEC 7.1, and the globals it declares for itself.
+        "AttemptResult", "CallOutcome", "AbortSignalLike", "CallOptions", "callWithRetries", "parseRetryAfter",
+        "httpDateMs", "httpDateFields", "HttpDate", "Promise", "setTimeout", "clearTimeout",
     ]
 
     /// JavaScript's reserved words, strict mode's (modules are strict) and TypeScript's own, with

@@ -5,6 +5,8 @@
 //                           prints what the hostile policy's strings hold, UTF-16 unit by unit
 //   Main --answers CASES    answers every case for each policy, for comparison with the other
 //                           languages (see GeneratorCompileTests.cases)
+//   Main --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
+//                           (see CallTranscripts for the format and what is printed)
 import wandura.policies.ExoticPolicy
 import wandura.policies.HostilePolicy
 import wandura.policies.PlaybackPolicy
@@ -148,8 +150,8 @@ fun runVectors(path: String) {
     expect(HostilePolicy.isRetryable(503, "busy"), "hostile: 503 busy is retried")
     expect(!HostilePolicy.isRetryable(429, "\"); exit(1); //*/ \${x} \$y \\(z) \u2028"), "hostile: its own 429 code is not retried")
     expect(HostilePolicy.backoffMs(0, 2.0, slow) { 0.5 } == 2125.0, "hostile: jitter 250 ms")
-    expect(HostilePolicy.backoffMs(2, -1.0, slow) { 0.5 } == 1000.0, "hostile: negative Retry-After")
-    expect(HostilePolicy.backoffMs(Int.MAX_VALUE, null, slow) { 0.5 } == 2500.0, "hostile: huge attempt gives the cap")
+    expect(HostilePolicy.backoffMs(2, -1.0, slow) { 0.5 } == 2000.0, "hostile: negative Retry-After, exponential")
+    expect(HostilePolicy.backoffMs(Int.MAX_VALUE, null, slow) { 0.5 } == 5000.0, "hostile: huge attempt gives the cap")
     var clock = 0L
     val budget = HostilePolicy.RetryBudget { clock }
     repeat(200) { budget.noteRequest() }
@@ -162,8 +164,8 @@ fun runVectors(path: String) {
     expect(granted == 3, "hostile: a new minute allows the floor of 3, got $granted")
 
     val wait = ExoticPolicy.ALL_PROFILES.getValue("wait")
-    expect(ExoticPolicy.backoffMs(3, 30.0, wait) { 0.5 } == 1000.0, "exotic: Retry-After is not honored")
-    expect(ExoticPolicy.backoffMs(10, null, wait) { 0.25 } == 1500.0, "exotic: the cap of 6 s")
+    expect(ExoticPolicy.backoffMs(3, 30.0, wait) { 0.5 } == 1500.0, "exotic: Retry-After is not honored; equal jitter")
+    expect(ExoticPolicy.backoffMs(10, null, wait) { 0.25 } == 3750.0, "exotic: the cap of 6 s, equal jitter")
     val exoticClock = Clock()
     val exoticBudget = ExoticPolicy.RetryBudget { exoticClock.ms }
     expect(!exoticBudget.tryRetry(), "exotic: a floor of 0 allows no retry before any request")
@@ -206,7 +208,63 @@ fun runAnswers(path: String) {
     print(out)
 }
 
+/** Runs one transcript line through `PlaybackPolicy.callWithRetries` (see CallTranscripts). */
+fun runCall(f: List<String>): String {
+    val t0 = f[2].toLong()
+    val wall0 = f[3].toLong()
+    val tick = f[4].toLong()
+    val clock = Clock()
+    clock.ms = t0
+    var drawn = 0
+    var sleeps = 0
+    val timeouts = ArrayList<Long>()
+    val budget = PlaybackPolicy.RetryBudget { clock.ms }
+    repeat(f[5].toInt()) { budget.noteRequest() }
+    repeat(f[6].toInt()) { budget.tryRetry() }
+    val cancel = f[7]
+    val randoms = f[8].split(",").map { double(it) }
+    val steps = f[9].split(";").map { it.split(",") }
+    fun text(s: String): String? = if (s == "-") null else java.net.URLDecoder.decode(s, "UTF-8")
+    val profile = if (f[1] == "interactive") PlaybackPolicy.INTERACTIVE else PlaybackPolicy.BACKGROUND
+    val outcome = PlaybackPolicy.callWithRetries(
+        profile, budget,
+        now = { val t = clock.ms; clock.ms += tick; t },
+        wallNow = { wall0 + (clock.ms - t0) },
+        sleep = { ms ->
+            if (cancel == "s$sleeps") Thread.currentThread().interrupt()
+            sleeps += 1
+            // As Thread.sleep does: an interrupted thread does not sleep.
+            if (Thread.interrupted()) throw InterruptedException()
+            clock.ms += Math.ceil(ms).toLong()
+        },
+        random = { val r = randoms[drawn % randoms.size]; drawn += 1; r }
+    ) { n, timeout ->
+        timeouts.add(timeout)
+        val step = steps[Math.min(n, steps.size - 1)]
+        clock.ms += step[0].toLong()
+        if (cancel == "a$n") Thread.currentThread().interrupt()
+        PlaybackPolicy.AttemptResult(if (step[1] == "-") null else step[1].toInt(), text(step[2]), text(step[3]))
+    }
+    Thread.interrupted()  // the next call starts on a thread that is not interrupted
+    val reason = when (outcome.reason) {
+        PlaybackPolicy.Reason.SUCCEEDED -> "succeeded"
+        PlaybackPolicy.Reason.NOT_RETRYABLE -> "notRetryable"
+        PlaybackPolicy.Reason.RETRIES_USED -> "retriesUsed"
+        PlaybackPolicy.Reason.DEADLINE -> "deadline"
+        PlaybackPolicy.Reason.BUDGET -> "budget"
+        PlaybackPolicy.Reason.CANCELLED -> "cancelled"
+    }
+    return listOf(reason, outcome.attempts.toString(), outcome.waitsMs.joinToString(",") { bits(it) }, timeouts.joinToString(","),
+                  drawn.toString()).joinToString("\t")
+}
+
 fun main(args: Array<String>) {
+    if (args.size == 2 && args[0] == "--calls") {
+        val out = StringBuilder()
+        for (line in File(args[1]).readLines()) if (line.length > 0 && !line.startsWith("#")) out.append(runCall(line.split("\t"))).append('\n')
+        print(out)
+        return
+    }
     if (args.size == 2 && args[0] == "--answers") {
         runAnswers(args[1])
         return

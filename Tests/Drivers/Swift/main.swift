@@ -7,6 +7,8 @@
 //                             prints what the hostile policy's strings hold, scalar by scalar
 //   driver --answers CASES    answers every case for each policy, for comparison with the other
 //                             languages (see GeneratorCompileTests.cases)
+//   driver --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
+//                             (see CallTranscripts for the format and what is printed)
 import Foundation
 
 /// A clock the test moves by hand.
@@ -129,8 +131,8 @@ nonisolated func runVectors(_ path: String) -> Int32 {
     expect(h.isRetryable(status: 503, errorCode: "busy"), "hostile: 503 busy is retried")
     expect(!h.isRetryable(status: 429, errorCode: GenSupportStrings.hostileCode), "hostile: its own 429 code is not retried")
     expect(h.backoffMs(attempt: 0, retryAfterS: 2, profile: slow, random: { 0.5 }) == 2125, "hostile: jitter 250 ms")
-    expect(h.backoffMs(attempt: 2, retryAfterS: -1, profile: slow, random: { 0.5 }) == 1000, "hostile: negative Retry-After")
-    expect(h.backoffMs(attempt: Int.max, retryAfterS: nil, profile: slow, random: { 0.5 }) == 2500, "hostile: huge attempt gives the cap")
+    expect(h.backoffMs(attempt: 2, retryAfterS: -1, profile: slow, random: { 0.5 }) == 2000, "hostile: negative Retry-After, exponential")
+    expect(h.backoffMs(attempt: Int.max, retryAfterS: nil, profile: slow, random: { 0.5 }) == 5000, "hostile: huge attempt gives the cap")
     let hostileClock = Clock()
     let hostileBudget = HostilePolicy.RetryBudget(now: { hostileClock.ms })
     for _ in 0..<200 { hostileBudget.noteRequest() }
@@ -146,8 +148,8 @@ nonisolated func runVectors(_ path: String) -> Int32 {
     // an answer's by Unicode equivalence or look: never the same code.
     let x = ExoticPolicy.self
     let wait = x.allProfiles["wait"]!
-    expect(x.backoffMs(attempt: 3, retryAfterS: 30, profile: wait, random: { 0.5 }) == 1000, "exotic: Retry-After is not honored")
-    expect(x.backoffMs(attempt: 10, retryAfterS: nil, profile: wait, random: { 0.25 }) == 1500, "exotic: the cap of 6 s")
+    expect(x.backoffMs(attempt: 3, retryAfterS: 30, profile: wait, random: { 0.5 }) == 1500, "exotic: Retry-After is not honored; equal jitter")
+    expect(x.backoffMs(attempt: 10, retryAfterS: nil, profile: wait, random: { 0.25 }) == 3750, "exotic: the cap of 6 s, equal jitter")
     let exoticClock = Clock()
     let exoticBudget = ExoticPolicy.RetryBudget(now: { exoticClock.ms })
     expect(!exoticBudget.tryRetry(), "exotic: a floor of 0 allows no retry before any request")
@@ -222,9 +224,70 @@ nonisolated func runAnswers(_ path: String) -> Int32 {
     return 0
 }
 
+/// The world of one scripted call (see CallTranscripts): a clock, the random numbers, the script.
+nonisolated final class CallWorld: @unchecked Sendable {
+    var clock: Int64 = 0
+    var tick: Int64 = 0
+    var drawn = 0
+    var sleeps = 0
+    var timeouts: [Int] = []
+}
+
+/// Runs one transcript line through `PlaybackPolicy.callWithRetries`.
+nonisolated func runCall(_ f: [Substring]) async -> String {
+    let world = CallWorld()
+    let t0 = Int64(f[2])!, wall0 = Int64(f[3])!
+    world.clock = t0
+    world.tick = Int64(f[4])!
+    let budget = PlaybackPolicy.RetryBudget(now: { world.clock })
+    for _ in 0..<Int(f[5])! { budget.noteRequest() }
+    for _ in 0..<Int(f[6])! { _ = budget.tryRetry() }
+    let cancel = String(f[7])
+    let randoms = f[8].split(separator: ",").map { double(bits: $0)! }
+    let steps = f[9].split(separator: ";").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let profile = f[1] == "interactive" ? PlaybackPolicy.interactive : PlaybackPolicy.background
+    func text(_ s: Substring) -> String? { s == "-" ? nil : String(s).removingPercentEncoding! }
+    let outcome = await PlaybackPolicy.callWithRetries(
+        profile: profile, budget: budget,
+        now: { defer { world.clock += world.tick }; return world.clock },
+        wallNow: { wall0 + (world.clock - t0) },
+        sleep: { ms in
+            if cancel == "s\(world.sleeps)" { withUnsafeCurrentTask { $0?.cancel() } }
+            world.sleeps += 1
+            try Task.checkCancellation()
+            world.clock += Int64(ms.rounded(.up))
+        },
+        random: { defer { world.drawn += 1 }; return randoms[world.drawn % randoms.count] }
+    ) { n, timeout in
+        world.timeouts.append(timeout)
+        let step = steps[Swift.min(n, steps.count - 1)]
+        world.clock += Int64(step[0])!
+        if cancel == "a\(n)" { withUnsafeCurrentTask { $0?.cancel() } }
+        return PlaybackPolicy.AttemptResult(status: step[1] == "-" ? nil : Int(step[1])!, errorCode: text(step[2]), retryAfter: text(step[3]))
+    }
+    return [outcome.reason.rawValue, String(outcome.attempts), outcome.waitsMs.map(bits).joined(separator: ","),
+            world.timeouts.map(String.init).joined(separator: ","), String(world.drawn)].joined(separator: "\t")
+}
+
+/// One line per transcript, each call in a task of its own (a cancelled one ends with its call).
+nonisolated func runCalls(_ path: String) async -> Int32 {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        print("cannot read \(path)")
+        return 2
+    }
+    var out = ""
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        out += await Task.detached { await runCall(f) }.value + "\n"
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
+    return 0
+}
+
 let arguments = CommandLine.arguments
-let status = await Task.detached { () -> Int32 in
+let status = await Task.detached { () async -> Int32 in
     if arguments.count == 3 && arguments[1] == "--answers" { return runAnswers(arguments[2]) }
+    if arguments.count == 3 && arguments[1] == "--calls" { return await runCalls(arguments[2]) }
     if arguments.count == 2 { return runVectors(arguments[1]) }
     print("usage: driver VECTORS.tsv | driver --answers CASES.tsv")
     return 2
