@@ -193,7 +193,8 @@ extension DiffReport {
             case .added, .removed:
                 out += "  \(w.kind.rawValue) in \(printable(w.policy)): \(w.subject); \(w.ownership) (\(place))\n"
             case .changed:
-                out += "  changed in \(printable(w.policy)): \(w.subject): \(w.what.joined(separator: "; ")); \(w.ownership) (\(place))\n"
+                out += "  changed in \(printable(w.policy))\(w.widens ? " (widened)" : ""): \(w.subject): \(w.what.joined(separator: "; ")); "
+                    + "\(w.ownership) (\(place))\n"
             }
             if w.kind != .removed, let reason = w.entry.reason { out += "      reason: \(printable(reason))\n" }
         }
@@ -210,7 +211,7 @@ extension DiffReport {
             let rule = Wording.code(e.rule ?? "(none)") + (e.at.map { " at " + Wording.code($0) } ?? "")
             let what = w.kind == .changed ? w.what.map(Wording.markdown).joined(separator: "<br>")
                 : e.allow.map { "allow " + Wording.markdown($0) } ?? "any value"
-            out += "| \(w.kind.rawValue) | \(Wording.code(w.policy)) | \(rule) | \(what) | \(Wording.markdown(e.owner ?? "(none)")) | "
+            out += "| \(w.kind.rawValue)\(w.widens ? " (❌ widened)" : "") | \(Wording.code(w.policy)) | \(rule) | \(what) | \(Wording.markdown(e.owner ?? "(none)")) | "
                 + "\(Wording.markdown(e.expires ?? "(none)")) | \(Wording.markdown(e.reason ?? "(none)")) |\n"
         }
         return out

@@ -51,6 +51,8 @@ struct TrustedReviewTests {
         #expect(r.widened && r.exitCode(allowBreaking: false) == 1)
         #expect(r.exitCode(allowBreaking: false, allowWiden: true) == 0)
         #expect(r.verdict(allowBreaking: false).text.hasPrefix("fails: 1 waiver widened (--allow-widen accepts it)"))
+        #expect(r.text(allowBreaking: false).contains("  changed in playback (widened): interactive-retries-max: "))
+        #expect(r.markdown(allowBreaking: false).contains("| changed (❌ widened) |"))
 
         r = review(base, base.replacingOccurrences(of: "expires: 2027-03-31", with: "expires: 2027-04-30"))
         #expect(r.waivers.first?.widenings == ["expires 2027-03-31 → 2027-04-30: later"])

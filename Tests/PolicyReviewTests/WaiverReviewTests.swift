@@ -47,9 +47,11 @@ struct WaiverReviewTests {
         #expect(report.waivers.count == 1 && change?.kind == .changed)
         #expect(change?.what == ["expires 2027-03-31 → 2027-05-31 (61 days later: extended)", "allow 4 → 5 (raised)"])
         #expect(report.text(allowBreaking: false).contains(
-            "  changed in playback: interactive-retries-max at retry.profiles.interactive.maxRetries: expires 2027-03-31 → 2027-05-31 "
+            "  changed in playback (widened): interactive-retries-max at retry.profiles.interactive.maxRetries: expires 2027-03-31 → 2027-05-31 "
             + "(61 days later: extended); allow 4 → 5 (raised); owner @payments-platform, expires 2027-05-31 (Policies/playback.yaml:43)\n"))
-        #expect(compact(report.json).contains(#""what":["expires 2027-03-31 → 2027-05-31 (61 days later: extended)","allow 4 → 5 (raised)"]"#))
+        #expect(compact(report.json).contains(#""what":["expires 2027-03-31 → 2027-05-31 (61 days later: extended)","allow 4 → 5 (raised)"],"widened":true"#))
+        // A later expiry and a laxer allow cover more than before: the review fails unless allowed.
+        #expect(report.exitCode(allowBreaking: false) == 1 && report.exitCode(allowBreaking: false, allowWiden: true) == 0)
         // A waiver that only moved (a comment above it) is not a change.
         let moved = review(Self.policy(), Self.policy().replacingFirst("waivers:\n", with: "# agreed in PAY-311\nwaivers:\n"))
         #expect(moved.waivers.isEmpty)
