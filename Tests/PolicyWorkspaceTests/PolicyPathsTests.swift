@@ -19,7 +19,7 @@ struct MemoryTree: FileTree {
                 order.append(parent)
             }
         }
-        for (link, target) in links {
+        for (link, target) in links.sorted(by: { $0.key < $1.key }) {
             kinds[link] = .link
             self.links[link] = target
             order.append(link)

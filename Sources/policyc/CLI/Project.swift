@@ -153,11 +153,7 @@ struct Project {
         guard case .success(let found?) = locate(args), case .success(let bytes) = Files.read(found) else { return (nil, nil, 0) }
         let outcome = Fixer.fix(bytes, path: found, unsafe: unsafe, check: ProjectConfig.checked)
         guard outcome.changed else { return (nil, nil, 0) }
-        var report = ""
-        for a in outcome.applied {
-            report += "\(printable(found)):\(a.span.start.line):\(a.span.start.column): \(diff ? "would fix" : "fixed"): "
-                + "\(printable(a.description))\(a.safety == .unsafe ? " (unsafe)" : "") [\(a.rule)]\n"
-        }
+        let report = FixReport.lines(outcome.applied, path: found, wouldFix: diff)
         if diff {
             Output.out(UnifiedDiff.render(old: bytes, new: outcome.bytes, path: found))
             Output.err(report)
