@@ -32,10 +32,7 @@ public struct SimulationComparison: Sendable {
         }
         func change(_ a: Double?, _ b: Double?) -> String {
             guard let a, let b else { return a == nil && b == nil ? "" : "–" }
-            if a == b { return "unchanged" }
-            guard a != 0 else { return b > a ? "up" : "down" }
-            let pct = (b - a) / abs(a) * 100
-            return (pct > 0 ? "+" : "") + Wording.number(pct, places: 1) + " %"
+            return Wording.change(a, b)
         }
         let b = base?.summary, h = head.summary
         func d(_ x: Int?) -> Double? { x.map(Double.init) }

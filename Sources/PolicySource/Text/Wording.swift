@@ -64,12 +64,46 @@ public enum Wording {
         x.map { number($0, places: $0 < 10 ? 2 : 1) + "×" } ?? "–"
     }
 
-    /// "+1.5 points", "-2 points", "unchanged".
+    /// "+1.5 points", "−2 points", "unchanged".
     public static func points(_ x: Double) -> String {
-        if x == 0 { return "unchanged" }
-        var s = number(abs(x), places: 1)
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        return (x > 0 ? "+" : "-") + s + " points"
+        x == 0 ? "unchanged" : signed(x, places: 1) + " points"
+    }
+
+    /// The sign every change in words carries: "+" or "−" (U+2212, the minus sign, in every
+    /// report; a bare number for a machine keeps ASCII "-").
+    public static let minus = "−"
+
+    /// "1.5", "2", "0.25": rounded to at most `places` decimals, without trailing zeros.
+    public static func decimal(_ x: Double, places: Int) -> String {
+        var s = number(x, places: places)
+        if places > 0, x.isFinite {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s == "-0" ? "0" : s
+    }
+
+    /// "+1.5", "−2", "0": rounded to at most `places` decimals (a whole number without ".0"),
+    /// with the sign of the rounded value.
+    public static func signed(_ x: Double, places: Int) -> String {
+        guard x.isFinite else { return "–" }
+        let s = decimal(abs(x), places: places)
+        if s == "0" { return "0" }
+        return (x > 0 ? "+" : minus) + s
+    }
+
+    /// How `after` compares with `before`, relative: "+61 %", "−33.3 %", "±0 %" (a change that
+    /// rounds away), "unchanged"; "up" or "down" from 0.
+    public static func change(_ before: Double, _ after: Double) -> String {
+        if before == after { return "unchanged" }
+        guard before != 0 else { return after > before ? "up" : "down" }
+        let s = signed((after - before) / abs(before) * 100, places: 1)
+        return (s == "0" ? "±0" : s) + " %"
+    }
+
+    /// A difference with its unit: "+25 s", "−3 s".
+    public static func difference(_ x: Double, places: Int, unit: String) -> String {
+        signed(x, places: places) + " " + unit
     }
 
     // MARK: markdown
