@@ -79,6 +79,13 @@ struct MemoryTree: FileTree {
         #expect(PolicyPaths.folder(of: "a/b.yaml") == "a" && PolicyPaths.folder(of: "/b") == "/" && PolicyPaths.folder(of: "b") == "")
     }
 
+    @Test func relativePaths() {
+        #expect(PolicyPaths.relative(from: "Policies", to: "Generated/policy.schema.json", cwd: "/w") == "../Generated/policy.schema.json")
+        #expect(PolicyPaths.relative(from: ".", to: "./out/s.json", cwd: "/w") == "out/s.json")
+        #expect(PolicyPaths.relative(from: "/a/b/c", to: "x/s.json", cwd: "/a") == "../../x/s.json")
+        #expect(PolicyPaths.relative(from: "p/../q", to: "/w/q/s.json", cwd: "/w") == "s.json")
+    }
+
     @Test func gitListingTakesWhatAWalkWould() {
         func record(_ mode: String, _ type: String, _ path: String) -> [UInt8] {
             Array("\(mode) \(type) 0123abcd     42\t\(path)".utf8) + [0]

@@ -178,7 +178,7 @@ enum Generate {
             Output.err("nothing written: \(Wording.count(errors, "error")) to fix first\n")
             return .failure(Status(code: 1))
         }
-        let cwd = currentDirectory()
+        let cwd = Repository.currentDirectory()
         return .success((gathered.paths, run.files.compactMap { file -> Policy? in
             guard var p = file.policy else { return nil }
             p.file = Generator.displayPath(p.file, workingDirectory: cwd)
@@ -237,12 +237,5 @@ enum Generate {
         if plain { return word }
         if !word.unicodeScalars.contains(where: { "\"$`\\!'".unicodeScalars.contains($0) }) { return "\"" + word + "\"" }
         return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-
-    static func currentDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
