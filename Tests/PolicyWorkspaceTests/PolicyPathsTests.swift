@@ -86,6 +86,13 @@ struct MemoryTree: FileTree {
         #expect(PolicyPaths.relative(from: "p/../q", to: "/w/q/s.json", cwd: "/w") == "s.json")
     }
 
+    @Test func projectPathsAreRelativeToTheProjectFile() {
+        #expect(ProjectLayout(file: "conf/policyc.yaml").resolve("Policies") == "conf/Policies")
+        #expect(ProjectLayout(file: "policyc.yaml").resolve("Policies") == "Policies")
+        #expect(ProjectLayout(file: "/policyc.yaml").resolve("p") == "/p")
+        #expect(ProjectLayout(file: "a/policyc.yaml").resolve("/abs/p") == "/abs/p")
+    }
+
     @Test func gitListingTakesWhatAWalkWould() {
         func record(_ mode: String, _ type: String, _ path: String) -> [UInt8] {
             Array("\(mode) \(type) 0123abcd     42\t\(path)".utf8) + [0]

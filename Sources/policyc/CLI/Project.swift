@@ -44,9 +44,9 @@ struct Project {
 
     /// The paths to check when none is given and the project file names none; like every path
     /// of the project file, relative to its folder.
-    static let defaultFolder = "Policies"
+    static let defaultFolder = ProjectLayout.defaultFolder
     /// `generate`'s output folder when neither `--out` nor the project file names one.
-    static let defaultOut = "Generated"
+    static let defaultOut = ProjectLayout.defaultOut
 
     /// Reads the project file; nil after its findings, or why it cannot be read, went to stderr
     /// (the command then exits 2). Without `--config` the working folder's file is read, unless
@@ -168,10 +168,7 @@ struct Project {
     }
 
     /// A path written in the project file, as seen from the working folder.
-    func resolve(_ path: String) -> String {
-        if path.hasPrefix("/") || folder.isEmpty || folder == "." { return path }
-        return (folder.hasSuffix("/") ? folder : folder + "/") + path
-    }
+    func resolve(_ path: String) -> String { ProjectLayout(folder: folder).resolve(path) }
 
     /// What commands check when no PATH is given: the file's `policies`, or `Policies/` beside it.
     var defaultPaths: [String] {
@@ -192,11 +189,7 @@ struct Project {
 extension Project {
     /// The project of a file at `path` that reads as `config`.
     init(_ path: String, _ config: ProjectConfig) {
-        var folder = ""
-        if let slash = path.lastIndex(of: "/") {
-            folder = slash == path.startIndex ? "/" : String(path[..<slash])
-        }
-        self.init(file: path, config: config, folder: folder)
+        self.init(file: path, config: config, folder: ProjectLayout(file: path).folder)
         options.limits = config.effectiveLimits(file: path)
         if let days = config.waiverMaxDays { options.waiverMaxDays = days.value }
     }
