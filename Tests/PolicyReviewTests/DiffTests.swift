@@ -91,7 +91,7 @@ struct DiffEquivalenceTests {
         #expect(text.contains("\nplayback (Policies/a.yaml → Policies/b.yaml, moved): unchanged\n"), "\(text)")
         #expect(!text.contains("unchanged: playback"))
         let md = r.markdown(allowBreaking: false)
-        #expect(md.contains("### `playback` — unchanged, moved"), "\(md)")
+        #expect(md.contains("<summary><b>`playback`</b> — unchanged, moved (0 changes)</summary>"), "\(md)")
         #expect(md.contains("File: `Policies/a.yaml` → `Policies/b.yaml` (moved)"))
         #expect(compact(r.json).contains(#""file":"Policies/b.yaml","likelyRename":null,"moved":true,"oldFile":"Policies/a.yaml""#))
 

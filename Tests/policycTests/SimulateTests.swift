@@ -274,7 +274,7 @@ import Testing
 
         let markdown = try CLI.policyc(args + ["--format", "markdown"], in: dir)
         #expect(markdown.out.contains("| Figure | Base (`HEAD`) | Head | Change |"))
-        #expect(markdown.out.contains("```mermaid\nxychart-beta\n"))
+        #expect(markdown.out.contains("```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#7b3294, #f28e2b\"}}}}%%\nxychart-beta\n"))
         #expect(markdown.out.contains("<details>") && markdown.out.contains("</details>"))
         // Two lines of at most 60 points.
         let lines = markdown.out.split(separator: "\n").filter { $0.hasPrefix("    line [") }
@@ -284,6 +284,25 @@ import Testing
         let svg = try CLI.policyc(args + ["--format", "svg"], in: dir)
         #expect(svg.out.contains("stroke-dasharray=\"5 3\""))
         #expect(svg.out.contains(">base HEAD: attempts</text>") && svg.out.contains(">head: first attempts</text>"))
+    }
+
+    /// Issue 46, item 7: every profile whose retry values differ, each side by side; `--profile`
+    /// the one named.
+    @Test func everyChangedProfileSideBySide() throws {
+        let dir = try Self.repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // maxRetries (interactive) and the ratio (every profile): both profiles.
+        try CLI.write(CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 2 ")
+            .replacingOccurrences(of: "ratio: 10%", with: "ratio: 5%"), to: "Policies/playback.yaml", in: dir)
+        let text = try CLI.policyc(["simulate", "--base", "HEAD", "--scenario", "small.yaml"], in: dir)
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("playback · interactive · small (seed 1): base HEAD → head Policies/playback.yaml\n"), "\(text.out)")
+        #expect(text.out.contains("playback · background · small (seed 1): base HEAD → head Policies/playback.yaml\n"), "\(text.out)")
+        let json = try CLI.json(try CLI.policyc(["simulate", "--base", "HEAD", "--scenario", "small.yaml", "--format", "json"], in: dir).out)
+        let runs = try #require(json["runs"] as? [[String: Any]])
+        #expect(runs.map { "\($0["side"] ?? "") \($0["profile"] ?? "")" } == ["base interactive", "head interactive", "base background", "head background"])
+        let one = try CLI.policyc(["simulate", "--base", "HEAD", "--scenario", "small.yaml", "--profile", "background"], in: dir)
+        #expect(one.out.contains("· background ·") && !one.out.contains("· interactive ·"), "\(one.out)")
     }
 
     /// The side-by-side chart is a picture a real renderer draws: the head's areas and the base's

@@ -7,6 +7,57 @@ extension Simulate {
         parallelMap(jobs.count) { i in Simulator.run(policy: jobs[i].0, scenario: jobs[i].1, profile: profile, seed: seed) }
     }
 
+    /// Every job with its own profile (nil: the scenario's), in parallel; results in the jobs' order.
+    static func runAll(_ jobs: [(Policy, Scenario, String?)], seed: UInt64?) -> [Result<SimulationRun, Simulator.Failure>] {
+        parallelMap(jobs.count) { i in Simulator.run(policy: jobs[i].0, scenario: jobs[i].1, profile: jobs[i].2, seed: seed) }
+    }
+
+    /// Base and head of each pair under each scenario, for every profile whose retry values differ
+    /// (the one named with `--profile`; the scenario's own when none differs).
+    static func compare(_ pairs: [(base: Policy?, head: Policy)], scenarios: [Scenario], ref: String, profile: String?,
+                        seed: UInt64?) -> (comparisons: [SimulationComparison], failed: Bool) {
+        var jobs: [(Policy, Scenario, String?)] = []
+        var slots: [(base: Int?, head: Int)] = []
+        for pair in pairs {
+            let changed = SimulationComparison.changedProfiles(base: pair.base, head: pair.head)
+            let profiles: [String?] = profile.map { [$0] } ?? (changed.isEmpty ? [nil] : changed.map { Optional($0) })
+            for name in profiles {
+                // A profile the base lacks is new: head alone.
+                let base = pair.base.flatMap { b in name == nil || b.profiles.contains { $0.name == name } ? b : nil }
+                for s in scenarios {
+                    var b: Int?
+                    if let base {
+                        b = jobs.count
+                        jobs.append((base, s, name))
+                    }
+                    slots.append((b, jobs.count))
+                    jobs.append((pair.head, s, name))
+                }
+            }
+        }
+        let results = runAll(jobs, seed: seed)
+        var failed = false
+        var comparisons: [SimulationComparison] = []
+        for slot in slots {
+            var base: SimulationRun?
+            if let b = slot.base {
+                switch results[b] {
+                case .success(let run): base = run
+                case .failure(let f):
+                    failed = true
+                    Output.err("error: \(printable(jobs[b].0.file)) at \(printable(ref)), scenario \(printable(jobs[b].1.name)): \(f.message)\n")
+                }
+            }
+            switch results[slot.head] {
+            case .success(let run): comparisons.append(SimulationComparison(ref: ref, base: base, head: run))
+            case .failure(let f):
+                failed = true
+                Output.err("error: \(printable(jobs[slot.head].0.file)), scenario \(printable(jobs[slot.head].1.name)): \(f.message)\n")
+            }
+        }
+        return (comparisons, failed)
+    }
+
     /// The policies at the merge base of `ref` and HEAD (or `ref`, with --base-exact) and in the
     /// working tree, read as `diff --base` reads them; nil once why not went to stderr.
     static func baseSides(_ ref: String, args: ParsedArguments, project: Project) -> (old: [ReviewInput], new: [ReviewInput])? {
@@ -43,38 +94,8 @@ extension Simulate {
             let base = sides.old.first { $0.file.doc?.policy?.value == head.name }?.file.simulatable
             pairs.append((base, head))
         }
-        var jobs: [(Policy, Scenario)] = []
-        var slots: [(base: Int?, head: Int)] = []
-        for pair in pairs {
-            for s in scenarios {
-                var b: Int?
-                if let base = pair.base {
-                    b = jobs.count
-                    jobs.append((base, s))
-                }
-                slots.append((b, jobs.count))
-                jobs.append((pair.head, s))
-            }
-        }
-        let results = runAll(jobs, profile: args.value("--profile"), seed: seed)
-        var comparisons: [SimulationComparison] = []
-        for slot in slots {
-            var base: SimulationRun?
-            if let b = slot.base {
-                switch results[b] {
-                case .success(let run): base = run
-                case .failure(let f):
-                    failed = true
-                    Output.err("error: \(printable(jobs[b].0.file)) at \(printable(ref)), scenario \(printable(jobs[b].1.name)): \(f.message)\n")
-                }
-            }
-            switch results[slot.head] {
-            case .success(let run): comparisons.append(SimulationComparison(ref: ref, base: base, head: run))
-            case .failure(let f):
-                failed = true
-                Output.err("error: \(printable(jobs[slot.head].0.file)), scenario \(printable(jobs[slot.head].1.name)): \(f.message)\n")
-            }
-        }
+        let (comparisons, runFailed) = compare(pairs, scenarios: scenarios, ref: ref, profile: args.value("--profile"), seed: seed)
+        failed = failed || runFailed
         let svg = SimulationComparison.svg(comparisons)
         if let chart = args.value("--chart"), let message = write(svg, to: chart) {
             Output.err("error: \(message)\n")
