@@ -190,4 +190,31 @@ package enum OutputPlan {
         }
         return out
     }
+
+    /// A file to write: the temporary file beside it first, renamed to `final` once every file is
+    /// written; `entry` is its index in the plan.
+    package struct Write: Equatable {
+        package var temp: String
+        package var final: String
+        package var entry: Int
+    }
+
+    /// The files of `plan` to write into `folder`, grouped by the folder each goes in (folders in
+    /// UTF-8 order, plan order within each): one folder's files go one after the other, since
+    /// creating a file holds its folder's lock, while folders may go side by side. A temporary
+    /// file is `.<name><marker><n>`, hidden, `n` the entry's index.
+    package static func writes(_ plan: Plan, in folder: String, marker: String) -> [[Write]] {
+        var groups: [String: [Write]] = [:]
+        for (n, entry) in plan.entries.enumerated() {
+            if case .remove = entry.change { continue }
+            let final = folder + "/" + entry.path
+            // On the bytes: splitting by Character cost more than writing the file. `final` always
+            // has a slash, the one after `folder`.
+            let slash = final.utf8.lastIndex(of: UInt8(ascii: "/"))!
+            let dir = String(final[..<slash])
+            let temp = dir + "/." + final[final.utf8.index(after: slash)...] + marker + "\(n)"
+            groups[dir, default: []].append(Write(temp: temp, final: final, entry: n))
+        }
+        return groups.keys.sorted(by: utf8Precedes).map { groups[$0]! }
+    }
 }

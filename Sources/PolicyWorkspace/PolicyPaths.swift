@@ -77,4 +77,15 @@ package enum PolicyPaths {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
+
+    /// The path of `target` as seen from the folder `from` (both absolute, or relative to the
+    /// working folder `cwd`), `.` and `..` resolved as text: `Policies` →
+    /// `../Generated/policy.schema.json`.
+    package static func relative(from folder: String, to target: String, cwd: String) -> String {
+        let from = absolute(folder, in: cwd).split(separator: "/")
+        let to = absolute(target, in: cwd).split(separator: "/")
+        var common = 0
+        while common < min(from.count, to.count), from[common] == to[common] { common += 1 }
+        return (Array(repeating: "..", count: from.count - common) + to[common...].map(String.init)).joined(separator: "/")
+    }
 }

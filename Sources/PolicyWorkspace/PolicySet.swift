@@ -21,8 +21,8 @@ public struct PolicySet: Sendable, Hashable {
         case wholeFolder
     }
 
-    /// `policyc`'s default PATH (its `Project.defaultFolder`).
-    public static let defaultFolder = "Policies"
+    /// `policyc`'s default PATH.
+    public static let defaultFolder = ProjectLayout.defaultFolder
 
     public var source: Source
     public var roots: [Root]

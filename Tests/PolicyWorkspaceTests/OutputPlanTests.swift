@@ -130,6 +130,18 @@ struct MemoryFolder: FolderReader {
     }
 }
 
+extension OutputPlanTests {
+    @Test func writesGoByFolderThroughHiddenTemporaries() throws {
+        let folder = MemoryFolder("out", files: ["Swift/Old.swift": Self.header])
+        let plan = try Self.plan([("Swift/B.swift", "b"), ("Kotlin/a/A.kt", "a"), ("policy.schema.json", "{}")], folder).get()
+        let writes = OutputPlan.writes(plan, in: "out", marker: ".tmp-7-")
+        #expect(writes.map { $0.map(\.final) } == [["out/policy.schema.json"], ["out/Kotlin/a/A.kt"], ["out/Swift/B.swift"]])
+        #expect(writes[1][0] == OutputPlan.Write(temp: "out/Kotlin/a/.A.kt.tmp-7-0", final: "out/Kotlin/a/A.kt", entry: 0))
+        // The removal is not written.
+        #expect(writes.joined().count == 3 && plan.entries.count == 4)
+    }
+}
+
 @Suite struct ShortDiffTests {
     static func lines(_ range: ClosedRange<Int>) -> [UInt8] { Array(range.map { "line \($0)\n" }.joined().utf8) }
 

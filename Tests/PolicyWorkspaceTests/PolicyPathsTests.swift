@@ -19,7 +19,7 @@ struct MemoryTree: FileTree {
                 order.append(parent)
             }
         }
-        for (link, target) in links {
+        for (link, target) in links.sorted(by: { $0.key < $1.key }) {
             kinds[link] = .link
             self.links[link] = target
             order.append(link)
@@ -77,6 +77,20 @@ struct MemoryTree: FileTree {
         #expect(PolicyPaths.trimmed("Policies/") == "Policies" && PolicyPaths.trimmed("/") == "/")
         #expect(PolicyPaths.join(".", "a") == "a" && PolicyPaths.join("/", "a") == "/a" && PolicyPaths.join("p", "a") == "p/a")
         #expect(PolicyPaths.folder(of: "a/b.yaml") == "a" && PolicyPaths.folder(of: "/b") == "/" && PolicyPaths.folder(of: "b") == "")
+    }
+
+    @Test func relativePaths() {
+        #expect(PolicyPaths.relative(from: "Policies", to: "Generated/policy.schema.json", cwd: "/w") == "../Generated/policy.schema.json")
+        #expect(PolicyPaths.relative(from: ".", to: "./out/s.json", cwd: "/w") == "out/s.json")
+        #expect(PolicyPaths.relative(from: "/a/b/c", to: "x/s.json", cwd: "/a") == "../../x/s.json")
+        #expect(PolicyPaths.relative(from: "p/../q", to: "/w/q/s.json", cwd: "/w") == "s.json")
+    }
+
+    @Test func projectPathsAreRelativeToTheProjectFile() {
+        #expect(ProjectLayout(file: "conf/policyc.yaml").resolve("Policies") == "conf/Policies")
+        #expect(ProjectLayout(file: "policyc.yaml").resolve("Policies") == "Policies")
+        #expect(ProjectLayout(file: "/policyc.yaml").resolve("p") == "/p")
+        #expect(ProjectLayout(file: "a/policyc.yaml").resolve("/abs/p") == "/abs/p")
     }
 
     @Test func gitListingTakesWhatAWalkWould() {

@@ -67,20 +67,7 @@ enum OutputFolder {
             return entry.path
         }) { return .failure(f) }
         removeStaleTemporaries(folder)
-        let pid = getpid()
-        // The entries to write, grouped by folder (in plan order within each group).
-        var groups: [String: [(temp: String, final: String, entry: Int)]] = [:]
-        for (n, entry) in plan.entries.enumerated() {
-            if case .remove = entry.change { continue }
-            let final = folder + "/" + entry.path
-            // On the bytes: splitting by Character cost more than writing the file. `final` always
-            // has a slash, the one after `folder`.
-            let slash = final.utf8.lastIndex(of: UInt8(ascii: "/"))!
-            let dir = String(final[..<slash])
-            let temp = dir + "/." + final[final.utf8.index(after: slash)...] + tempMarker + "\(pid)-\(n)"
-            groups[dir, default: []].append((temp, final, n))
-        }
-        let jobs = groups.keys.sorted(by: utf8Precedes).map { groups[$0]! }
+        let jobs = OutputPlan.writes(plan, in: folder, marker: tempMarker + "\(getpid())-")
         let entries = plan.entries
         // Per folder, in parallel: how many temporaries exist (to remove them on failure), and the
         // first failure.

@@ -44,9 +44,9 @@ struct Project {
 
     /// The paths to check when none is given and the project file names none; like every path
     /// of the project file, relative to its folder.
-    static let defaultFolder = "Policies"
+    static let defaultFolder = ProjectLayout.defaultFolder
     /// `generate`'s output folder when neither `--out` nor the project file names one.
-    static let defaultOut = "Generated"
+    static let defaultOut = ProjectLayout.defaultOut
 
     /// Reads the project file; nil after its findings, or why it cannot be read, went to stderr
     /// (the command then exits 2). Without `--config` the working folder's file is read, unless
@@ -153,11 +153,7 @@ struct Project {
         guard case .success(let found?) = locate(args), case .success(let bytes) = Files.read(found) else { return (nil, nil, 0) }
         let outcome = Fixer.fix(bytes, path: found, unsafe: unsafe, check: ProjectConfig.checked)
         guard outcome.changed else { return (nil, nil, 0) }
-        var report = ""
-        for a in outcome.applied {
-            report += "\(printable(found)):\(a.span.start.line):\(a.span.start.column): \(diff ? "would fix" : "fixed"): "
-                + "\(printable(a.description))\(a.safety == .unsafe ? " (unsafe)" : "") [\(a.rule)]\n"
-        }
+        let report = FixReport.lines(outcome.applied, path: found, wouldFix: diff)
         if diff {
             Output.out(UnifiedDiff.render(old: bytes, new: outcome.bytes, path: found))
             Output.err(report)
@@ -172,10 +168,7 @@ struct Project {
     }
 
     /// A path written in the project file, as seen from the working folder.
-    func resolve(_ path: String) -> String {
-        if path.hasPrefix("/") || folder.isEmpty || folder == "." { return path }
-        return (folder.hasSuffix("/") ? folder : folder + "/") + path
-    }
+    func resolve(_ path: String) -> String { ProjectLayout(folder: folder).resolve(path) }
 
     /// What commands check when no PATH is given: the file's `policies`, or `Policies/` beside it.
     var defaultPaths: [String] {
@@ -196,11 +189,7 @@ struct Project {
 extension Project {
     /// The project of a file at `path` that reads as `config`.
     init(_ path: String, _ config: ProjectConfig) {
-        var folder = ""
-        if let slash = path.lastIndex(of: "/") {
-            folder = slash == path.startIndex ? "/" : String(path[..<slash])
-        }
-        self.init(file: path, config: config, folder: folder)
+        self.init(file: path, config: config, folder: ProjectLayout(file: path).folder)
         options.limits = config.effectiveLimits(file: path)
         if let days = config.waiverMaxDays { options.waiverMaxDays = days.value }
     }

@@ -74,36 +74,96 @@ enum Generate {
         return .success(out)
     }
 
+    /// What a run generates and where: from the options, else the project file.
+    struct Settings {
+        var package: String
+        var targets: [Generator.Target]
+        var folder: String
+    }
+
     static func run(_ args: ParsedArguments) -> Int32 {
         let swiftOutput = args.value("--swift-output")
         // A build-tool plugin runs in a folder of the build system's choice: it names the
         // package's project file itself when there is one.
         guard let project = Project.load(args, lookInWorkingFolder: swiftOutput == nil) else { return 2 }
+        var settings: Settings
+        switch self.settings(args, project: project) {
+        case .failure(let message): return CommandLine.usageError(message.message, command: spec)
+        case .success(let s): settings = s
+        }
+        let paths: [String], policies: [Policy]
+        switch checkedPolicies(args, project: project) {
+        case .failure(let status): return status.code
+        case .success(let checked): (paths, policies) = checked
+        }
+        if swiftOutput != nil { settings.targets = [.swift] }
+        // Each file is compared with the one where it goes as soon as it is made, and let go when
+        // they are the same: an up-to-date folder is never held whole (see `OutputFolder.plan`).
+        let settledIn = settings.folder
+        let onDisk: @Sendable (String, [UInt8]) -> Bool = { path, bytes in
+            OutputFolder.isOnDisk(bytes, at: settledIn + "/" + path)
+        }
+        var files = Generator.files(for: policies, options: Generator.Options(
+            kotlinPackage: settings.package, targets: settings.targets, threads: configuredThreads, limits: project.options.limits),
+            settled: swiftOutput == nil && OutputFolder.kind(of: settings.folder) == .directory ? onDisk : nil)
+        if let target = swiftOutput {
+            // A build-tool plugin declares its output file before policyc reads the policy, so the
+            // file name is the plugin's choice; the contents are the usual Swift of that one policy.
+            guard policies.count == 1, let swift = files.first(where: { $0.path.hasPrefix("Swift/") }) else {
+                return CommandLine.usageError("'--swift-output' takes exactly one policy file; \(policies.count) given", command: spec)
+            }
+            let parts = target.split(separator: "/", omittingEmptySubsequences: false)
+            settings.folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
+            if settings.folder.isEmpty { settings.folder = "/" }
+            files = [GeneratedFile(path: String(parts.last ?? ""), bytes: swift.bytes)]
+            settings.targets = []  // one file of the plugin's: nothing else in its folder is ours to remove
+        }
+        // Generated files of policies that are gone are looked for only on a run over the whole
+        // project: a policy that a part (one file, an empty folder) leaves out is not gone.
+        let removing = !policies.isEmpty && Workspace.isWholeProject(args.positionals, paths: paths, project: project)
+        // index.ts names every policy of the project: a part of it cannot write it.
+        if !removing { files.removeAll { $0.path == TypeScriptGenerator.indexPath } }
+        switch OutputFolder.plan(files, in: settings.folder, targets: removing ? settings.targets : []) {
+        case .failure(let f):
+            Output.err("error: \(f.message)\n")
+            return 2
+        case .success(let plan):
+            return args.flag("--check") ? check(plan, folder: settings.folder, args) : write(plan, folder: settings.folder)
+        }
+    }
+
+    static func settings(_ args: ParsedArguments, project: Project) -> Result<Settings, UsageError> {
         let package = args.value("--kotlin-package") ?? project.config.kotlinPackage?.value ?? Generator.defaultKotlinPackage
         guard Naming.isKotlinPackage(package) else {
-            return CommandLine.usageError(
-                "'\(printable(package))' is not a Kotlin package name (dot-separated identifiers, no keywords)", command: spec)
+            return .failure(UsageError(message: "'\(printable(package))' is not a Kotlin package name (dot-separated identifiers, no keywords)"))
         }
         var targets = project.config.targets?.value ?? Generator.Target.defaults
         if let list = args.value("--targets") {
             switch Self.targets(list) {
-            case .failure(let error): return CommandLine.usageError(error.message, command: spec)
+            case .failure(let error): return .failure(error)
             case .success(let t): targets = t
             }
         }
         let out = args.value("--out") ?? project.out
-        guard !out.isEmpty else { return CommandLine.usageError("'--out' needs a folder", command: spec) }
-        let outFolder = out.count > 1 && out.hasSuffix("/") ? String(out.dropLast()) : out
+        guard !out.isEmpty else { return .failure(UsageError(message: "'--out' needs a folder")) }
+        return .success(Settings(package: package, targets: targets, folder: PolicyPaths.trimmed(out)))
+    }
 
+    struct Status: Error {
+        var code: Int32
+    }
+
+    /// The policies to generate from, checked, with their paths as the generated headers name
+    /// them; a failure once what is wrong went to stderr (nothing is then written).
+    static func checkedPolicies(_ args: ParsedArguments, project: Project) -> Result<(paths: [String], policies: [Policy]), Status> {
         let gathered = Workspace.gather(args.positionals, project: project, allowStdin: false)
         if let error = gathered.errors.first {
             Output.err("error: \(error.message)\n")
-            return 2
+            return .failure(Status(code: 2))
         }
-        let paths = gathered.paths
         for folder in gathered.empty { Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n") }
         for link in gathered.skipped { Output.err("warning: \(link.message)\n") }
-        let run = Workspace.check(paths, options: project.options)
+        let run = Workspace.check(gathered.paths, options: project.options)
         for error in run.readErrors { Output.err("error: \(error.message)\n") }
         var errors = 0
         for file in run.files {
@@ -112,64 +172,32 @@ enum Generate {
         }
         if !run.readErrors.isEmpty {
             Output.err("nothing written: \(run.readErrors.count) input(s) could not be read\n")
-            return 2
+            return .failure(Status(code: 2))
         }
         if errors > 0 {
-            Output.err("nothing written: \(errors) error\(errors == 1 ? "" : "s") to fix first\n")
-            return 1
+            Output.err("nothing written: \(Wording.count(errors, "error")) to fix first\n")
+            return .failure(Status(code: 1))
         }
-        let cwd = currentDirectory()
-        let policies = run.files.compactMap { file -> Policy? in
+        let cwd = Repository.currentDirectory()
+        return .success((gathered.paths, run.files.compactMap { file -> Policy? in
             guard var p = file.policy else { return nil }
             p.file = Generator.displayPath(p.file, workingDirectory: cwd)
             return p
-        }
-        if swiftOutput != nil { targets = [.swift] }
-        // Each file is compared with the one where it goes as soon as it is made, and let go when
-        // they are the same: an up-to-date folder is never held whole (see `OutputFolder.plan`).
-        let settledIn = outFolder
-        let onDisk: @Sendable (String, [UInt8]) -> Bool = { path, bytes in
-            OutputFolder.isOnDisk(bytes, at: settledIn + "/" + path)
-        }
-        var files = Generator.files(for: policies, options: Generator.Options(
-            kotlinPackage: package, targets: targets, threads: configuredThreads, limits: project.options.limits),
-            settled: swiftOutput == nil && OutputFolder.kind(of: outFolder) == .directory ? onDisk : nil)
-        var folder = outFolder
-        if let target = swiftOutput {
-            // A build-tool plugin declares its output file before policyc reads the policy, so the
-            // file name is the plugin's choice; the contents are the usual Swift of that one policy.
-            guard policies.count == 1, let swift = files.first(where: { $0.path.hasPrefix("Swift/") }) else {
-                return CommandLine.usageError("'--swift-output' takes exactly one policy file; \(policies.count) given", command: spec)
-            }
-            let parts = target.split(separator: "/", omittingEmptySubsequences: false)
-            folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
-            if folder.isEmpty { folder = "/" }
-            files = [GeneratedFile(path: String(parts.last ?? ""), bytes: swift.bytes)]
-            targets = []  // one file of the plugin's: nothing else in its folder is ours to remove
-        }
+        }))
+    }
 
-        // Generated files of policies that are gone are looked for only on a run over the whole
-        // project: a policy that a part (one file, an empty folder) leaves out is not gone.
-        let removing = !policies.isEmpty && Workspace.isWholeProject(args.positionals, paths: paths, project: project)
-        // index.ts names every policy of the project: a part of it cannot write it.
-        if !removing { files.removeAll { $0.path == TypeScriptGenerator.indexPath } }
-        let plan: OutputFolder.Plan
-        switch OutputFolder.plan(files, in: folder, targets: removing ? targets : []) {
-        case .failure(let f):
-            Output.err("error: \(f.message)\n")
-            return 2
-        case .success(let p):
-            plan = p
+    /// `--check`: what would change, with short diffs, on stdout; exit 1 when anything would.
+    static func check(_ plan: OutputPlan.Plan, folder: String, _ args: ParsedArguments) -> Int32 {
+        for entry in plan.entries { Output.out(OutputPlan.describe(entry, folder: folder)) }
+        if plan.entries.isEmpty {
+            Output.err(OutputPlan.upToDate(plan, folder: folder))
+            return 0
         }
-        if args.flag("--check") {
-            for entry in plan.entries { Output.out(OutputPlan.describe(entry, folder: folder)) }
-            if plan.entries.isEmpty {
-                Output.err(OutputPlan.upToDate(plan, folder: folder))
-                return 0
-            }
-            Output.err(OutputPlan.outOfDate(plan, update: updateCommand(args)))
-            return 1
-        }
+        Output.err(OutputPlan.outOfDate(plan, update: updateCommand(args)))
+        return 1
+    }
+
+    static func write(_ plan: OutputPlan.Plan, folder: String) -> Int32 {
         // Temporary files of a killed run go even when nothing else changes.
         if OutputFolder.kind(of: folder) == .directory { OutputFolder.removeStaleTemporaries(folder) }
         if plan.entries.isEmpty {
@@ -209,12 +237,5 @@ enum Generate {
         if plain { return word }
         if !word.unicodeScalars.contains(where: { "\"$`\\!'".unicodeScalars.contains($0) }) { return "\"" + word + "\"" }
         return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-
-    static func currentDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -57,7 +57,7 @@ enum Init {
         // The lines point at the schema `generate` writes: none when the project's targets leave
         // it out, as they would name a file that never comes.
         let writesSchema = (project.config.targets?.value ?? Generator.Target.defaults).contains(.schema)
-        let schema = relativePath(from: dir, to: project.out + "/" + Generator.schemaPath)
+        let schema = PolicyPaths.relative(from: dir, to: project.out + "/" + Generator.schemaPath, cwd: Repository.currentDirectory() ?? ".")
         let text = Canonical.text(policy: name) + (writesSchema ? modelines(schema: schema) : "")
 
         // What init writes must lint clean: a name the pattern allows may still be refused by a
@@ -72,21 +72,12 @@ enum Init {
             return 2
         }
         // O_EXCL: never overwrite, not even through a symbolic link, and no race with a check.
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
+        if case .failure(let f) = OutputFolder.writeNew(path, Array(text.utf8), flush: false) {
             if errno == EEXIST {
                 Output.err("error: '\(printable(path))' exists already; policyc init never overwrites a file (remove it, or choose another --policy or folder)\n")
                 return 1
             }
-            Output.err("error: cannot write '\(printable(path))': \(Files.describeErrno())\n")
-            return 2
-        }
-        let written = writeAll(fd, Array(text.utf8))
-        let closed = close(fd) == 0
-        guard written && closed else {
-            let reason = Files.describeErrno()
-            unlink(path)  // no half-written policy left behind
-            Output.err("error: cannot write '\(printable(path))': \(reason)\n")
+            Output.err("error: \(f.message)\n")
             return 2
         }
         Output.err("Wrote \(printable(path)). Check it with: policyc lint \(printable(path))\n")
@@ -103,21 +94,6 @@ enum Init {
         "# yaml-language-server: $schema=\(schema)\n# $schema: \(schema)\n"
     }
 
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-    }
-
     /// `mkdir -p`: nil when the folder exists or was made, else why not.
     static func makeDirectories(_ dir: String) -> String? {
         if Files.isDirectory(dir) { return nil }
@@ -129,42 +105,5 @@ enum Init {
             if !Files.isDirectory(prefix) { return "'\(printable(prefix))' is not a folder" }
         }
         return nil
-    }
-
-    /// The path of `target` (relative to the working directory) as seen from the folder `from`:
-    /// `Policies` → `../Generated/policy.schema.json`. Both are made absolute first, so `..` and
-    /// absolute folders work too.
-    static func relativePath(from dir: String, to target: String) -> String {
-        let cwd = currentDirectory()
-        let from = components(absolute(dir, cwd: cwd))
-        let to = components(absolute(target, cwd: cwd))
-        var common = 0
-        while common < min(from.count, to.count), from[common] == to[common] { common += 1 }
-        let ups = Array(repeating: "..", count: from.count - common)
-        return (ups + to[common...]).joined(separator: "/")
-    }
-
-    static func absolute(_ path: String, cwd: String) -> String {
-        path.hasPrefix("/") ? path : cwd + "/" + path
-    }
-
-    /// Path components with `.` and `..` resolved lexically.
-    static func components(_ path: String) -> [String] {
-        var out: [String] = []
-        for part in path.split(separator: "/") {
-            if part == "." { continue }
-            if part == ".." {
-                if !out.isEmpty { out.removeLast() }
-                continue
-            }
-            out.append(String(part))
-        }
-        return out
-    }
-
-    static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

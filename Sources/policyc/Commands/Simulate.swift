@@ -85,25 +85,10 @@ enum Simulate {
 
         // Scenarios: built-in names and files.
         var failed = false
-        var scenarios: [Scenario] = []
-        var scenarioFiles: [ScenarioFile?] = []
-        var values = args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario")
-        // 'all': every built-in scenario, in their order.
-        values = values.flatMap { $0 == "all" ? Scenario.builtinNames : [$0] }
-        for value in values {
-            switch scenario(value) {
-            case .usage(let message):
-                return CommandLine.usageError(message, command: spec)
-            case .unreadable(let message):
-                Output.err("error: \(message)\n")
-                return 2
-            case .invalid(let file):
-                Output.err(findingsText(file))
-                failed = true
-            case .loaded(let s, let file):
-                scenarios.append(s)
-                scenarioFiles.append(file)
-            }
+        let scenarios: [Scenario], scenarioFiles: [ScenarioFile?]
+        switch loadScenarios(args) {
+        case .failure(let status): return status.code
+        case .success(let loaded): (scenarios, scenarioFiles, failed) = loaded
         }
 
         // Policies: limit findings are shown and do not stop a run; other errors do.
@@ -125,34 +110,8 @@ enum Simulate {
             }
         }
 
-        // Every policy under every scenario, in parallel; results in that order whatever the threads.
-        let profile = args.value("--profile"), fixedSeed = seed
-        var planned: [(Policy, Scenario)] = []
-        for p in policies {
-            for (s, file) in zip(scenarios, scenarioFiles) {
-                // A scenario file naming a profile the policy lacks: a finding at that name.
-                if profile == nil, let file, let finding = file.profileFinding(for: p) {
-                    var shown = file
-                    shown.diagnostics = [finding]
-                    Output.err(findingsText(shown))
-                    failed = true
-                    continue
-                }
-                planned.append((p, s))
-            }
-        }
-        let jobs = planned
-        let results = runAll(jobs, profile: profile, seed: fixedSeed)
-        var runs: [SimulationRun] = []
-        for (i, result) in results.enumerated() {
-            switch result {
-            case .success(let run): runs.append(run)
-            case .failure(let failure):
-                failed = true
-                Output.err("error: \(printable(jobs[i].0.file)), scenario \(printable(jobs[i].1.name)): \(failure.message)\n")
-            }
-        }
-
+        let runs = simulate(policies, scenarios: Array(zip(scenarios, scenarioFiles)), profile: args.value("--profile"),
+                            seed: seed, failed: &failed)
         let report = SimulationReport(runs)
         if let chart = args.value("--chart") {
             if let message = write(SimulationChart.svg(runs), to: chart) {
@@ -169,6 +128,66 @@ enum Simulate {
         }
         if !checked.readErrors.isEmpty { return 2 }
         return failed ? 1 : 0
+    }
+
+    struct Status: Error {
+        var code: Int32
+    }
+
+    /// The scenarios of `--scenario` (`outage` without one, `all` for every built-in one), and
+    /// whether any has errors; a failure (its exit status) once why went to stderr.
+    static func loadScenarios(_ args: ParsedArguments) -> Result<(scenarios: [Scenario], files: [ScenarioFile?], failed: Bool), Status> {
+        var failed = false
+        var scenarios: [Scenario] = []
+        var scenarioFiles: [ScenarioFile?] = []
+        let values = args.values("--scenario").isEmpty ? ["outage"] : args.values("--scenario")
+        // 'all': every built-in scenario, in their order.
+        for value in values.flatMap({ $0 == "all" ? Scenario.builtinNames : [$0] }) {
+            switch scenario(value) {
+            case .usage(let message):
+                return .failure(Status(code: CommandLine.usageError(message, command: spec)))
+            case .unreadable(let message):
+                Output.err("error: \(message)\n")
+                return .failure(Status(code: 2))
+            case .invalid(let file):
+                Output.err(findingsText(file))
+                failed = true
+            case .loaded(let s, let file):
+                scenarios.append(s)
+                scenarioFiles.append(file)
+            }
+        }
+        return .success((scenarios, scenarioFiles, failed))
+    }
+
+    /// Every policy under every scenario, in parallel; results in that order whatever the
+    /// threads. A run that cannot be made is reported and sets `failed`.
+    static func simulate(_ policies: [Policy], scenarios: [(Scenario, ScenarioFile?)], profile: String?, seed: UInt64?,
+                         failed: inout Bool) -> [SimulationRun] {
+        var planned: [(Policy, Scenario)] = []
+        for p in policies {
+            for (s, file) in scenarios {
+                // A scenario file naming a profile the policy lacks: a finding at that name.
+                if profile == nil, let file, let finding = file.profileFinding(for: p) {
+                    var shown = file
+                    shown.diagnostics = [finding]
+                    Output.err(findingsText(shown))
+                    failed = true
+                    continue
+                }
+                planned.append((p, s))
+            }
+        }
+        var runs: [SimulationRun] = []
+        for (i, result) in runAll(planned, profile: profile, seed: seed).enumerated() {
+            switch result {
+            case .success(let run): runs.append(run)
+            case .failure(let failure):
+                failed = true
+                Output.err("error: \(printable(planned[i].0.file)), scenario \(printable(planned[i].1.name)): \(failure.message)\n")
+            }
+        }
+        return runs
     }
 
     enum Loaded {
