@@ -58,6 +58,22 @@ extension Simulate {
         return (comparisons, failed)
     }
 
+    /// The policies at the merge base of `ref` and HEAD (or `ref`, with --base-exact) and in the
+    /// working tree, read as `diff --base` reads them; nil once why not went to stderr.
+    static func baseSides(_ ref: String, args: ParsedArguments, project: Project) -> (old: [ReviewInput], new: [ReviewInput])? {
+        switch Diff.resolveBase(ref, exact: args.flag("--base-exact")).flatMap({ base -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> in
+            Output.err(base.line + "\n")
+            return Diff.againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
+                                        options: project.options, baseOptions: Diff.baseProject(at: base.commit, head: project).project.options)
+        }) {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+            return nil
+        case .success(let sides):
+            return sides
+        }
+    }
+
     /// `--base REF`: each policy as REF has it (read as `diff --base` reads it) and as the working
     /// tree has it, under the same scenarios and seeds, side by side.
     static func againstBase(_ ref: String, args: ParsedArguments, project: Project, scenarios: [Scenario],
@@ -65,13 +81,7 @@ extension Simulate {
         guard !ref.isEmpty, !ref.hasPrefix("-") else {
             return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
         }
-        let sides: (old: [ReviewInput], new: [ReviewInput])
-        switch Diff.againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals, options: project.options) {
-        case .failure(let error):
-            Output.err("error: \(error.message)\n")
-            return 2
-        case .success(let s): sides = s
-        }
+        guard let sides = baseSides(ref, args: args, project: project) else { return 2 }
         var failed = failedBefore
         Output.err(Reporters.text(sides.new.map(\.file), color: Output.useColor(fd: 2)))
         var pairs: [(base: Policy?, head: Policy)] = []
