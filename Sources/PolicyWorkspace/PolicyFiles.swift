@@ -130,7 +130,8 @@ package enum PolicyFiles {
         let names: [String]
         switch tree.names(in: dir) {
         case .failure(let problem): return walked.errors.append(cannotRead(dir, problem))
-        case .success(let listed): names = listed
+        // Sorted: a folder lists in no set order, and the warnings come in this order.
+        case .success(let listed): names = listed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
         for name in names {
             walked.entriesLeft -= 1

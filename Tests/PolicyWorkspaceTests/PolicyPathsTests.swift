@@ -126,8 +126,8 @@ struct MemoryTree: FileTree {
         var walked = PolicyFiles.Walked(entries: .max, files: 2)
         PolicyFiles.walk("P", tree: Self.tree, into: &walked)
         #expect(walked.found.count == 2)
-        var few = PolicyFiles.Walked(entries: 2)
+        var few = PolicyFiles.Walked(entries: 3)   // names in order: .git (hidden), a.yml, b.yaml
         PolicyFiles.walk("P", tree: Self.tree, into: &few)
-        #expect(few.found == ["P/b.yaml"])
+        #expect(few.found == ["P/a.yml"])
     }
 }
