@@ -94,9 +94,11 @@ check() {
     [[ -z ${POLICYC_ACTION_OUT:-} ]] || generate+=(--out "$POLICYC_ACTION_OUT")
     [[ -z ${POLICYC_ACTION_KOTLIN_PACKAGE:-} ]] || generate+=(--kotlin-package "$POLICYC_ACTION_KOTLIN_PACKAGE")
 
-    local lint_status=0 generate_status= review_status= review_file= worst=0
+    local lint_status=0 generate_status= review_status= review_file= worst=0 generate_note=
+    local scratch=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
     echo "::group::policyc lint --format github"
-    "$policyc" lint --format github "${paths[@]}" || lint_status=$?
+    "$policyc" lint --format github "${paths[@]}" > "$scratch/policyc-lint.txt" || lint_status=$?
+    cat "$scratch/policyc-lint.txt"
     echo "::endgroup::"
     output lint-status "$lint_status"
     worst=$((lint_status > worst ? lint_status : worst))
@@ -104,11 +106,12 @@ check() {
     if is_true "${POLICYC_ACTION_GENERATE_CHECK:-true}"; then
         generate_status=0
         echo "::group::policyc generate --check"
-        "$policyc" generate --check "${generate[@]}" "${paths[@]}" || generate_status=$?
+        "$policyc" generate --check "${generate[@]}" "${paths[@]}" > "$scratch/policyc-generate.txt" 2>&1 || generate_status=$?
+        cat "$scratch/policyc-generate.txt"
         echo "::endgroup::"
         worst=$((generate_status > worst ? generate_status : worst))
         if ((generate_status == 1)); then
-            echo "::error title=policyc generate --check::the generated code is not what policyc generate makes from the policies; run policyc generate and commit the result"
+            generate_failure "$scratch/policyc-lint.txt" "$scratch/policyc-generate.txt"
         fi
     fi
     output generate-status "$generate_status"
@@ -119,7 +122,7 @@ check() {
         echo "| check | result |"
         echo "|---|---|"
         echo "| \`lint\` | $(verdict "$lint_status") |"
-        [[ -z $generate_status ]] || echo "| \`generate --check\` | $(verdict "$generate_status") |"
+        [[ -z $generate_status ]] || echo "| \`generate --check\` | $(verdict "$generate_status")${generate_note:+ ($generate_note)} |"
     } >> "$summary"
 
     case "${GITHUB_EVENT_NAME:-}" in pull_request|pull_request_target) ;; *) POLICYC_ACTION_REVIEW=false ;; esac
@@ -135,10 +138,23 @@ check() {
             git fetch --quiet --no-tags --depth=1 origin "$base" 2>/dev/null ||
                 echo "::warning title=policyc review::cannot fetch the base $base; use actions/checkout with fetch-depth: 0"
         fi
-        review_file="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/policyc-review.md"
+        # The pull request's own diff is against the merge base: a moved base branch is not part of it.
+        local review_base=("$base")
+        if merge_base=$(merge_base "$base"); then
+            echo "reviewing against $merge_base, the merge base of $base and HEAD" >&2
+            review_base=("$merge_base" --base-exact)
+        else
+            echo "::warning title=policyc review::no merge base of $base and HEAD in this checkout (fetch-depth: 0 gives it); policyc diff looks for it itself"
+        fi
+        local allow=()
+        is_true "${POLICYC_ACTION_ALLOW_WORSE:-false}" && allow+=(--allow-worse)
+        is_true "${POLICYC_ACTION_ALLOW_BREAKING:-false}" && allow+=(--allow-breaking)
+        is_true "${POLICYC_ACTION_ALLOW_LOOSEN:-false}" && allow+=(--allow-loosen)
+        is_true "${POLICYC_ACTION_ALLOW_WIDEN:-false}" && allow+=(--allow-widen)
+        review_file="$scratch/policyc-review.md"
         review_status=0
-        echo "::group::policyc diff --base $base --format markdown"
-        "$policyc" diff --base "$base" --format markdown "${paths[@]}" > "$review_file" || review_status=$?
+        echo "::group::policyc diff --base ${review_base[*]} ${allow[*]} --format markdown"
+        "$policyc" diff --base "${review_base[@]}" "${allow[@]}" --format markdown "${paths[@]}" > "$review_file" || review_status=$?
         cat "$review_file"
         echo "::endgroup::"
         worst=$((review_status > worst ? review_status : worst))
@@ -154,27 +170,79 @@ check() {
     exit "$worst"
 }
 
+# The merge base of $1 and HEAD; a shallow checkout is deepened to find it. Fails when there is none.
+merge_base() {
+    git merge-base "$1" HEAD 2>/dev/null && return 0
+    [[ $(git rev-parse --is-shallow-repository 2>/dev/null) == true ]] || return 1
+    git fetch --quiet --no-tags --unshallow origin 2>/dev/null || return 1
+    git merge-base "$1" HEAD 2>/dev/null
+}
+
+# Why generate --check failed, with an error annotation, and in words for the summary
+# (generate_note): generate refuses policies with errors, and then nothing was compared (an
+# expired waiver is named as that); else the generated code is out of date. $1: lint's
+# annotations, $2: generate's output.
+generate_failure() {
+    local expired line
+    if grep -q "errors\? to fix first" "$2"; then
+        expired=$(sed -n 's/^::error [^:]*title=waiver-expired::\([^%]*\).*/\1/p' "$1" | head -n 3)
+        if [[ -n $expired ]]; then
+            while IFS= read -r line; do
+                echo "::error title=policyc: a waiver expired::$line; renew the waiver with a new expiry or fix the policy (generate refuses the policies until then; the generated code was not compared)"
+            done <<< "$expired"
+            generate_note="a waiver expired: generate refuses the policies, the generated code was not compared"
+        else
+            echo "::error title=policyc generate --check::the policies have errors (see lint), so generate refuses them; the generated code was not compared"
+            generate_note="the policies have errors: the generated code was not compared"
+        fi
+        return 0
+    fi
+    echo "::error title=policyc generate --check::the generated code is not what policyc generate makes from the policies; run policyc generate and commit the result"
+    generate_note="the generated code is out of date"
+}
+
 verdict() {
     case "$1" in 0) echo "passed" ;; 1) echo "**failed**" ;; *) echo "**error** (exit $1)" ;; esac
 }
 
 # Posts the review on the pull request, or updates the one posted before (found by its marker).
+# When it cannot, a warning says why: too large for a comment, a fork's read-only token, or what
+# GitHub's API answered. The review is in the job summary either way.
 comment() {
-    local file="$1" marker='<!-- policyc review -->' body id
-    local pr=${POLICYC_ACTION_PR_NUMBER:-}
+    local file="$1" marker='<!-- policyc review -->' body id size answer
+    local pr=${POLICYC_ACTION_PR_NUMBER:-} why="the review is in the job summary"
     if [[ -z $pr ]] || ! command -v gh >/dev/null; then
-        echo "::warning title=policyc review::no comment posted (needs gh and a pull request number)"
+        echo "::warning title=policyc review::no comment posted (needs gh and a pull request number); $why"
         return 0
     fi
     body="$(dirname "$file")/policyc-comment.md"
     { echo "$marker"; cat "$file"; } > "$body"
+    size=$(LC_ALL=C.UTF-8 wc -m < "$body")
+    if ((size > 65536)); then
+        echo "::warning title=policyc review::no comment posted: the review is $size characters, over GitHub's limit of 65,536 for a comment; $why"
+        return 0
+    fi
+    local head_repo=${POLICYC_ACTION_PR_HEAD_REPO:-}
+    if [[ ${GITHUB_EVENT_NAME:-} == pull_request && -n $head_repo && $head_repo != "${GITHUB_REPOSITORY:-}" ]]; then
+        echo "::warning title=policyc review::no comment posted: a pull request from a fork ($head_repo) runs with a read-only token; $why (to comment on forks, post it from a workflow_run or pull_request_target workflow)"
+        return 0
+    fi
     id=$(gh api "repos/$GITHUB_REPOSITORY/issues/$pr/comments" --paginate \
         --jq ".[] | select(.body | startswith(\"$marker\")) | .id" 2>/dev/null | tail -n 1) || id=
     if [[ -n $id ]]; then
-        gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$body" >/dev/null
+        answer=$(gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$id" -F "body=@$body" 2>&1 >/dev/null)
     else
-        gh pr comment "$pr" --repo "$GITHUB_REPOSITORY" --body-file "$body" >/dev/null
-    fi || echo "::warning title=policyc review::could not post the comment (a pull request from a fork has a read-only token)"
+        answer=$(gh pr comment "$pr" --repo "$GITHUB_REPOSITORY" --body-file "$body" 2>&1 >/dev/null)
+    fi && return 0
+    answer=$(printf '%s' "$answer" | tr '\n' ' ' | cut -c1-300)
+    case "$answer" in
+        *"Resource not accessible by integration"*|*"HTTP 403"*|*"(403)"*)
+            echo "::warning title=policyc review::no comment posted: the token may not write comments (give the job permissions: pull-requests: write; a fork's token is read-only); GitHub answered: $answer; $why" ;;
+        *"body is too long"*|*"HTTP 422"*)
+            echo "::warning title=policyc review::no comment posted: GitHub refused the body ($answer); $why" ;;
+        *)
+            echo "::warning title=policyc review::no comment posted: GitHub's API answered: ${answer:-nothing}; $why" ;;
+    esac
 }
 
 case "${1:-}" in

@@ -113,7 +113,7 @@ public enum OutageReview {
     static func load(_ x: Double?) -> String { Wording.times(x) }
 
 
-    static func recovery(_ s: Int?) -> String { s.map { "\($0) s" } ?? "none within the run" }
+    static func recovery(_ s: Int?) -> String { SimulationReport.recovery(s) }
 
     static func failedWords(_ interactive: Bool) -> String { interactive ? "viewers who see Retry" : "calls that fail" }
 

@@ -73,7 +73,7 @@ public struct SimulationComparison: Sendable {
         var out = "\(title)\n"
         let top = sharedTop
         if let base { out += "  base \(Sparkline.line(base.series.map(\.attempts), top: top))  \(base.loadNote(top: top))\n" }
-        else { out += "  base: the policy is not in \(printable(ref))\n" }
+        else { out += "  base: \(printable(ref)) has no such policy or profile (it is new)\n" }
         out += "  head \(Sparkline.line(head.series.map(\.attempts), top: top))  \(head.loadNote(top: top))\n"
         let r = rows
         let w0 = r.map(\.figure.count).max() ?? 0, w1 = max(4, r.map(\.base.count).max() ?? 0), w2 = max(4, r.map(\.head.count).max() ?? 0)
@@ -102,7 +102,7 @@ public struct SimulationComparison: Sendable {
         let colors = (base: "#7b3294", head: "#f28e2b")
         let palette = baseValues == nil ? colors.head : "\(colors.base), \(colors.head)"
         out += baseValues == nil
-            ? "\nAttempts per second of head (the orange line); the policy is not in \(Wording.code(ref)).\n\n"
+            ? "\nAttempts per second of head (the orange line); \(Wording.code(ref)) has no such policy or profile (it is new).\n\n"
             : "\nAttempts per second: base \(Wording.code(ref)) is the purple line, head the orange line.\n\n"
         out += "```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"\(palette)\"}}}}%%\nxychart-beta\n"
         out += "    title \"attempts per second: " + (baseValues == nil ? "head (orange)" : "base (purple), head (orange)") + "\"\n"

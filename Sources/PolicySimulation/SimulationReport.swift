@@ -74,8 +74,9 @@ public struct SimulationReport: Sendable {
 
     // MARK: numbers as people read them
 
-    static func recovery(_ seconds: Int?) -> String {
-        seconds.map { "\($0) s" } ?? "never"
+    /// "38 s", or "none within the run": the words of every report, `diff`'s and `explain`'s too.
+    package static func recovery(_ seconds: Int?) -> String {
+        seconds.map { "\($0) s" } ?? "none within the run"
     }
 
     static func percentiles(_ p: SimulationSummary.Percentiles) -> String {

@@ -68,5 +68,6 @@ import Testing
         #expect(md.contains("    title \"attempts per second: base (purple), head (orange)\""))
         let alone = SimulationComparison(ref: "main", base: nil, head: head).markdown
         #expect(alone.contains("\"plotColorPalette\": \"#f28e2b\"") && alone.contains("head (orange)"))
+        #expect(SimulationComparison(ref: "main", base: nil, head: head).text.contains("\n  base: main has no such policy or profile (it is new)\n"))
     }
 }
