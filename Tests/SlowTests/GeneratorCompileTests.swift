@@ -143,7 +143,7 @@ import Testing
         let build = mode == "6" ? try Self.swift6.get() : try Self.buildSwift(mode: mode)
         Self.expectClean(build, "swiftc (\(mode))")
         guard build.compile.status == 0 else { return }
-        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 33, units: Self.scalars)
+        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 36, units: Self.scalars)
     }
 
     @Test(.enabled(if: kotlinAvailable || GenSupport.isCI, "kotlinc and java are not installed (required when CI=true)"))

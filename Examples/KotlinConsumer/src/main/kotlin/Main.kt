@@ -29,7 +29,7 @@ fun main() {
     check(waits.size == 3 && waits[0] in 2001L..3001L && waits[1] in 0L..1000L && waits[2] in 0L..2000L, "delays: $waits")
     check(p.INTERACTIVE.kind == AndroidPlayerPolicy.RetryProfile.Kind.INTERACTIVE, "the profile's kind")
     check(p.BACKOFF_STRATEGY_KIND == AndroidPlayerPolicy.BackoffStrategy.FULL_JITTER, "the backoff strategy as an enum")
-    check(!p.PREFETCH_RETRY_REFUSED, "a refused prefetch is not retried")
+    check(!p.RETRY_REFUSED_PREFETCH, "a refused prefetch is not retried")
 
     var clock = 0L
     val budget = AndroidPlayerPolicy.RetryBudget { clock }
