@@ -101,6 +101,7 @@ struct Project {
         var project = Project(file: path, config: loaded.config, folder: folder)
         project.options.limits = loaded.config.effectiveLimits(file: path)
         if let days = loaded.config.waiverMaxDays { project.options.waiverMaxDays = days.value }
+        if let targets = loaded.config.targets { project.options.targets = Set(targets.value) }
         return project
     }
 
