@@ -21,10 +21,9 @@ public struct CheckedFile: Sendable {
     }
     /// The file's bytes, kept only when there are findings (reporters quote the source line).
     public var source: [UInt8] = []
-    /// The map of those bytes' lines, when the checker made it whole for its fixes: the text
-    /// report takes its lines from it rather than splitting the file again (slow for a finding
-    /// far down a large file).
-    public var lines: SourceMap?
+    /// The index of those bytes' lines, when the checker made it: the text report takes its
+    /// lines from it rather than splitting the file again.
+    public var lines: LineIndex?
 
     enum PolicyOrigin: Sendable {
         case given(Policy?)
@@ -114,8 +113,8 @@ public enum Checker {
         var diagnostics: [Diagnostic]
         var suppressed: Int
         var doc: PolicyDoc?
-        /// The map of the file's lines, when the fixes made it whole.
-        var lines: SourceMap?
+        /// The index of the file's lines.
+        var lines: LineIndex?
     }
 
     /// The decoder's findings and the rules' and waivers' on the document it read.
@@ -124,7 +123,7 @@ public enum Checker {
         var decoder = PolicyDecoder()
         decoder.policyName = CanonicalEntry.policyName(forFile: path)
         decoder.room = max(0, Loader.maxFindings - found.diagnostics.count)
-        decoder.source = SourceMap.Builder(bytes)
+        decoder.source = LineIndex(bytes)
         // The decoder holds the only tree while it decodes, so that it can let a long list's
         // items and a long mapping's profiles go once the report is full (see
         // `PolicyDecoder.decodeOwned`), and hands it back; the document is read the same way.
@@ -147,7 +146,7 @@ public enum Checker {
         var findings = Findings()
         findings.limits = options.limits
         findings.targets = options.targets
-        findings.source = decoder.source.take()
+        findings.source = decoder.source
         findings.root = root.take()
         for diagnostic in found.diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }
         // The rule with a room of its own collects in a copy, from the same start.
@@ -160,10 +159,7 @@ public enum Checker {
         if doc.waivers != nil {
             WaiverPass.apply(&found.diagnostics, doc: doc, options: options, editor: { findings.editor() })
         }
-        // A map the fixes made whole goes to the report; a part of one is let go.
-        if var whole = [findings.source, ownRoom.source].compactMap({ $0 }).first(where: \.isDone) {
-            found.lines = whole.finish()
-        }
+        found.lines = findings.source
     }
 
     /// The findings in report order, at most `Loader.maxFindings` of them, each naming `path`; when

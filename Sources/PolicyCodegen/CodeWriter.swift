@@ -362,13 +362,8 @@ final class CodeWriter {
     /// The lines written so far, without their line breaks (`doc` for tests and callers that
     /// want Strings).
     var lines: [String] {
-        var start = 0
-        var lines: [String] = []
-        for i in 0..<count where out[i] == 0x0A {
-            lines.append(String(decoding: out[start..<i], as: UTF8.self))
-            start = i + 1
-        }
-        return lines
+        // The last is what follows the last line break: no whole line.
+        Array(LineIndex(Array(out[0..<count]), breaks: .lineFeed).lineTexts.dropLast())
     }
 }
 

@@ -356,41 +356,15 @@ enum SwiftGenerator {
     static func doubleLiteral(_ d: Double) -> String { "\(d)" }
 }
 
-/// Text split at every kind of line break, each line made printable and stripped of trailing
-/// spaces: what both languages' doc comments are made from. `body` gets each line's UTF-8 bytes.
+/// Text split at every kind of line break (`LineIndex`'s Unicode breaks), each line made
+/// printable and stripped of trailing spaces: what both languages' doc comments are made from.
+/// `body` gets each line's UTF-8 bytes.
 func commentLines(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-    // On the UTF-8 bytes: the breaks are ASCII or the sequences C2 85 (U+0085) and E2 80 A8/A9
-    // (U+2028/9), which in valid UTF-8 stand only for themselves. Scalar by scalar cost most of
-    // generating.
-    var text = text
-    text.withUTF8 { b in
-        var start = 0
-        var i = 0
-        var lastWasCR = false
-        while i < b.count {
-            var breakLength = 0
-            switch b[i] {
-            case 0x0A where lastWasCR:
-                lastWasCR = false
-                i += 1
-                start = i
-                continue
-            case 0x0A, 0x0D, 0x0B, 0x0C: breakLength = 1
-            case 0xC2 where i + 1 < b.count && b[i + 1] == 0x85: breakLength = 2
-            case 0xE2 where i + 2 < b.count && b[i + 1] == 0x80 && (b[i + 2] == 0xA8 || b[i + 2] == 0xA9): breakLength = 3
-            default: break
-            }
-            if breakLength > 0 {
-                commentLine(UnsafeBufferPointer(rebasing: b[start..<i]), body)
-                lastWasCR = b[i] == 0x0D
-                i += breakLength
-                start = i
-            } else {
-                lastWasCR = false
-                i += 1
-            }
+    let lines = LineIndex(text, breaks: .unicode)
+    lines.bytes.withUnsafeBufferPointer { b in
+        for number in 1...lines.lineCount {
+            commentLine(UnsafeBufferPointer(rebasing: b[lines.range(ofLine: number)!]), body)
         }
-        commentLine(UnsafeBufferPointer(rebasing: b[start..<b.count]), body)
     }
 }
 

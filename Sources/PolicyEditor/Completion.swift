@@ -28,7 +28,7 @@ public enum Completion {
     }
 
     /// The items at `offset` of a file of `kind` (a policy, a scenario or a project file).
-    public static func items(lines: TextLines, offset: Int, markdown: Bool, kind: EditorFileKind = .policy) -> [Item] {
+    public static func items(lines: LineIndex, offset: Int, markdown: Bool, kind: EditorFileKind = .policy) -> [Item] {
         guard lines.bytes.count <= Loader.maxBytes else { return [] }
         let outline = Outline(lines)
         guard let context = CursorContext.at(offset, in: outline, kind: kind) else { return [] }

@@ -13,7 +13,7 @@ public struct EditorDocument: Sendable {
     public var path: String
     public var version: Int
     /// The text and its line tables, always of the same bytes.
-    public private(set) var lines: TextLines
+    public private(set) var lines: LineIndex
 
     public var bytes: [UInt8] { lines.bytes }
 
@@ -21,7 +21,7 @@ public struct EditorDocument: Sendable {
         self.uri = uri
         self.path = path
         self.version = version
-        self.lines = TextLines(text)
+        self.lines = LineIndex(text)
     }
 
     /// One change of `textDocument/didChange`: the range it replaces, or the whole text.
@@ -36,18 +36,18 @@ public struct EditorDocument: Sendable {
     }
 
     /// Applies the changes in order, each to the text the one before left (as the protocol says).
-    /// A range out of the text is clamped to it (see `TextLines.offset(of:_:)`), never trapped on.
+    /// A range out of the text is clamped to it (see `LineIndex.offset(of:_:)`), never trapped on.
     public mutating func apply(_ changes: [Change], encoding: PositionEncoding) {
         for change in changes {
             guard let range = change.range else {
-                lines = TextLines(Array(change.text.utf8))
+                lines = LineIndex(Array(change.text.utf8))
                 continue
             }
             var bytes = lines.bytes
             let a = lines.offset(of: range.start, encoding)
             let b = max(a, lines.offset(of: range.end, encoding))
             bytes.replaceSubrange(a..<b, with: change.text.utf8)
-            lines = TextLines(bytes)
+            lines = LineIndex(bytes)
         }
     }
 }

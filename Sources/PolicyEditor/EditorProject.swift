@@ -37,14 +37,15 @@ public enum EditorFileKind: String, Sendable, Hashable {
     /// The kind of the file at `path` (absolute, or a URI) with the text `lines`. Read from the
     /// keys that start lines at column 0, not from a parse, so that a file being typed keeps its
     /// kind while it is not YAML.
-    public static func of(path: String, lines: TextLines) -> EditorFileKind {
+    public static func of(path: String, lines: LineIndex) -> EditorFileKind {
         let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
         if ProjectConfig.fileNames.contains(name) { return .project }
         let b = lines.bytes
         guard b.count <= Loader.maxBytes else { return .policy }
         var scenario = false
-        for index in 0..<lines.yamlLineCount {
-            let (start, end) = lines.yamlLine(index)
+        for number in 1...lines.lineCount {
+            let range = lines.range(ofLine: number)!
+            let (start, end) = (range.lowerBound, range.upperBound)
             guard start < end, b[start] != 0x20, b[start] != 0x09,
                   case .key(let key, _, _, _, _)? = Outline.key(b, at: start, end) else { continue }
             if policyOnly.contains(where: { sameText($0, key) }) { return .policy }

@@ -206,7 +206,7 @@ public struct EditorWorkspace: Sendable {
             disk[path] = nil
             return
         }
-        let lines = TextLines(bytes)
+        let lines = LineIndex(bytes)
         let name = EditorFileKind.of(path: path, lines: lines) == .policy ? Checker.check(bytes, path: path).doc?.policy : nil
         var ranges: [PositionEncoding: EditorRange] = [:]
         if let name {

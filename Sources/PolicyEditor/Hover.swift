@@ -50,7 +50,7 @@ public enum Hover {
 
     /// The hover at `offset` of a text of `kind`; `doc` (a policy's typed text, current or last
     /// good) gives a profile's figures.
-    public static func answer(lines: TextLines, offset: Int, doc: PolicyDoc?, markdown: Bool,
+    public static func answer(lines: LineIndex, offset: Int, doc: PolicyDoc?, markdown: Bool,
                               kind: EditorFileKind = .policy) -> Answer? {
         guard lines.bytes.count <= Loader.maxBytes, let target = target(lines: lines, offset: offset, kind: kind) else { return nil }
         var prose = Prose(markdown: markdown)
@@ -77,7 +77,7 @@ public enum Hover {
 
     // MARK: finding what is under the cursor
 
-    static func target(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
+    static func target(lines: LineIndex, offset: Int, kind: EditorFileKind) -> Target? {
         let loaded = Loader.load(lines.bytes)
         if let root = loaded.root {
             let mark = lines.mark(at: offset)
@@ -91,12 +91,12 @@ public enum Hover {
     }
 
     /// The key or scalar of the tree at `mark`.
-    static func locate(_ node: Node, path: [PathStep], mark: Mark, lines: TextLines) -> Target? {
+    static func locate(_ node: Node, path: [PathStep], mark: Mark, lines: LineIndex) -> Target? {
         switch node.kind {
         case .mapping(let entries):
             for e in entries {
                 if contains(e.keySpan, mark) {
-                    return .key(path: path + [.key(e.key)], start: lines.offset(of: e.keySpan.start), end: lines.offset(of: e.keySpan.end))
+                    return .key(path: path + [.key(e.key)], start: lines.clampedOffset(of: e.keySpan.start), end: lines.clampedOffset(of: e.keySpan.end))
                 }
                 if contains(e.value.span, mark), let found = locate(e.value, path: path + [.key(e.key)], mark: mark, lines: lines) {
                     return found
@@ -110,15 +110,15 @@ public enum Hover {
             return nil
         case .scalar(let text, let style):
             guard contains(node.span, mark), !path.isEmpty else { return nil }
-            return .value(path: path, text: text, plain: style.isPlain, start: lines.offset(of: node.span.start),
-                          end: lines.offset(of: node.span.end))
+            return .value(path: path, text: text, plain: style.isPlain, start: lines.clampedOffset(of: node.span.start),
+                          end: lines.clampedOffset(of: node.span.end))
         case .reported:
             return nil
         }
     }
 
     /// The key or value at `offset` of a text that is not YAML (yet): from its lines.
-    static func heuristicTarget(lines: TextLines, offset: Int, kind: EditorFileKind) -> Target? {
+    static func heuristicTarget(lines: LineIndex, offset: Int, kind: EditorFileKind) -> Target? {
         let outline = Outline(lines)
         guard let context = CursorContext.at(offset, in: outline, kind: kind) else { return nil }
         let b = outline.bytes

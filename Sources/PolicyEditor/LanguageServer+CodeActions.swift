@@ -45,7 +45,7 @@ extension LanguageServer {
 
     /// The fixes of the findings whose range meets `asked`, as `quickfix` code actions: safe
     /// ones preferred, unsafe ones labelled so. Each makes exactly the edits `lint --fix` makes
-    /// for that finding: placed with `Fixer`'s map of the text, and offered only when the text
+    /// for that finding: placed in the text's lines as `Fixer` places them, and offered only when the text
     /// still reads as YAML afterwards (as `Fixer` keeps only such fixes).
     func quickFixes(_ diagnostics: [Diagnostic], uri: String, document: EditorDocument, asked: EditorRange) -> [JSON] {
         let lines = document.lines
@@ -62,10 +62,9 @@ extension LanguageServer {
         // then one by one for the few that overlap another or break the text together.
         let together = Set(Fixer.apply(candidates.map(\.fix), to: bytes).applied)
         var alone = Self.maxFixesCheckedAlone
-        let map = SourceMap(bytes)
         var actions: [JSON] = []
         for (i, candidate) in candidates.enumerated() {
-            guard let placed = Fixer.byteEdits(candidate.fix, in: map) else { continue }
+            guard let placed = Fixer.byteEdits(candidate.fix, in: lines) else { continue }
             if !together.contains(i) {
                 guard alone > 0 else { continue }
                 alone -= 1

@@ -62,7 +62,7 @@ extension LanguageServer {
         if range.end.line > range.start.line {
             // A finding at a whole mapping (a missing key at the root) is underlined on its first
             // line, not over the whole file.
-            range.end = lines.position(at: lines.editorLineEnd(range.start.line), encoding)
+            range.end = lines.position(at: lines.range(ofLine: range.start.line + 1)!.upperBound, encoding)
         }
         var message = d.message
         if let help = d.help { message += "\nhelp: " + help }

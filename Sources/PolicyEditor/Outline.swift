@@ -94,17 +94,18 @@ struct Outline {
     let bytes: [UInt8]
     let lines: [Line]
 
-    init(_ text: TextLines) {
+    init(_ text: LineIndex) {
         bytes = text.bytes
         var lines: [Line] = []
-        lines.reserveCapacity(text.yamlLineCount)
+        lines.reserveCapacity(text.lineCount)
         // Lines more indented than this belong to a block scalar (`|`, `>`) or to a quoted scalar
         // that goes on over lines (YAML wants those lines indented too, so a quote left open while
         // typing ends at the next line that is not).
         var blockIndent: Int?
         var openQuote: UInt8?
-        for index in 0..<text.yamlLineCount {
-            let (start, end) = text.yamlLine(index)
+        for number in 1...text.lineCount {
+            let range = text.range(ofLine: number)!
+            let (start, end) = (range.lowerBound, range.upperBound)
             let indent = Outline.indent(bytes, start, end)
             let blank = start + indent >= end || bytes[start + indent] == UInt8(ascii: "#")
             if let b = blockIndent {

@@ -186,9 +186,9 @@ public enum CatalogReport {
 
     /// The lines of an example worth reading, numbered, with carets under its markers.
     static func excerpt(of example: Example) -> String {
-        let lines = example.source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = LineIndex(example.source).lineTexts
         let marks = example.markedPositions
-        let canonical = Canonical.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let canonical = LineIndex(Canonical.text).lineTexts
         if lines == canonical { return "      (the canonical policy, unchanged)\n" }
 
         var prefix = 0

@@ -13,10 +13,14 @@ extension Reporters {
 
         static let window = 160
 
-        init(line: Substring.UnicodeScalarView, column: Int, endColumn: Int?) {
-            let scalars = Array(line)
+        /// The excerpt of a line's scalars for a finding at `column`, with the widths of the
+        /// scalars met so far in the report.
+        init(line scalars: [Unicode.Scalar], column: Int, endColumn: Int?, widths: inout Widths) {
             let (at, lower, upper) = Excerpt.bounds(count: scalars.count, column: column)
-            self.init(window: Array(scalars[lower..<upper]), lower: lower, count: scalars.count, at: at, endColumn: endColumn)
+            let window = Array(scalars[lower..<upper])
+            let cut = Excerpt.escapedCut(window, lower: lower, at: at)
+            self.init(shown: cut.map { Array(window[$0]) } ?? window, lower: lower + (cut?.lowerBound ?? 0), count: scalars.count,
+                      at: at, endColumn: endColumn, widths: &widths)
         }
 
         /// The caret's scalar offset and the window shown, of a line of `count` scalars.
@@ -28,19 +32,6 @@ extension Reporters {
                 upper = min(count, lower + Excerpt.window)
             }
             return (at, lower, upper)
-        }
-
-        /// From the scalars `lower..<upper` of a line of `count` scalars (`window`).
-        init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?) {
-            var widths = Widths()
-            self.init(window: window, lower: lower, count: count, at: at, endColumn: endColumn, widths: &widths)
-        }
-
-        /// As above, with the widths of the scalars met so far in the report.
-        init(window: [Unicode.Scalar], lower: Int, count: Int, at: Int, endColumn: Int?, widths: inout Widths) {
-            let cut = Excerpt.escapedCut(window, lower: lower, at: at)
-            self.init(shown: cut.map { Array(window[$0]) } ?? window, lower: lower + (cut?.lowerBound ?? 0), count: count,
-                      at: at, endColumn: endColumn, widths: &widths)
         }
 
         /// At most this many characters of a line whose window holds escaped characters (`\u{0}`

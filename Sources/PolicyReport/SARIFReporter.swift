@@ -5,7 +5,7 @@ extension Reporters {
     public static let sarifSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
     /// SARIF 2.1.0: one run whose driver lists the whole catalog, one result per finding, columns
-    /// in Unicode code points (as libyaml counts them), paths relative to `%SRCROOT%`. The run's
+    /// in Unicode code points on the editor's lines (`LineIndex`), paths relative to `%SRCROOT%`. The run's
     /// invocation says whether it could read every input (`executionSuccessful`); its
     /// `toolExecutionNotifications` name the inputs that could not be read and the folders
     /// without policy files.

@@ -36,9 +36,9 @@ extension Reporters {
 
     /// The report is written as bytes: joining Strings piece by piece (each finding with a
     /// canonical profile of several lines as its help) is far slower.
-    static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: SourceMap? = nil, color: Bool,
+    static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: LineIndex? = nil, color: Bool,
                       to out: inout [UInt8]) {
-        var source = SourceLines(bytes, map: lines)
+        var source = SourceLines(bytes, lines: lines)
         // A file name is echoed input too: a newline or an escape in it must not reach the
         // terminal. Made printable once for the findings that share it, as all of a file's do.
         var shown: (file: String, printable: String)?
@@ -85,29 +85,19 @@ extension Reporters {
         }
     }
 
-    /// Each line of `text` after its prefix, made printable, each ending in a newline. Split on
-    /// bytes: splitting by Characters is far slower. A line of printable ASCII, as
-    /// help lines are, is copied as it is.
+    /// Each line of `text` (split at LF) after its prefix, made printable, each ending in a
+    /// newline. A line of printable ASCII, as help lines are, is copied as it is.
     static func writeLines(_ text: String, firstPrefix: String, prefix: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            var start = 0, first = true
-            func line(_ end: Int) {
-                out += (first ? firstPrefix : prefix).utf8
-                first = false
-                let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if line.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-                    out += line
-                } else {
-                    out += printable(String(decoding: line, as: UTF8.self)).utf8
-                }
-                out.append(0x0A)
+        let lines = LineIndex(text, breaks: .lineFeed)
+        for number in 1...lines.lineCount {
+            out += (number == 1 ? firstPrefix : prefix).utf8
+            let line = lines.bytes[lines.range(ofLine: number)!]
+            if line.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+                out += line
+            } else {
+                out += printable(String(decoding: line, as: UTF8.self)).utf8
             }
-            for i in 0..<bytes.count where bytes[i] == 0x0A {
-                line(i)
-                start = i + 1
-            }
-            line(bytes.count)
+            out.append(0x0A)
         }
     }
 

@@ -7,8 +7,9 @@ import PolicySimulation
 extension DiffReport {
     public var breakingCount: Int { policies.reduce(0) { $0 + $1.changes.count(where: \.breaking) } }
 
-    /// The one-line verdict: passes or fails, and why.
-    public func verdict(allowBreaking: Bool, allowWorse: Bool = false) -> (passes: Bool, text: String) {
+    /// Why the review fails (or what it allowed), one phrase each.
+    public func reasons(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false,
+                        allowWiden: Bool = false) -> [String] {
         var reasons: [String] = []
         if errors > 0 {
             let old = errors - newErrors
@@ -23,7 +24,23 @@ extension DiffReport {
         if let worse = WorseReview.verdict(scenarioVerdict?.worse ?? []) {
             reasons.append(worse + (allowWorse ? " (allowed)" : " (--allow-worse accepts it)"))
         }
-        let passes = exitCode(allowBreaking: allowBreaking, allowWorse: allowWorse) == 0
+        if loosened {
+            let n = projectFile.count(where: \.loosened)
+            reasons.append("the project file judges less strictly (\(Wording.count(n, "limit or threshold", "limits or thresholds")) loosened)"
+                + (allowLoosen ? " (allowed)" : " (--allow-loosen accepts it)"))
+        }
+        if widened {
+            let n = waivers.count(where: \.widens)
+            reasons.append("\(Wording.count(n, "waiver")) widened" + (allowWiden ? " (allowed)" : " (--allow-widen accepts it)"))
+        }
+        return reasons
+    }
+
+    /// The one-line verdict: passes or fails, and why.
+    public func verdict(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false,
+                        allowWiden: Bool = false) -> (passes: Bool, text: String) {
+        let reasons = reasons(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden)
+        let passes = exitCode(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden) == 0
         // A policy whose file could not be read was not compared: it is neither changed nor not.
         let notCompared = policies.count { $0.notCompared != nil }
         let changed = policies.filter { $0.status != .unchanged && ($0.notCompared == nil || !$0.changes.isEmpty) }.count
@@ -39,6 +56,7 @@ extension DiffReport {
         if moved > 0 { scope += ", \(Wording.count(moved, "file")) moved" }
         if !waivers.isEmpty { scope += ", waivers: \(DiffReport.waiverCounts(waivers))" }
         if warnings > 0 { scope += ", \(Wording.count(warnings, "warning"))" }
+        if !fixed.isEmpty { scope += ", fixes \(Wording.count(fixed.count, "finding"))" }
         if passes {
             let note = reasons.isEmpty ? "nothing breaks, no errors" : reasons.joined(separator: ", ")
             return (true, "passes: \(scope); \(note)")
@@ -67,13 +85,16 @@ extension DiffReport {
         if !new.isEmpty { out.append("fails: " + new.map(\.rawValue).joined(separator: ", ")) }
         if !old.isEmpty { out.append("still fails: " + old.map(\.rawValue).joined(separator: ", ")) }
         if c.missingValue && errors.isEmpty { out.append("fails: no valid value") }
+        for f in c.findings { if let held = ReviewSections.heldWords(f.diagnostic) { out.append(held) } }
         let warnings = c.findings.filter { $0.diagnostic.severity == .warning }.map(\.diagnostic.rule)
         if !warnings.isEmpty { out.append("warning: " + warnings.map(\.rawValue).joined(separator: ", ")) }
         return out
     }
 
-    public func text(allowBreaking: Bool, allowWorse: Bool = false) -> String {
-        var out = "policyc diff \(verdict(allowBreaking: allowBreaking, allowWorse: allowWorse).text)\n"
+    public func text(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false) -> String {
+        var out = base.map { $0.line + "\n" } ?? ""
+        out += "policyc diff \(verdict(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden).text)\n"
+        out += projectFileText
         out += waiverText
         for p in notable {
             out += "\n\(DiffReport.title(p)) (\(DiffReport.files(p))): \(p.status.rawValue)\n"
@@ -89,6 +110,7 @@ extension DiffReport {
             }
             out += OutageReview.text(p.outage)
             out += scenarioText(p.scenarioChanges)
+            out += ReviewSections.fixedText(p.fixed)
             for (title, findings) in [("new findings", p.newFindings), ("findings already there", p.oldFindings)]
             where !findings.isEmpty {
                 out += "  \(title):\n"
@@ -112,6 +134,7 @@ extension DiffReport {
         for f in c.findings where f.diagnostic.severity == .warning {
             parts.append("⚠️ warning: " + ReviewMarkdown.message(f.diagnostic))
         }
+        for f in c.findings { if let held = ReviewSections.heldMarkdown(f.diagnostic) { parts.append(held) } }
         // A line break inside a table cell, as GitHub renders it.
         return parts.isEmpty ? "ok" : parts.joined(separator: "<br>")
     }
@@ -119,10 +142,12 @@ extension DiffReport {
     /// What a bot posts: the verdict first, one section per policy with its table of changes and
     /// its findings. Every piece of policy text is escaped (`Wording.markdown`), so none can break
     /// the table or add markup.
-    public func markdown(allowBreaking: Bool, allowWorse: Bool = false) -> String {
-        let v = verdict(allowBreaking: allowBreaking, allowWorse: allowWorse)
+    public func markdown(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false) -> String {
+        let v = verdict(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden)
         var out = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
             + Wording.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
+        if let base { out += "\n" + Wording.markdown(base.line) + "\n" }
+        out += projectFileMarkdown
         out += waiverMarkdown
         for p in notable {
             out += "\n### \(p.policy.map(Wording.code) ?? "(no policy name)") — \(p.status.rawValue)\(p.moved ? ", moved" : "")\n\n"
@@ -146,6 +171,7 @@ extension DiffReport {
             }
             out += OutageReview.markdown(p.outage)
             out += scenarioMarkdown(p.scenarioChanges)
+            out += ReviewSections.fixedMarkdown(p.fixed)
             for (title, findings) in [("New findings", p.newFindings), ("Findings already there", p.oldFindings)]
             where !findings.isEmpty {
                 out += "\n\(title):\n\n"
@@ -164,7 +190,9 @@ extension DiffReport {
     func scenarioText(_ changes: [FigureChange]) -> String {
         guard let v = scenarioVerdict, !changes.isEmpty else { return "" }
         var out = ""
-        for (title, list) in [("worse in an outage", changes.filter(\.worse)), ("better in an outage", changes.filter { !$0.worse })]
+        for (title, list) in [("worse in an outage", changes.filter { $0.worse && !$0.withinGuide }),
+                              ("worse than before, within the guide's own policy", changes.filter(\.withinGuide)),
+                              ("better in an outage", changes.filter { !$0.worse })]
         where !list.isEmpty {
             out += "  \(title)" + (out.isEmpty ? " (\(WorseReview.source(v.thresholds)))" : "") + ":\n"
             for c in list { out += "    \(c.line)\n" }
@@ -175,7 +203,9 @@ extension DiffReport {
     func scenarioMarkdown(_ changes: [FigureChange]) -> String {
         guard let v = scenarioVerdict, !changes.isEmpty else { return "" }
         var out = ""
-        for (title, list) in [("❌ **Worse in an outage**", changes.filter(\.worse)), ("✅ Better in an outage", changes.filter { !$0.worse })]
+        for (title, list) in [("❌ **Worse in an outage**", changes.filter { $0.worse && !$0.withinGuide }),
+                              ("Worse than before, within the guide's own policy", changes.filter(\.withinGuide)),
+                              ("✅ Better in an outage", changes.filter { !$0.worse })]
         where !list.isEmpty {
             out += "\n\(title)" + (out.isEmpty ? " (\(Wording.markdown(WorseReview.source(v.thresholds))))" : "") + ":\n\n"
             for c in list { out += "- \(Wording.markdown(c.line))\n" }

@@ -119,6 +119,17 @@ enum FindingMatch {
         return findings
     }
 
+    /// The old side's errors and warnings that no finding of the new side matches (as `classify`
+    /// matches them, the sides swapped): what the change fixes. The old side's notes (waived or
+    /// baselined findings) are not counted, since they failed nothing.
+    static func fixed(old: CheckedFile, new: CheckedFile) -> [Diagnostic] {
+        let counted = old.diagnostics.filter { $0.severity != .note }
+        guard !counted.isEmpty else { return [] }
+        // A finding the new side waives or holds in its baseline is still there, not fixed.
+        let gone = classify(new: counted, newPaths: KeyPaths(source: old.source), old: new.diagnostics, oldSource: new.source)
+        return gone.filter(\.isNew).map(\.diagnostic)
+    }
+
     /// `the first is at line 3, column 5` → `the first is at line #, column #`. By hand on the
     /// bytes: a Regex literal linked the whole regex engine (~900 KB) into the one-file binary.
     static func withoutPositions(_ message: String) -> String {

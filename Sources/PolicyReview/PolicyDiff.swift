@@ -102,6 +102,8 @@ public struct PolicyReview: Sendable {
     public var changes: [PolicyChange]
     /// Findings of the new side (none for a removed policy), each new or already there.
     public var findings: [ReviewFinding] = []
+    /// Errors and warnings of the old side that the new side no longer has: what the change fixes.
+    public var fixed: [Diagnostic] = []
     /// Set on both the removed and the added policy of a likely rename.
     public var likelyRename: LikelyRename?
     /// The profiles that changed or are new, in the new policy's order.
@@ -136,6 +138,7 @@ public struct PolicyReview: Sendable {
         // Only when the retry behaviour changed.
         if !outage.isEmpty { members["outage"] = .array(outage.map(\.json)) }
         if let notCompared { members["notCompared"] = .string(notCompared) }
+        if !fixed.isEmpty { members["fixed"] = .array(fixed.map(\.json)) }
         return .object(members)
     }
 }
@@ -146,6 +149,11 @@ public struct DiffReport: Sendable {
     public var scenarioVerdict: ScenarioVerdict?
     /// Waivers added, removed or changed, policy by policy (`WaiverReview.swift`).
     public var waivers: [WaiverChange] = []
+    /// The project file's changes between the sides (`ProjectFileReview`), and its name.
+    public var projectFile: [ProjectFileChange] = []
+    public var projectFileName: String?
+    /// The commit the head was compared with (`diff --base`).
+    public var base: ReviewBase?
     /// A simulated figure got worse past the project's thresholds.
     public var worse: Bool { !(scenarioVerdict?.worse.isEmpty ?? true) }
 
@@ -158,21 +166,35 @@ public struct DiffReport: Sendable {
     public var warnings: Int { policies.reduce(0) { $0 + $1.diagnostics.count { $0.severity == .warning } } }
     public var changeCount: Int { policies.reduce(0) { $0 + $1.changes.count } }
 
-    /// 1 when the new side has errors, or a change is breaking or worse in an outage and that was
-    /// not allowed; else 0.
-    public func exitCode(allowBreaking: Bool, allowWorse: Bool = false) -> Int32 {
-        errors > 0 || (breaking && !allowBreaking) || (worse && !allowWorse) ? 1 : 0
+    /// 1 when the new side has errors, or a change is breaking, worse in an outage, loosens the
+    /// project file or widens a waiver and that was not allowed; else 0.
+    public func exitCode(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false) -> Int32 {
+        errors > 0 || (breaking && !allowBreaking) || (worse && !allowWorse) || (loosened && !allowLoosen)
+            || (widened && !allowWiden) ? 1 : 0
     }
+
+    /// The head's project file judges less strictly than the base's.
+    public var loosened: Bool { projectFile.contains(where: \.loosened) }
+    /// A waiver covers more than before.
+    public var widened: Bool { waivers.contains(where: \.widens) }
+    /// What the change fixes, over every policy.
+    public var fixed: [Diagnostic] { policies.flatMap(\.fixed) }
 
     public var json: JSON {
         var members: [String: JSON] = [
             "policies": .array(policies.map(\.json)), "breaking": .bool(breaking), "errors": .int(errors),
             "newErrors": .int(newErrors), "waivers": .array(waivers.map(\.json)),
+            "fixed": .array(fixed.map(\.json)),
+            "projectFile": .object(["file": projectFileName.map(JSON.string) ?? .null,
+                                    "changes": .array(projectFile.map(\.json)), "loosened": .bool(loosened)]),
+            "mergeBase": base.flatMap { $0.exact ? nil : JSON.string($0.commit) } ?? .null,
+            "base": base.map { $0.json } ?? .null,
         ]
         // Only when the built-in scenarios ran (a profile's retry values changed).
         if let v = scenarioVerdict {
             members["worse"] = .array(v.worse.map(\.json))
             members["better"] = .array(v.better.map(\.json))
+            members["withinGuide"] = .array(v.withinGuide.map(\.json))
         }
         return .object(members)
     }
@@ -314,6 +336,7 @@ public struct DiffReport: Sendable {
                 changes: changes, findings: findings)
             review.moved = o.matchKey != n.matchKey
             review.profiles = profiles
+            review.fixed = FindingMatch.fixed(old: o.file, new: n.file)
             if !compared { review.notCompared = DiffReport.unreadable(old: o.file.doc == nil, new: n.file.doc == nil) }
             return review
         case (nil, nil):

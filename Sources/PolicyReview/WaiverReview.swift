@@ -32,7 +32,9 @@ public struct WaiverChange: Sendable, Hashable {
 
         var json: JSON {
             func s(_ x: String?) -> JSON { x.map(JSON.string) ?? .null }
-            return .object(["rule": s(rule), "at": s(at), "allow": s(allow), "reason": s(reason), "owner": s(owner),
+            // A count or a number of percent as a number; a duration as written (`5s`).
+            let allow: JSON = self.allow.map { text in Int(text).map(JSON.int) ?? Double(text).map(JSON.double) ?? .string(text) } ?? .null
+            return .object(["rule": s(rule), "at": s(at), "allow": allow, "reason": s(reason), "owner": s(owner),
                             "expires": s(expires), "line": .int(line)])
         }
     }
@@ -47,7 +49,8 @@ public struct WaiverChange: Sendable, Hashable {
     /// The side that exists now, else the one that did.
     public var entry: Entry { after ?? before! }
 
-    /// "expires 2027-03-31 → 2027-05-31 (61 days later)", "allow 4 → 5", "owner …", "reason changed".
+    /// "expires 2027-03-31 → 2027-05-31 (61 days later)", "allow 4 → 5", "owner …",
+    /// "reason 'A' → 'B'".
     public var what: [String] {
         guard let b = before, let a = after else { return [] }
         var out: [String] = []
@@ -70,11 +73,42 @@ public struct WaiverChange: Sendable, Hashable {
         }
         if b.at != a.at { out.append("at \(Self.text(b.at)) → \(Self.text(a.at))") }
         if b.owner != a.owner { out.append("owner \(Self.text(b.owner)) → \(Self.text(a.owner))") }
-        if b.reason != a.reason { out.append("reason changed") }
+        if b.reason != a.reason { out.append("reason '\(Self.text(b.reason))' → '\(Self.text(a.reason))'") }
         return out
     }
 
     static func text(_ x: String?) -> String { x.map(printable) ?? "(none)" }
+
+    /// The waiver covers more than before: it lost its `at` (now every key of its rule), its
+    /// `allow` was lost or moved the lenient way, or it expires later.
+    public var widens: Bool { !widenings.isEmpty }
+
+    /// "at removed: now waives every finding of the rule", ….
+    public var widenings: [String] {
+        guard kind == .changed, let b = before, let a = after else { return [] }
+        var out: [String] = []
+        if b.at != nil, a.at == nil { out.append("no 'at' any more: every finding of \(Self.text(a.rule)) is waived") }
+        if b.allow != nil, a.allow == nil {
+            out.append("no 'allow' any more: any value is waived")
+        } else if let x = b.allow.flatMap(Self.magnitude), let y = a.allow.flatMap(Self.magnitude), x != y {
+            let atLeast = LimitKey.allCases.first { $0.rule.rawValue == (a.rule ?? "") }?.isMinimum ?? false
+            if atLeast ? y < x : y > x { out.append("allow \(Self.text(b.allow)) → \(Self.text(a.allow)): a laxer value is waived") }
+        }
+        if let x = b.expires.flatMap(Day.init), let y = a.expires.flatMap(Day.init), y > x {
+            out.append("expires \(Self.text(b.expires)) → \(Self.text(a.expires)): later")
+        } else if b.expires != nil, a.expires == nil {
+            out.append("no 'expires' any more")
+        }
+        return out
+    }
+
+    /// An allow's number, whatever its unit: `4`, `5s` (ms), `20%`.
+    static func magnitude(_ text: String) -> Double? {
+        if let n = Double(text) { return n }
+        if case .value(let ms) = Values.duration(text, explain: false) { return Double(ms) }
+        if case .value(let p) = Values.percent(text, explain: false) { return p.percent }
+        return nil
+    }
 
     /// "interactive-retries-max at retry.profiles.interactive.maxRetries, allow 4" (a change says
     /// its allow in `what`).
@@ -93,7 +127,10 @@ public struct WaiverChange: Sendable, Hashable {
         var members: [String: JSON] = ["change": .string(kind.rawValue), "policy": .string(policy), "file": .string(file)]
         if let before { members["before"] = before.json }
         if let after { members["after"] = after.json }
-        if kind == .changed { members["what"] = .array(what.map(JSON.string)) }
+        if kind == .changed {
+            members["what"] = .array(what.map(JSON.string))
+            members["widened"] = .bool(widens)
+        }
         return .object(members)
     }
 
@@ -121,9 +158,14 @@ public struct WaiverChange: Sendable, Hashable {
                 out.append(WaiverChange(kind: .added, policy: policy, file: file, before: nil, after: e))
             }
         }
-        for key in order {
-            for b in olds[key] ?? [] { out.append(WaiverChange(kind: .removed, policy: policy, file: file, before: b, after: nil)) }
+        // An added and a removed entry of the same rule are one entry changed (its `at` edited
+        // or deleted), so that a widened waiver cannot pass as a new one.
+        var removed: [Entry] = order.flatMap { olds[$0] ?? [] }
+        for i in out.indices where out[i].kind == .added {
+            guard let j = removed.firstIndex(where: { $0.rule == out[i].after?.rule }) else { continue }
+            out[i] = WaiverChange(kind: .changed, policy: policy, file: file, before: removed.remove(at: j), after: out[i].after)
         }
+        for b in removed { out.append(WaiverChange(kind: .removed, policy: policy, file: file, before: b, after: nil)) }
         return out
     }
 }

@@ -27,8 +27,7 @@ public struct WeakestPoint: Sendable, Hashable {
         var best: (index: Int, score: Double, worse: [FigureChange])? = nil
         for (i, (_, figures)) in head.enumerated() {
             guard i < guide.count, let base = guide[i] else { continue }
-            let worse = (WorseReview.compare(policy: policy, base: base, head: figures, thresholds: thresholds)
-                + Self.tenths(policy: policy, base: base, head: figures, thresholds: thresholds)).filter(\.worse)
+            let worse = WorseReview.compare(policy: policy, base: base, head: figures, thresholds: thresholds).filter(\.worse)
             guard let score = worse.map(Self.score).max() else { continue }
             if best == nil || score > best!.score { best = (i, score, worse) }
         }
@@ -47,15 +46,6 @@ public struct WeakestPoint: Sendable, Hashable {
         case .sawRetry: return (h - b) / max(b, 1)
         case .recovery: return (h - b) / max(b, 10)
         }
-    }
-
-    /// Peak load in 100 ms past the peak load's threshold: only many failures at one instant (the
-    /// reset) tell backoffs without full jitter apart, and a second smooths their waves out.
-    static func tenths(policy: String, base: ScenarioFigures, head: ScenarioFigures, thresholds: ReviewThresholds) -> [FigureChange] {
-        guard let b = base.peakLoad100ms, let h = head.peakLoad100ms, b > 0,
-              (h - b) / b * 100 > thresholds.peakLoadPercent, h - b >= 0.1 else { return [] }
-        return [FigureChange(policy: policy, profile: head.profile, scenario: head.scenario, figure: .peakLoad100ms,
-                             interactive: head.interactive, base: b, head: h, worse: true)]
     }
 
     /// Larger is harder: (no recovery, calls that fail, peak load).

@@ -10,8 +10,8 @@ public struct ScenarioFigures: Sendable, Hashable {
     public var profile: String
     public var interactive: Bool
     public var peakLoad: Double?
-    /// Peak load in 100 ms: the waves a second smooths out (explain's weakest point reads it;
-    /// diff's verdict does not, a tenth of a second being too noisy to fail a review on).
+    /// Peak load in 100 ms: the waves a second smooths out, which tell backoffs without full
+    /// jitter apart (many clients failing at one instant come back together).
     public var peakLoad100ms: Double? = nil
     public var failedPercent: Double?
     public var p95Ms: Int?
@@ -52,6 +52,23 @@ public struct FigureChange: Sendable, Hashable {
     public var base: Double?
     public var head: Double?
     public var worse: Bool
+    /// The guide's own policy's figure (the same kind of profile), when it ran.
+    public var guide: Double? = nil
+    /// Worse than the base, but not past the guide's own policy: listed, never a failure.
+    public var withinGuide = false
+    /// A new policy's figure, compared with the guide's policy alone (`base` is nil).
+    public var newPolicy = false
+
+    /// The figure as `ScenarioFigures` holds it.
+    static func value(_ figure: Figure, of f: ScenarioFigures) -> Double? {
+        switch figure {
+        case .peakLoad: return f.peakLoad
+        case .peakLoad100ms: return f.peakLoad100ms
+        case .sawRetry: return f.failedPercent
+        case .p95: return f.p95Ms.map(Double.init)
+        case .recovery: return f.recoverySeconds.map(Double.init)
+        }
+    }
 
     /// "peak load", "viewers who see Retry", "p95 time to a ticket", "recovery".
     public var figureWords: String {
@@ -90,9 +107,18 @@ public struct FigureChange: Sendable, Hashable {
         }
     }
 
-    /// "background in scenario surge: peak load 6.1× → 9.8× (+61 %)".
+    /// "background in scenario surge: peak load 6.1× → 9.8× (+61 %; the guide's policy: 6.6×)";
+    /// for a new policy "… peak load 14.7× where the guide's policy has 6.6× (+123 %)".
     public var line: String {
-        "\(printable(profile)) in scenario \(scenario): \(figureWords) \(value(base)) → \(value(head)) (\(change))"
+        let subject = "\(printable(profile)) in scenario \(scenario): \(figureWords)"
+        if newPolicy {
+            var compared = self
+            compared.base = guide
+            return "\(subject) \(value(head)) where the guide's policy has \(value(guide)) (\(compared.change))"
+        }
+        let yardstick = guide == nil || (!worse) ? "" : withinGuide
+            ? "; within the guide's own policy: \(value(guide))" : "; the guide's policy: \(value(guide))"
+        return "\(subject) \(value(base)) → \(value(head)) (\(change)\(yardstick))"
     }
 
     public var json: JSON {
@@ -104,9 +130,22 @@ public struct FigureChange: Sendable, Hashable {
             case .p95, .recovery: return .int(Int(x))
             }
         }
-        return .object(["policy": .string(policy), "profile": .string(profile), "scenario": .string(scenario),
-                        "figure": .string(figure.rawValue), "base": number(base), "head": number(head),
-                        "change": .string(change)])
+        var members: [String: JSON] = [
+            "policy": .string(policy), "profile": .string(profile), "scenario": .string(scenario),
+            "figure": .string(figure.rawValue), "base": number(base), "head": number(head), "guide": number(guide),
+            "change": changeNumber.map { .double(SimulationReport.rounded($0, 2)) } ?? .null, "changeText": .string(change),
+            "newPolicy": .bool(newPolicy), "withinGuide": .bool(withinGuide)]
+        return .object(members)
+    }
+
+    /// The change as a number, in the unit `change` says (percent, points or seconds); nil
+    /// where it is said in words.
+    public var changeNumber: Double? {
+        guard let b = newPolicy ? guide : base, let h = head else { return nil }
+        switch figure {
+        case .peakLoad, .peakLoad100ms, .p95: return b > 0 ? (h - b) / b * 100 : h - b
+        case .sawRetry, .recovery: return h - b
+        }
     }
 }
 
@@ -153,6 +192,8 @@ public enum WorseReview {
             if h - b > limit { add(.recovery, b, h, worse: true) } else if b - h > limit { add(.recovery, b, h, worse: false) }
         default: break
         }
+        // Last, as explain's weakest point has always listed it.
+        relative(.peakLoad100ms, base.peakLoad100ms, head.peakLoad100ms, percent: thresholds.peakLoadPercent, floor: minPeakLoad)
         return out
     }
 
@@ -174,6 +215,9 @@ public struct ScenarioVerdict: Sendable, Hashable {
     public var thresholds: ReviewThresholds
     public var changes: [FigureChange]
 
-    public var worse: [FigureChange] { changes.filter(\.worse) }
+    /// Worse past the thresholds than the base and than the guide's policy: these fail.
+    public var worse: [FigureChange] { changes.filter { $0.worse && !$0.withinGuide } }
+    /// Worse than the base, still within the guide's own policy's figures.
+    public var withinGuide: [FigureChange] { changes.filter(\.withinGuide) }
     public var better: [FigureChange] { changes.filter { !$0.worse } }
 }

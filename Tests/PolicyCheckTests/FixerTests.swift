@@ -13,28 +13,32 @@ import Testing
 
     // MARK: positions
 
-    /// Every line break libyaml counts, a BOM, and characters of one to four bytes.
+    /// Every line break an editor counts (NEL, LS and PS are characters of a line), a BOM, and
+    /// characters of one to four bytes.
     @Test func marksMapToTheBytesTheyName() throws {
         let text = "\u{FEFF}a: é\r\nb: 日\rc: 🎬\u{85}d: x\u{2028}e: y\u{2029}f: z\n\ng"
         let bytes = Array(text.utf8)
-        let source = SourceMap(bytes)
+        let source = LineIndex(bytes)
         func at(_ line: Int, _ column: Int) -> Int? { source.offset(of: Mark(line: line, column: column)) }
         #expect(at(1, 1) == 3)            // after the BOM
         #expect(at(1, 4) == 6)            // é, two bytes, starts at 6
         #expect(at(1, 5) == 8)            // the end of line 1, where CRLF starts
         #expect(at(1, 6) == nil)          // past the end of the line
-        #expect(at(7, .max) == nil && at(8, .max) == nil && at(1, .max) == nil)   // no overflow either
+        #expect(at(4, .max) == nil && at(5, .max) == nil && at(1, .max) == nil)   // no overflow either
         #expect(at(2, 1) == 10)
         #expect(at(2, 5) == 16)           // after 日 (three bytes)
         #expect(at(3, 4) == 17 + 3)       // 🎬 after "c: "
-        #expect(at(4, 1) == 17 + 3 + 4 + 2)   // after NEL (two bytes)
-        #expect(source.lineCount == 8)
-        #expect(at(8, 1) == bytes.count - 1)
-        #expect(at(8, 2) == bytes.count)
-        #expect(at(9, 1) == nil)
-        #expect(source.lineBreak == "\r\n")
+        #expect(at(3, 5) == 17 + 3 + 4)   // NEL, a character of the line
+        #expect(at(3, 6) == 17 + 3 + 4 + 2)   // after NEL (two bytes)
+        #expect(at(3, 10) == 17 + 3 + 4 + 2 + 4)   // LS, a character too
+        #expect(at(3, 11) == 17 + 3 + 4 + 2 + 4 + 3)   // after LS (three bytes)
+        #expect(source.lineCount == 5)
+        #expect(at(5, 1) == bytes.count - 1)
+        #expect(at(5, 2) == bytes.count)
+        #expect(at(6, 1) == nil)
+        #expect(source.firstLineBreak == "\r\n")
         #expect(!source.endsWithLineBreak)
-        #expect(source.line(2) == "b: 日")
+        #expect(source.text(ofLine: 2) == "b: 日")
     }
 
     /// `offset(of:)` inverts the byte → position mapping of a plain walk (`referenceMark`), for
@@ -46,7 +50,7 @@ import Testing
             var text = rng.below(4) == 0 ? "\u{FEFF}" : ""
             for _ in 0..<rng.below(30) { text += rng.pick(pieces) }
             let bytes = Array(text.utf8)
-            let source = SourceMap(bytes)
+            let source = LineIndex(bytes)
             let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             for offset in start...bytes.count {
                 // A character's first byte, not the LF of a CRLF (no position of its own).
@@ -174,7 +178,7 @@ import Testing
           + Corpus.files(in: "Fuzz/corpus/examples"))
     func hostileInputsAreFixedSafely(_ url: URL) throws {
         let bytes = [UInt8](try Data(contentsOf: url))
-        let map = SourceMap(bytes)
+        let map = LineIndex(bytes)
         for d in Checker.check(bytes, path: "h.yaml").diagnostics {
             for edit in d.fix?.edits ?? [] {
                 #expect(map.offset(of: edit.span.start) != nil && map.offset(of: edit.span.end) != nil,
@@ -190,21 +194,19 @@ import Testing
     }
 
     /// Every scalar of texts with every kind of line break, multi-byte scalars, control bytes and
-    /// lines past the checkpoint stride, all-ASCII lines (read eight bytes at a time) and others:
-    /// the map's position of it is the one counted by walking the text, its offset comes back
-    /// from that position, and a column past a line's end is no position.
-    @Test func sourceMapPositionsAreThoseOfAWalk() {
+    /// long lines of accented letters (past a block of counted scalars): the index's position of
+    /// it is the one counted by walking the text, its offset comes back from that position, and a
+    /// column past a line's end is no position.
+    @Test func linePositionsAreThoseOfAWalk() {
         var rng = Rng(state: 53)
-        // Control characters, an accented line of just over a checkpoint's stride, and runs of
-        // characters past ASCII (read as a run, up to a lead byte that may start a line break).
         let pieces = Rng.linePieces + ["\u{1}", "\u{7F}", "\u{9F}", String(repeating: "é", count: 65),
                                        "жжж", "é\u{85}ж", "ж\u{2028}ж", "é’ж", "ÿ\u{A0}日😀é", "\u{212A}\u{2029}\u{212A}",
                                        "·\u{2027}\u{202A}\u{85}", "\u{2028}\u{2028}é"]
         for round in 0..<200 {
             let text = rng.text(rng.below(61), of: pieces, bom: round % 4 == 0)
             let bytes = Array(text.utf8)
-            let map = SourceMap(bytes)
-            // The walk: lines end at LF, CR, CRLF, NEL, LS and PS; columns count scalars.
+            let map = LineIndex(bytes)
+            // The walk: lines end at LF, CR and CRLF; columns count scalars.
             var line = 1, column = 1, offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             var scalars = Array(String(decoding: bytes[offset...], as: UTF8.self).unicodeScalars)[...]
             while let scalar = scalars.popFirst() {
@@ -215,7 +217,7 @@ import Testing
                     scalars.removeFirst()
                     offset += 1
                 }
-                if ["\n", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar) {
+                if ["\n", "\r"].contains(scalar) {
                     #expect(map.offset(of: Mark(line: line, column: column + 1)) == nil, "\(text.debugDescription) \(line):\(column + 1)")
                     line += 1
                     column = 1
@@ -225,85 +227,6 @@ import Testing
             }
             #expect(map.offset(of: Mark(line: line, column: column)) == offset)
             #expect(map.lineCount == line)
-        }
-    }
-
-    /// The map made a piece at a time (as `Loader` makes it while libyaml parses) is the map made
-    /// at once: the same lines, break, checkpoints (long non-ASCII lines) and positions, whatever
-    /// the pieces, down to one byte, and wherever they stop (inside a character, a CRLF, a run).
-    @Test func aMapMadeInPiecesIsTheMapMadeAtOnce() {
-        var rng = Rng(state: 23)
-        // How often a piece ended before the file did: a piece runs on to the end of a run of
-        // ASCII or of a line, so short texts may take one, but the rounds take many.
-        var stops = 0
-        for round in 0..<200 {
-            let text = rng.text(rng.below(40), bom: round % 4 == 0)
-            let bytes = Array(text.utf8)
-            let whole = SourceMap(bytes)
-            var builder = SourceMap.Builder(bytes)
-            let step = rng.pick([1, 2, 3, 7, 64, 1000])
-            var calls = 0
-            while builder.advance(by: step) { calls += 1 }
-            #expect(builder.isDone)
-            let again = builder.advance(by: step)
-            #expect(!again)
-            stops += calls
-            let pieced = builder.finish()
-            #expect(pieced.lineCount == whole.lineCount, "\(text.debugDescription)")
-            #expect(pieced.lineBreak == whole.lineBreak)
-            #expect(pieced.endsWithLineBreak == whole.endsWithLineBreak)
-            for n in 1...whole.lineCount + 1 {
-                #expect(pieced.line(n) == whole.line(n))
-                for column in 1...((whole.line(n)?.unicodeScalars.count ?? 0) + 2) {
-                    #expect(pieced.offset(of: Mark(line: n, column: column)) == whole.offset(of: Mark(line: n, column: column)),
-                            "\(text.debugDescription) \(n):\(column) in pieces of \(step)")
-                }
-            }
-            for offset in 0...bytes.count { #expect(pieced.mark(at: offset) == whole.mark(at: offset)) }
-        }
-        #expect(stops > 1000)
-    }
-
-    /// A map through a line (what a syntax error's tab check makes) places every position on the
-    /// lines up to it as the whole map does, and stops short of the end of a long file.
-    @Test func aMapThroughALineIsTheWholeMapOnThoseLines() {
-        var rng = Rng(state: 29)
-        var shortened = 0
-        for round in 0..<150 {
-            // Every tenth text long enough (tens of thousands of bytes) for the map to stop before its end.
-            let text = rng.text(round % 10 == 0 ? 2000 : rng.below(40), bom: round % 4 == 0)
-            let bytes = Array(text.utf8)
-            let whole = SourceMap(bytes)
-            let through = 1 + rng.below(round % 10 == 0 ? 20 : whole.lineCount + 1)
-            var builder = SourceMap.Builder(bytes)
-            let part = builder.finish(through: through)
-            #expect(part.lineCount >= min(through, whole.lineCount))
-            if part.lineCount < whole.lineCount { shortened += 1 }
-            for n in 1...min(through, whole.lineCount) {
-                #expect(part.line(n) == whole.line(n))
-                for column in 1...((whole.line(n)?.unicodeScalars.count ?? 0) + 2) {
-                    #expect(part.offset(of: Mark(line: n, column: column)) == whole.offset(of: Mark(line: n, column: column)),
-                            "\(text.debugDescription) \(n):\(column) through \(through)")
-                }
-            }
-        }
-        #expect(shortened >= 15)
-    }
-
-    /// The count the map makes room by: every LF, at any offset and beside any other byte, in
-    /// short texts and in texts past the 2,040 bytes after which the per-byte counts are summed
-    /// (all LFs there: each byte's count at its most).
-    @Test func lineFeedsAreCountedEightAtATime() {
-        var rng = Rng(state: 7)
-        let others: [UInt8] = [0x0A, 0x0A, 0x00, 0x0B, 0x09, 0x8A, 0xFF, 0x7F, 0x80, 0x0D]
-        var texts = (0..<300).map { _ in (0..<rng.below(40)).map { _ in rng.pick(others) } }
-        for length in [2039, 2040, 2041, 4087, 4096, 6000] {
-            texts.append([UInt8](repeating: 0x0A, count: length))
-            texts.append((0..<length).map { _ in rng.pick(others) })
-        }
-        for bytes in texts {
-            let count = bytes.withUnsafeBufferPointer { SourceMap.lineFeeds($0) }
-            #expect(count == bytes.count { $0 == 0x0A }, "\(bytes.count) bytes")
         }
     }
 

@@ -54,7 +54,7 @@ import Testing
             let loaded = Loader.load(bytes)
             var decoder = PolicyDecoder()
             decoder.room = Loader.maxFindings - loaded.diagnostics.count
-            decoder.source = SourceMap.Builder(bytes)
+            decoder.source = LineIndex(bytes)
             var root = loaded.root
             var tree = decoder.decodeRoot(root.take())
             let doc = PolicyDoc(tree.take())
@@ -103,7 +103,7 @@ import Testing
         func decoder() -> PolicyDecoder {
             var decoder = PolicyDecoder()
             decoder.room = Loader.maxFindings
-            decoder.source = SourceMap.Builder(bytes)
+            decoder.source = LineIndex(bytes)
             return decoder
         }
         var kept = decoder()

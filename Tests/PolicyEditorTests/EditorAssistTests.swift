@@ -13,10 +13,10 @@ import Testing
     static let cursor = "‸"
 
     /// The text without the marker, and the cursor's byte offset.
-    static func split(_ marked: String) -> (TextLines, Int) {
+    static func split(_ marked: String) -> (LineIndex, Int) {
         let range = marked.range(of: cursor)!
         let offset = marked[..<range.lowerBound].utf8.count
-        return (TextLines(marked.replacingFirst(cursor, with: "")), offset)
+        return (LineIndex(marked.replacingFirst(cursor, with: "")), offset)
     }
 
     static func labels(_ marked: String) -> [String] {
@@ -184,7 +184,7 @@ import Testing
         for i in 0..<450 {
             var text = ""
             for _ in 0..<rng.below(30) { text += rng.pick(pieces) }
-            let lines = TextLines(text)
+            let lines = LineIndex(text)
             let kind = kinds[i % kinds.count]
             for offset in stride(from: 0, through: lines.bytes.count, by: 1) {
                 _ = Completion.items(lines: lines, offset: offset, markdown: true, kind: kind)
@@ -197,7 +197,7 @@ import Testing
     @Test func otherKindsComplete() {
         func labels(_ text: String, _ kind: EditorFileKind) -> [String] {
             let offset = text.utf8.count - text.split(separator: "‸", omittingEmptySubsequences: false).last!.utf8.count - "‸".utf8.count
-            let lines = TextLines(text.replacingFirst("‸", with: ""))
+            let lines = LineIndex(text.replacingFirst("‸", with: ""))
             return Completion.items(lines: lines, offset: offset, markdown: false, kind: kind).map(\.label)
         }
         #expect(labels("version: 1\nscenario: x\nserver:\n  mode: ‸\n", .scenario) == ["shed", "queue"])
@@ -205,7 +205,7 @@ import Testing
         #expect(labels("version: 1\ntargets: [swift, ‸]\n", .project) == ["kotlin", "typescript", "schema"])
         // No policy key in a project file, and no not_ready outside a policy.
         #expect(labels("version: 1\n‸\n", .project).sorted() == ["baseline", "guide", "kotlinPackage", "limits", "out", "policies", "review", "targets", "waiverMaxDays"])
-        let key = Hover.answer(lines: TextLines("version: 1\nfleet:\n  clients: 3\n"), offset: 21, doc: nil, markdown: false,
+        let key = Hover.answer(lines: LineIndex("version: 1\nfleet:\n  clients: 3\n"), offset: 21, doc: nil, markdown: false,
                                kind: .scenario)?.text
         #expect(key?.contains("Devices") == true && key?.contains("Limit") == false)
     }

@@ -8,9 +8,9 @@ import Testing
 @testable import PolicyEditor
 @testable import TestSupport
 
-/// Positions between our marks (libyaml's lines, columns in Unicode scalars) and an editor's
-/// (LF, CR and CRLF lines; UTF-8 or UTF-16 units), checked against hand-counted text, against
-/// libyaml's own marks, and against a plain reading of the text with Swift's string views.
+/// Positions between our marks (LF, CR and CRLF lines, columns in Unicode scalars) and an editor's
+/// (the same lines; UTF-8 or UTF-16 units), checked against hand-counted text, against
+/// the loader's marks, and against a plain reading of the text with Swift's string views.
 @Suite struct EditorPositionTests {
     /// A finding after astral and multibyte text on its line: libyaml counts scalars, the editor
     /// UTF-16 units (an emoji is two) or UTF-8 bytes (four).
@@ -23,7 +23,7 @@ import Testing
         let prefix = try #require(line.range(of: "5x3")).lowerBound
         let before = line[..<prefix]
         #expect(finding.column == before.unicodeScalars.count + 1)
-        let lines = TextLines(text)
+        let lines = LineIndex(text)
         let utf16 = lines.position(of: finding.span.start, .utf16)
         let utf8 = lines.position(of: finding.span.start, .utf8)
         #expect(utf16.line == finding.line - 1 && utf8.line == finding.line - 1)
@@ -35,8 +35,8 @@ import Testing
 
     @Test func crlfAndByteOrderMark() {
         let text = "\u{FEFF}a: 1\r\nb: [x, 😀]\r\nc: 2"
-        let lines = TextLines(text)
-        // libyaml's line 1 starts after the BOM; the editor counts the BOM as a character.
+        let lines = LineIndex(text)
+        // Our line 1 starts after the BOM; the editor counts the BOM as a character.
         #expect(lines.offset(of: Mark(line: 1, column: 1)) == 3)
         #expect(lines.position(of: Mark(line: 1, column: 1), .utf16) == EditorPosition(line: 0, character: 1))
         #expect(lines.position(of: Mark(line: 1, column: 1), .utf8) == EditorPosition(line: 0, character: 3))
@@ -48,25 +48,25 @@ import Testing
         // A column past the line's end stands at the end, before the CRLF.
         #expect(lines.position(of: Mark(line: 1, column: 50), .utf8) == EditorPosition(line: 0, character: 7))
         // A line past the last stands at the end of the text.
-        #expect(lines.offset(of: Mark(line: 9, column: 1)) == lines.bytes.count)
+        #expect(lines.clampedOffset(of: Mark(line: 9, column: 1)) == lines.bytes.count)
     }
 
-    /// NEL, LS and PS break libyaml's lines but not the editor's.
-    @Test func lineBreaksOnlyYAMLCounts() {
+    /// NEL, LS and PS break libyaml's lines but neither the editor's nor our marks' (issue 48).
+    @Test func lineSeparatorsAreCharactersOfTheirLine() {
         let text = "a: x\u{2028}y\nb: 1"
-        let lines = TextLines(text)
-        #expect(lines.yamlLineCount == 3 && lines.editorLineCount == 2)
-        // libyaml's line 2 ("y") is on the editor's line 0, after "a: x" and the separator.
-        #expect(lines.position(of: Mark(line: 2, column: 1), .utf16) == EditorPosition(line: 0, character: 5))
-        #expect(lines.position(of: Mark(line: 2, column: 1), .utf8) == EditorPosition(line: 0, character: 7))
-        #expect(lines.position(of: Mark(line: 3, column: 4), .utf16) == EditorPosition(line: 1, character: 3))
-        #expect(lines.mark(at: lines.offset(of: EditorPosition(line: 1, character: 3), .utf16)) == Mark(line: 3, column: 4))
+        let lines = LineIndex(text)
+        #expect(lines.lineCount == 2 && LineIndex(text, breaks: .yaml).lineCount == 3)
+        // "y" is on line 1 after "a: x" and the separator: our column 6, the editor's 5 (UTF-16) or 7 (UTF-8).
+        #expect(lines.position(of: Mark(line: 1, column: 6), .utf16) == EditorPosition(line: 0, character: 5))
+        #expect(lines.position(of: Mark(line: 1, column: 6), .utf8) == EditorPosition(line: 0, character: 7))
+        #expect(lines.position(of: Mark(line: 2, column: 4), .utf16) == EditorPosition(line: 1, character: 3))
+        #expect(lines.mark(at: lines.offset(of: EditorPosition(line: 1, character: 3), .utf16)) == Mark(line: 2, column: 4))
     }
 
     /// A position inside a surrogate pair or a UTF-8 sequence stands at its character; one past
     /// the line's end at the line's end; a negative one at the start.
     @Test func positionsOutOfPlaceAreClamped() {
-        let lines = TextLines("😀b\nc")
+        let lines = LineIndex("😀b\nc")
         #expect(lines.offset(of: EditorPosition(line: 0, character: 1), .utf16) == 0)
         #expect(lines.offset(of: EditorPosition(line: 0, character: 2), .utf16) == 4)
         #expect(lines.offset(of: EditorPosition(line: 0, character: 2), .utf8) == 0)
@@ -92,7 +92,7 @@ import Testing
             var text = round % 5 == 0 ? "\u{FEFF}" : ""
             for _ in 0..<rng.below(40) { text += rng.pick(pieces) }
             let bytes = Array(text.utf8)
-            let lines = TextLines(bytes)
+            let lines = LineIndex(bytes)
             var offsets: [Int] = []
             var o = 0
             for scalar in text.unicodeScalars {
@@ -102,9 +102,9 @@ import Testing
             offsets.append(o)
             for offset in offsets {
                 let mark = lines.mark(at: offset)
-                // The offset inside a CRLF is no place of its own, for libyaml or the editor.
+                // The offset inside a CRLF is no place of its own, for our marks or the editor.
                 let insideCRLF = offset > 0 && offset < bytes.count && bytes[offset - 1] == 0x0D && bytes[offset] == 0x0A
-                // Where the BOM itself stands, libyaml has no mark: its line 1 starts after it.
+                // Where the BOM itself stands there is no mark: line 1 starts after it.
                 if !(bytes.starts(with: [0xEF, 0xBB, 0xBF]) && offset < 3) {
                     #expect(mark == referenceMark(offset, in: bytes), "round \(round), offset \(offset) of \(text.debugDescription)")
                     #expect(mark == Encoding.mark(at: offset, in: bytes))

@@ -57,7 +57,7 @@ import Testing
 
     @Test func kinds() {
         func kind(_ text: String, _ path: String = "/w/Policies/x.yaml") -> EditorFileKind {
-            EditorFileKind.of(path: path, lines: TextLines(text))
+            EditorFileKind.of(path: path, lines: LineIndex(text))
         }
         #expect(kind(Canonical.text) == .policy)
         #expect(kind("version: 1\nscenario: outage\nduration: 5m\n") == .scenario)

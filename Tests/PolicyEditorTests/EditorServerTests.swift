@@ -127,7 +127,7 @@ import Testing
         let got = try #require(params["diagnostics"]?.arrayValue)
         let lint = Checker.check(Array(text.utf8), path: "Policies/playback.yaml").diagnostics
         #expect(got.count == lint.count && lint.count >= 4)
-        let lines = TextLines(text)
+        let lines = LineIndex(text)
         for (g, l) in zip(got, lint) {
             #expect(g["code"] == .string(l.rule.rawValue))
             #expect(g["source"] == .string("policyc"))

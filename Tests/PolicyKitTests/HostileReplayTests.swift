@@ -25,10 +25,12 @@ import Testing
     /// The invariants are not vacuous: a position past the input, a literal that does not read
     /// back, a terminal escape in the output are each caught.
     @Test func theChecksCatchWhatTheyAreFor() {
-        let text = SourceText(Array("ab\ncd\u{2028}e".utf8))
+        // LS is a character of its line, as editors count lines.
+        let text = SourceText(Array("ab\ncd\u{2028}e\rf".utf8))
         #expect(text.count == 3)
         #expect(text.contains(Mark(line: 1, column: 3)))
         #expect(!text.contains(Mark(line: 1, column: 4)))
+        #expect(text.contains(Mark(line: 2, column: 5)) && !text.contains(Mark(line: 2, column: 6)))
         #expect(text.contains(Mark(line: 4, column: 1)))
         #expect(!text.contains(Mark(line: 4, column: 2)))
         #expect(!text.contains(Mark(line: 3, column: 0)))

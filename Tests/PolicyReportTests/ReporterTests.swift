@@ -31,31 +31,10 @@ import FoundationXML
                    help: help, related: related)
     }
 
-    /// The text report reads its lines from the checker's map when it has one: the same report,
-    /// byte for byte, as splitting the file itself, whatever the line breaks, a BOM, a final
-    /// break or none, long and non-ASCII lines, and findings on every line and past the last.
-    @Test func theReportFromTheMapIsTheReportFromTheSplit() {
-        var rng = Rng(state: 31)
-        // Lines longer than an excerpt's window, for the windows cut from them.
-        let pieces = Rng.linePieces + [String(repeating: "x", count: 300), String(repeating: "é", count: 200)]
-        for round in 0..<200 {
-            let text = rng.text(rng.below(30), of: pieces, bom: round % 5 == 0)
-            let bytes = Array(text.utf8)
-            let map = SourceMap(bytes)
-            var diagnostics: [Diagnostic] = []
-            for line in 1...(map.lineCount + 1) {
-                for column in [1, 2, 5, 150, 400] where rng.below(2) == 0 || column == 1 {
-                    diagnostics.append(Self.diagnostic(line, column, column + rng.below(3)))
-                }
-            }
-            var split: [UInt8] = [], mapped: [UInt8] = []
-            Reporters.write(diagnostics, source: bytes, color: false, to: &split)
-            Reporters.write(diagnostics, source: bytes, lines: map, color: false, to: &mapped)
-            #expect(mapped == split, "\(text.debugDescription)")
-        }
-        // The checker hands its map on when a fix made it whole.
+    /// The checker hands the text report its index of the file's lines.
+    @Test func theCheckerHandsItsLinesToTheReport() {
         let checked = Checker.check(Array(Canonical.text.replacingFirst("prefetch:", with: "prefech:").utf8), path: "p.yaml")
-        #expect(checked.lines?.lineCount == SourceMap(checked.source).lineCount)
+        #expect(checked.lines?.bytes == checked.source && checked.lines?.lineCount == LineIndex(checked.source).lineCount)
     }
 
     /// One error with help, one warning, one error with a related location, and a clean file.
@@ -186,7 +165,7 @@ import FoundationXML
         #expect(Reporters.text(files) == "evil\\u{A}\\u{1B}[2J.yaml:1:1: error: m [yaml-syntax]\na: 1\n^\n")
     }
 
-    @Test func textFindsLinesAsLibyamlCountsThem() {
+    @Test func textFindsLinesAsEditorsCountThem() {
         // CRLF, a lone CR and a BOM: the third line is still line 3, and the BOM is no column.
         let source = "\u{FEFF}a: 1\r\nb: 2\rc: 3\n"
         let files = [Self.file("n.yaml", source, [Self.diagnostic(1, 1), Self.diagnostic(3, 4)])]

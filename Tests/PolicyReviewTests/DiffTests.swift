@@ -75,7 +75,7 @@ struct DiffEquivalenceTests {
         #expect(r.policies.first?.changes.isEmpty == true)
         #expect(r.policies.first?.diagnostics.isEmpty == true)
         #expect(r.exitCode(allowBreaking: false) == 0)
-        #expect(compact(r.json) == #"{"breaking":false,"errors":0,"newErrors":0,"policies":[{"changes":[],"diagnostics":[],"file":"Policies/playback.yaml","likelyRename":null,"moved":false,"oldFile":"Policies/playback.yaml","policy":"playback","profiles":{},"status":"unchanged"}],"waivers":[]}"#)
+        #expect(compact(r.json) == #"{"base":null,"breaking":false,"errors":0,"fixed":[],"mergeBase":null,"newErrors":0,"policies":[{"changes":[],"diagnostics":[],"file":"Policies/playback.yaml","likelyRename":null,"moved":false,"oldFile":"Policies/playback.yaml","policy":"playback","profiles":{},"status":"unchanged"}],"projectFile":{"changes":[],"file":null,"loosened":false},"waivers":[]}"#)
     }
 
     @Test func movedToAnotherFileIsNoChangeButShowsBothPaths() {
@@ -478,7 +478,7 @@ struct DiffVerdictTests {
         let json = compact(r.json)
         #expect(json.contains(#""fails":true,"findings":[{"column":19,"endColumn":20,"endLine":9,"file":"Policies/playback.yaml","fix":{"description":"write maxRetries: 3","edits":[{"end":{"column":20,"line":9},"start":{"column":19,"line":9},"text":"3"}],"safety":"unsafe"},"help":null,"line":9,"message":"interactive profile 'interactive' allows 4 retries; at most 3 are allowed","new":true,"reference":{"quote":"At most 3 retries per interactive request","section":"Checklist"},"related":[],"rule":"interactive-retries-max","severity":"error"}],"path":"retry.profiles.interactive.maxRetries""#), "\(json)")
         #expect(json.contains(#""fails":false,"findings":[],"path":"prefetch.ahead""#))
-        #expect(json.contains(#""errors":2,"newErrors":2"#))
+        #expect(json.contains(#""errors":2,"#) && json.contains(#""newErrors":2,"#))
         // The exit status is SPEC §3's: errors fail, whatever --allow-breaking says.
         #expect(r.exitCode(allowBreaking: true) == 1)
     }
@@ -568,7 +568,7 @@ struct DiffFindingAgeTests {
         let json = compact(r.json)
         #expect(json.contains(#""new":false,"reference":{"quote":"Retries may be at most 10 % of the requests of the last minute","section":"Retry 429 and 503 the right way"},"related":[],"rule":"retry-budget-max""#))
         #expect(json.contains(#""new":true,"reference":{"quote":"give ticket requests at least 5 seconds of client timeout","section":"What Wandura does when it is busy; Checklist"},"related":[],"rule":"timeout-min""#))
-        #expect(json.contains(#""errors":2,"newErrors":1"#))
+        #expect(json.contains(#""errors":2,"#) && json.contains(#""newErrors":1,"#))
     }
 
     @Test func unchangedPolicyWithFindingsHasOnlyOldOnes() throws {

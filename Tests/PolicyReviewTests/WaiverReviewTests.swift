@@ -36,7 +36,7 @@ struct WaiverReviewTests {
         #expect(table.count == 2 && markdown.firstRange(of: "### Waivers")!.lowerBound < markdown.firstRange(of: "### `playback`")!.lowerBound, "\(markdown)")
         #expect(markdown.contains("| added | `playback` | `interactive-retries-max` at `retry.profiles.interactive.maxRetries` | allow 4 | @payments-platform | 2027-03-31 | Payment confirmation needs a fourth try until PAY-311 ships |"))
         let json = compact(report.json)
-        #expect(json.contains(#""waivers":[{"after":{"allow":"4","at":"retry.profiles.interactive.maxRetries","expires":"2027-03-31","line":43,"owner":"@payments-platform","reason":"Payment confirmation needs a fourth try until PAY-311 ships","rule":"interactive-retries-max"},"change":"added","file":"Policies/playback.yaml","policy":"playback"}]"#), "\(json)")
+        #expect(json.contains(#""waivers":[{"after":{"allow":4,"at":"retry.profiles.interactive.maxRetries","expires":"2027-03-31","line":43,"owner":"@payments-platform","reason":"Payment confirmation needs a fourth try until PAY-311 ships","rule":"interactive-retries-max"},"change":"added","file":"Policies/playback.yaml","policy":"playback"}]"#), "\(json)")
     }
 
     @Test func anExtendedExpiryAndARaisedAllowAreAChange() {

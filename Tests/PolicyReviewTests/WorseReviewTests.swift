@@ -32,7 +32,7 @@ struct WorseReviewTests {
         #expect(changes[3].change == "+11 s")
         let verdict = WorseReview.verdict(changes)
         #expect(verdict == "worse in an outage: policy playback, interactive in scenario surge: peak load 4.0× → 4.9× (+23 %) (and 3 more)")
-        #expect(compact(changes[0].json) == #"{"base":4,"change":"+23 %","figure":"peakLoad","head":4.9,"policy":"playback","profile":"interactive","scenario":"surge"}"#)
+        #expect(compact(changes[0].json) == #"{"base":4,"change":22.5,"changeText":"+23 %","figure":"peakLoad","guide":null,"head":4.9,"newPolicy":false,"policy":"playback","profile":"interactive","scenario":"surge","withinGuide":false}"#)
     }
 
     @Test func noRecoveryOrNoTicketIsWorseAndTheReverseBetter() {

@@ -660,3 +660,36 @@ import Testing
         }
     }
 }
+
+/// Issue 48: libyaml breaks lines at NEL, LS and PS too; the loader's marks count the editor's
+/// lines (LF, CR, CRLF), converted from libyaml's by byte offset.
+@Suite struct LineSeparatorMarkTests {
+    @Test func marksCountTheEditorsLines() throws {
+        let text = "a: \"x\u{2028}y\"  # c\u{85}\nb: [1, 2]\u{2029}\nc: 3\n"
+        let loaded = Loader.load(Array(text.utf8))
+        #expect(loaded.diagnostics.isEmpty)
+        guard case .mapping(let entries)? = loaded.root?.kind else { Issue.record("not a mapping"); return }
+        #expect(entries.map(\.key) == ["a", "b", "c"])
+        #expect(entries[0].value.span == Span(start: Mark(line: 1, column: 4), end: Mark(line: 1, column: 9)))
+        #expect(entries[1].keySpan.start == Mark(line: 2, column: 1))
+        #expect(entries[1].value.span == Span(start: Mark(line: 2, column: 4), end: Mark(line: 2, column: 10)))
+        #expect(entries[2].keySpan.start == Mark(line: 3, column: 1))
+        #expect(entries[2].value.span.start == Mark(line: 3, column: 4))
+    }
+
+    @Test func aSyntaxErrorAfterSeparatorsIsOnTheEditorsLine() throws {
+        let text = "a: \"x\u{2028}y\u{2029}z\"\nb: [1\n"
+        let error = try #require(Loader.load(Array(text.utf8)).diagnostics.first)
+        #expect(error.rule == RuleID.yamlSyntax)
+        // libyaml stops at the end of the text: line 3 of the editor's, where it would be line 5 of libyaml's.
+        #expect(error.span.start.line == 3, "\(error.headline)")
+    }
+
+    /// A BOM and a separator: columns after both count as the editor's line has them.
+    @Test func aByteOrderMarkAndASeparator() throws {
+        let text = "\u{FEFF}a: \"\u{2028}\"\nb: 1\n"
+        guard case .mapping(let entries)? = Loader.load(Array(text.utf8)).root?.kind else { Issue.record("not a mapping"); return }
+        #expect(entries[0].value.span == Span(start: Mark(line: 1, column: 4), end: Mark(line: 1, column: 7)))
+        #expect(entries[1].value.span.start == Mark(line: 2, column: 4))
+    }
+}

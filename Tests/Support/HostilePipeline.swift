@@ -240,8 +240,9 @@ package enum HostilePipeline {
     }
 }
 
-/// The input as lines, split where libyaml starts a new line (LF, CR, CRLF, NEL, LS, PS), after a
-/// leading byte order mark; lengths in Unicode scalars, as libyaml counts columns.
+/// The input as lines, split where an editor starts a new line (LF, CR, CRLF: NEL, LS and PS are
+/// characters of their line), after a leading byte order mark; lengths in Unicode scalars, as
+/// columns are counted.
 package struct SourceText {
     package var lengths: [Int] = []
 
@@ -256,7 +257,7 @@ package struct SourceText {
                 lengths.append(length)
                 length = 0
                 if i + 1 < scalars.count, scalars[i + 1] == "\n" { i += 1 }
-            case "\n", "\u{85}", "\u{2028}", "\u{2029}":
+            case "\n":
                 lengths.append(length)
                 length = 0
             default:

@@ -1,23 +1,15 @@
 @testable import PolicySource
 
 /// The position of a byte offset, walked byte by byte from the start: the straightforward
-/// reading that `SourceMap` (runs of ASCII eight bytes at a time, checkpoints on long lines) is
-/// held to. A line break is LF, CR, CRLF, NEL (C2 85), LS or PS (E2 80 A8/A9), as libyaml counts
-/// them; a column is a byte that starts a character (not a continuation byte); a BOM is no column.
+/// reading that `LineIndex` (binary searches, scalars counted a block at a time) is held to. A
+/// line break is LF, CR or CRLF, as editors and every position policyc reports count them; a
+/// column is a byte that starts a character (not a continuation byte); a BOM is no column.
 package func referenceMark(_ offset: Int, in bytes: [UInt8]) -> Mark {
     var line = 1, column = 1
     var i = 0
     let end = min(offset, bytes.count)
     while i < end {
         let b = bytes[i]
-        let wide = (b == 0xC2 && i + 1 < end && bytes[i + 1] == 0x85) ? 2
-            : (b == 0xE2 && i + 2 < end && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)) ? 3 : 0
-        if wide > 0 {
-            line += 1
-            column = 1
-            i += wide
-            continue
-        }
         if b == 0x0A || (b == 0x0D && (i + 1 >= bytes.count || bytes[i + 1] != 0x0A)) {
             line += 1
             column = 1

@@ -122,7 +122,10 @@ struct ReviewCLITests {
 
         r = try policycRun(["diff", "--base", "HEAD", "--allow-breaking"], in: repo)
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("policyc diff passes"))
+        // The first line names the commits compared.
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("base ") == true && lines.first?.contains("(merge base of HEAD and HEAD ") == true, "\(r.stdout)")
+        #expect(lines.dropFirst().first?.hasPrefix("policyc diff passes") == true)
 
         // Markdown, from a subfolder, naming the folder relative to it.
         r = try policycRun(["diff", "--base", "HEAD", "--format", "markdown", "."], in: repo.appendingPathComponent("Policies"))
@@ -222,7 +225,8 @@ struct ReviewCLITests {
         #expect(r.status == 1)
         let worse = r.json["worse"] as? [[String: Any]] ?? []
         #expect(!worse.isEmpty)
-        #expect(worse.first.map { Set($0.keys) } == ["policy", "profile", "scenario", "figure", "base", "head", "change"])
+        #expect(worse.first.map { Set($0.keys) } == ["policy", "profile", "scenario", "figure", "base", "head", "guide", "change", "changeText", "newPolicy", "withinGuide"])
+        #expect(worse.allSatisfy { $0["change"] is Double && $0["withinGuide"] as? Bool == false })
         #expect(worse.allSatisfy { $0["profile"] as? String == "background" })
         #expect(r.json["better"] is [Any])
         #expect(r.stderr.contains("worse in an outage"))

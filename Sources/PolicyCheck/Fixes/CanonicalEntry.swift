@@ -34,13 +34,13 @@ public struct CanonicalEntry: Sendable {
 
     /// The whole canonical policy, for a file that holds none.
     public static var wholePolicy: [String] {
-        Canonical.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        Array(LineIndex(Canonical.text).lineTexts.dropLast())
     }
 
     /// The whole canonical policy named `name` (`policy: tv-player` for `tv-player.yaml`).
     public static func wholePolicy(named name: String?) -> [String] {
         guard let name else { return wholePolicy }
-        return Canonical.text(policy: name).split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        return Array(LineIndex(Canonical.text(policy: name)).lineTexts.dropLast())
     }
 
     /// The policy name a fix writes in a file that has none: the file's own name without its
@@ -63,7 +63,7 @@ public struct CanonicalEntry: Sendable {
     // MARK: -
 
     private static let canonicalRoot: Node? = Loader.load(Array(Canonical.text.utf8)).root
-    private static let canonicalText = SourceMap(Array(Canonical.text.utf8))
+    private static let canonicalText = LineIndex(Array(Canonical.text.utf8))
 
     private static func make(_ entry: Entry) -> CanonicalEntry? {
         let first = entry.keySpan.start.line
@@ -71,7 +71,7 @@ public struct CanonicalEntry: Sendable {
         let indent = entry.keySpan.start.column - 1
         var lines: [String] = []
         for n in first...last {
-            guard let line = canonicalText.line(n) else { return nil }
+            guard let line = canonicalText.text(ofLine: n) else { return nil }
             lines.append(String(line.unicodeScalars.dropFirst(indent)))
         }
         let flow = flowText(entry.value)

@@ -6,24 +6,21 @@ import PolicySource
 /// sure of the text (a block scalar, a list written in a way it does not know): then there is no fix.
 /// Made only when a finding has a fix, from the file's bytes and the loader's tree.
 public struct FixEditor: Sendable {
-    public let text: SourceMap
+    public let text: LineIndex
     public let root: Node?
 
     public init(_ bytes: [UInt8], root: Node?) {
-        self.init(SourceMap(bytes), root: root)
+        self.init(LineIndex(bytes), root: root)
     }
 
-    public init(_ text: SourceMap, root: Node?) {
+    public init(_ text: LineIndex, root: Node?) {
         self.text = text
         self.root = root
     }
 
-    /// The editor of the file `source` maps (none: an empty file), finishing the map where it is
-    /// kept: the decoder's editor and the rules' then share one map, made once.
-    init(finishing source: inout SourceMap.Builder?, root: Node?) {
-        var map = source ?? SourceMap.Builder([])
-        self.init(map.finish(), root: root)
-        source = map
+    /// The editor of the file `source` indexes (none: an empty file).
+    init(_ source: LineIndex?, root: Node?) {
+        self.init(source ?? LineIndex([UInt8]()), root: root)
     }
 
     // MARK: values
@@ -90,7 +87,7 @@ public struct FixEditor: Sendable {
     /// Inserts whole lines after line `n`: each ends with the file's line break, and at the end of
     /// a file without a last line break the break goes first.
     func insertLines(_ lines: [String], after n: Int) -> [TextEdit] {
-        let eol = text.lineBreak
+        let eol = text.firstLineBreak
         if n < text.lineCount {
             let at = Mark(line: n + 1, column: 1)
             return [TextEdit(Span(at), lines.map { $0 + eol }.joined())]
@@ -145,8 +142,8 @@ public struct FixEditor: Sendable {
             return [TextEdit(Span(start: Mark(line: dash.line, column: 1), end: Mark(line: last + 1, column: 1)), "")]
         }
         // The last line of a file without a last line break: the break before it goes with it.
-        guard dash.line > 1, let previous = text.line(dash.line - 1) else { return nil }
-        let start = Mark(line: dash.line - 1, column: previous.unicodeScalars.count + 1)
+        guard dash.line > 1, let previous = text.range(ofLine: dash.line - 1) else { return nil }
+        let start = text.mark(at: previous.upperBound)
         return [TextEdit(Span(start: start, end: text.mark(at: text.bytes.count)), "")]
     }
 
@@ -175,7 +172,7 @@ public struct FixEditor: Sendable {
         for entry in entries {
             guard let r = order.firstIndex(of: entry.key), r > rank, text.startsItsLine(entry.keySpan.start) else { continue }
             let block = separated ? indented + [""] : indented
-            return [TextEdit(Span(Mark(line: entry.keySpan.start.line, column: 1)), block.map { $0 + text.lineBreak }.joined())]
+            return [TextEdit(Span(Mark(line: entry.keySpan.start.line, column: 1)), block.map { $0 + text.firstLineBreak }.joined())]
         }
         return insertLines(separated ? [""] + indented : indented, after: lastLine(of: mapping))
     }

@@ -60,7 +60,7 @@ public enum Fixer {
     /// then as given), each skipped when one of its edits overlaps an edit already taken or when
     /// it would leave the file unparseable. `applied` holds the indices of the fixes taken.
     public static func apply(_ fixes: [Fix], to bytes: [UInt8]) -> (bytes: [UInt8], applied: [Int]) {
-        let text = SourceMap(bytes)
+        let text = LineIndex(bytes)
         var resolved: [(index: Int, edits: [ByteEdit])] = []
         for (i, fix) in fixes.enumerated() {
             if let edits = byteEdits(fix, in: text) { resolved.append((i, edits)) }
@@ -108,7 +108,7 @@ public enum Fixer {
 
     /// A fix's edits as byte ranges, in order; nil when an edit names no position of the text or
     /// its edits overlap each other.
-    package static func byteEdits(_ fix: Fix, in text: SourceMap) -> [ByteEdit]? {
+    package static func byteEdits(_ fix: Fix, in text: LineIndex) -> [ByteEdit]? {
         guard !fix.edits.isEmpty else { return nil }
         var out: [ByteEdit] = []
         for edit in fix.edits {

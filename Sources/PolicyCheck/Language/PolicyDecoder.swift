@@ -10,9 +10,9 @@ package struct PolicyDecoder {
     var suppressed = 0
     /// Room left for findings: the loader's findings count against the same limit.
     package var room = Loader.maxFindings
-    /// The file's bytes as the map of their lines, from which fixes are made (none without it):
-    /// made by the first fix and kept so, for the rules' fixes after.
-    var source: SourceMap.Builder?
+    /// The file's lines, from which fixes are made (none without them); the rules' fixes after
+    /// use the same.
+    var source: LineIndex?
     /// The policy name a fix writes where the file has none (`CanonicalEntry.policyName(forFile:)`);
     /// nil for the canonical `playback`.
     var policyName: String?
@@ -67,8 +67,8 @@ package struct PolicyDecoder {
                 let text = editor().text
                 let lines = CanonicalEntry.wholePolicy(named: policyName)
                 let edit = text.bytes.isEmpty || text.endsWithLineBreak
-                    ? lines.map { $0 + text.lineBreak }.joined()
-                    : lines.map { text.lineBreak + $0 }.joined()
+                    ? lines.map { $0 + text.firstLineBreak }.joined()
+                    : lines.map { text.firstLineBreak + $0 }.joined()
                 fix = Fix(.unsafe, "write the canonical policy", edits: [TextEdit(Span(text.mark(at: text.bytes.count)), edit)])
             }
             fail(.missingKey, at: Span(.start),
@@ -129,7 +129,7 @@ package struct PolicyDecoder {
     /// The file's editor, made on first use: only a finding with a fix needs it.
     mutating func editor() -> FixEditor {
         if let madeEditor { return madeEditor }
-        let made = FixEditor(finishing: &source, root: root)
+        let made = FixEditor(source, root: root)
         madeEditor = made
         return made
     }

@@ -109,7 +109,7 @@ public struct ProjectConfig: Sendable, Hashable {
         if loaded.decodable {
             var decoder = PolicyDecoder()
             // The text fixes are made from: a misspelled key or target gets a policy's fix.
-            decoder.source = SourceMap.Builder(bytes)
+            decoder.source = LineIndex(bytes)
             if let root = loaded.root, !root.isNull {
                 let label = Label.plain("the project file")
                 let decoded = decoder.decode(root, as: .object(fields), key: label, owner: label, keySpan: Span(.start))

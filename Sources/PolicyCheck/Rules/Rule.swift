@@ -89,23 +89,14 @@ public struct Example: Sendable {
     /// The text without markers, as the checker sees it.
     public var source: String { String(text.filter { $0 != Example.marker }) }
 
-    /// The positions the markers stand at, 1-based, columns in Unicode scalars.
+    /// The positions the markers stand at in `source`, as findings are placed.
     public var markedPositions: [Mark] {
-        var marks: [Mark] = []
-        var line = 1, column = 1
+        var offsets: [Int] = [], bytes: [UInt8] = []
         for c in text {
-            if c == Example.marker {
-                marks.append(Mark(line: line, column: column))
-                continue
-            }
-            if c == "\n" || c == "\r\n" {
-                line += 1
-                column = 1
-            } else {
-                column += c.unicodeScalars.count
-            }
+            if c == Example.marker { offsets.append(bytes.count) } else { bytes += c.utf8 }
         }
-        return marks
+        let lines = LineIndex(bytes)
+        return offsets.map { lines.mark(at: $0) }
     }
 }
 
@@ -145,9 +136,9 @@ public struct Findings: Sendable {
     public private(set) var diagnostics: [Diagnostic] = []
     /// The rule being checked; findings added without one are dropped.
     var rule: (id: RuleID, severity: Severity)?
-    /// The file's bytes (as the map of their lines, see `PolicyDecoder.source`) and tree, from which
+    /// The file's lines (see `PolicyDecoder.source`) and tree, from which
     /// fixes are made (none without them).
-    var source: SourceMap.Builder?
+    var source: LineIndex?
     var root: Node?
     private var madeEditor: FixEditor?
     /// The limits the rules apply: the guide's edition, tightened by the project (see `Limits`).
@@ -188,7 +179,7 @@ public struct Findings: Sendable {
     public mutating func editor() -> FixEditor? {
         guard diagnostics.count < Loader.maxFindings else { return nil }
         if let madeEditor { return madeEditor }
-        let made = FixEditor(finishing: &source, root: root)
+        let made = FixEditor(source, root: root)
         madeEditor = made
         return made
     }

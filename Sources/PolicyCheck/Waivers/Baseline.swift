@@ -102,24 +102,25 @@ public struct Baseline: Sendable, Hashable {
         guard case .object(let root) = json, root["version"] == .int(1), case .array(let items)? = root["entries"] else {
             return .failure(Unreadable(message: "'\(printable(file))' is not a baseline of version 1: it needs \"version\": 1 and \"entries\""))
         }
-        // Each entry's line, for the findings of stale ones: entries are written one a line.
-        var lines: [Int] = []
-        var line = 1, depth = 0, inString = false, escaped = false
-        for byte in bytes {
+        // Each entry's line, for the findings of stale ones: where its `{` stands.
+        var starts: [Int] = []
+        var depth = 0, inString = false, escaped = false
+        for (offset, byte) in bytes.enumerated() {
             if inString {
                 if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
                 continue
             }
             switch byte {
             case 0x22: inString = true
-            case 0x0A: line += 1
             case 0x7B:
                 depth += 1
-                if depth == 2 { lines.append(line) }
+                if depth == 2 { starts.append(offset) }
             case 0x7D: depth -= 1
             default: break
             }
         }
+        let index = LineIndex(bytes)
+        let lines = starts.map { index.lineNumber(containing: $0) }
         var entries: [Entry] = []
         for (i, item) in items.enumerated() {
             guard case .object(let members) = item, case .string(let policy)? = members["policy"],

@@ -201,8 +201,8 @@ package struct WaiverPass {
         if last < editor.text.lineCount {
             return [TextEdit(Span(start: Mark(line: first, column: 1), end: Mark(line: last + 1, column: 1)), "")]
         }
-        guard first > 1, let previous = editor.text.line(first - 1) else { return nil }
-        let start = Mark(line: first - 1, column: previous.unicodeScalars.count + 1)
+        guard first > 1, let previous = editor.text.range(ofLine: first - 1) else { return nil }
+        let start = editor.text.mark(at: previous.upperBound)
         return [TextEdit(Span(start: start, end: editor.text.mark(at: editor.text.bytes.count)), "")]
     }
 }

@@ -36,16 +36,11 @@ public enum UnifiedDiff {
 
     // MARK: lines
 
-    /// The lines of a text, each with its LF (the last may have none).
+    /// The lines of a text, each with its LF (the last may have none; an empty one after a last
+    /// LF is no line).
     package static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var out: [ArraySlice<UInt8>] = []
-        var start = 0
-        for i in bytes.indices where bytes[i] == 0x0A {
-            out.append(bytes[start...i])
-            start = i + 1
-        }
-        if start < bytes.count { out.append(bytes[start...]) }
-        return out
+        let index = LineIndex(bytes, breaks: .lineFeed)
+        return (1...index.lineCount).map { bytes[index.rangeWithBreak(ofLine: $0)!] }.filter { !$0.isEmpty }
     }
 
     /// A line as the diff prints it: escaped but for tabs and a CR before its LF, and marked when

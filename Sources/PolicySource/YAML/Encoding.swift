@@ -93,9 +93,9 @@ package enum Encoding {
         return nil
     }
 
-    /// 1-based line and column (in Unicode scalars) of a byte offset, as the source map counts
-    /// them (libyaml's line breaks, line 1 after a BOM).
+    /// 1-based line and column (in Unicode scalars) of a byte offset, as every position is
+    /// reported (the editor's line breaks, line 1 after a BOM).
     static func mark(at offset: Int, in bytes: [UInt8]) -> Mark {
-        SourceMap(bytes).mark(at: offset)
+        LineIndex(bytes).mark(at: offset)
     }
 }

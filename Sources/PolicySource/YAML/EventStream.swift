@@ -58,6 +58,8 @@ struct EventChunk {
 
     private var store: Store
     var end: End?
+    /// How libyaml's marks become ours.
+    var marks = YAMLMarks(nil)
 
     /// Room for `capacity` events.
     init(capacity: Int = 0) {
@@ -116,7 +118,7 @@ struct EventChunk {
         default: kind = .other
         }
         return RawEvent(kind: kind, style: style, hasAnchor: anchor != nil, isFlow: isFlow,
-                        span: Span(start: EventSource.mark(e.pointee.start_mark), end: EventSource.mark(e.pointee.end_mark)),
+                        span: Span(start: marks.mark(e.pointee.start_mark), end: marks.mark(e.pointee.end_mark)),
                         text: UnsafePointer(text), count: count,
                         tag: tag.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
     }
@@ -149,6 +151,8 @@ enum EventSource {
         defer { parser.deallocate() }
         parser.initialize(to: yaml_parser_t())
         var chunk = EventChunk(capacity: chunkSize)
+        let marks = YAMLMarks(bytes)
+        chunk.marks = marks
         guard yaml_parser_initialize(parser) == 1 else {
             chunk.end = .failed(Loader.refused(.inputLimit, at: .start,
                                                "the YAML parser could not start (out of memory)").diagnostics[0])
@@ -163,7 +167,7 @@ enum EventSource {
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             while true {
                 guard let type = chunk.parse(parser) else {
-                    chunk.end = .failed(syntaxError(parser.pointee, in: bytes))
+                    chunk.end = .failed(syntaxError(parser.pointee, in: bytes, marks: marks))
                     _ = deliver(&chunk)
                     return
                 }
@@ -180,7 +184,7 @@ enum EventSource {
         }
     }
 
-    static func syntaxError(_ parser: yaml_parser_t, in bytes: [UInt8]) -> Diagnostic {
+    static func syntaxError(_ parser: yaml_parser_t, in bytes: [UInt8], marks: YAMLMarks) -> Diagnostic {
         var message = parser.problem.map { String(cString: $0) } ?? "the file is not well-formed YAML"
         let at: Mark
         var help: String?
@@ -190,15 +194,13 @@ enum EventSource {
                 message += " (found U+\(hex(parser.problem_value)))"
             }
         } else {
-            at = mark(parser.problem_mark)
+            at = marks.mark(parser.problem_mark)
             // libyaml says "found character that cannot start any token" (or that a tab "violates
             // indentation") at a tab that indents a line: say what to do instead, and do it.
-            var builder = SourceMap.Builder(bytes)
-            let text = builder.finish(through: at.line)
+            let text = LineIndex(bytes)
             if let offset = text.offset(of: at), offset < bytes.count, bytes[offset] == 0x09,
-               let line = text.line(at.line), line.unicodeScalars.prefix(at.column - 1).allSatisfy({ $0 == " " || $0 == "\t" }) {
-                let whole = SourceMap(bytes)
-                let advice = IndentationAdvice.tabFix(whole, first: at.line)
+               let line = text.text(ofLine: at.line), line.unicodeScalars.prefix(at.column - 1).allSatisfy({ $0 == " " || $0 == "\t" }) {
+                let advice = IndentationAdvice.tabFix(text, first: at.line)
                 return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
                                   rule: RuleID.yamlSyntax,
                                   message: "a tab indents this line; YAML indents with spaces only",
@@ -209,7 +211,7 @@ enum EventSource {
             // A key indented deeper than the line above reads as more of that line's value.
             if message.hasPrefix("mapping values are not allowed") { help = IndentationAdvice.deeperKeyHelp(text, at: at) }
             if let context = parser.context {
-                let where_ = mark(parser.context_mark)
+                let where_ = marks.mark(parser.context_mark)
                 message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"
             }
         }
@@ -243,10 +245,6 @@ enum EventSource {
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
-    /// A file is at most 1 MiB (`Loader.maxBytes`): its lines and columns fit in 32 bits.
-    static func mark(_ m: yaml_mark_t) -> Mark {
-        Mark(line: Int(truncatingIfNeeded: m.line) &+ 1, column: Int(truncatingIfNeeded: m.column) &+ 1)
-    }
 
     static func style(_ s: yaml_scalar_style_t) -> ScalarStyle {
         switch s {
@@ -256,5 +254,30 @@ enum EventSource {
         case YAML_FOLDED_SCALAR_STYLE: return .folded
         default: return .plain
         }
+    }
+}
+
+/// libyaml's marks made ours. libyaml also breaks lines at NEL, LS and PS, which editors and our
+/// reports do not (issue 48): in a text that holds one, a mark is found in libyaml's lines and
+/// given again in the editor's, by its byte offset. Other texts (nearly all) have the same marks
+/// both ways.
+struct YAMLMarks {
+    private let lines: (yaml: LineIndex, editor: LineIndex)?
+
+    /// The marks of `bytes`, nil for the same marks either way.
+    init(_ bytes: [UInt8]?) {
+        // Only a byte past ASCII can start a break libyaml counts and the editor does not.
+        guard let bytes, bytes.indices.contains(where: { bytes[$0] >= 0x80 && LineIndex.breakWidth(bytes, at: $0, .yaml) > 0 }) else {
+            lines = nil
+            return
+        }
+        lines = (LineIndex(bytes, breaks: .yaml), LineIndex(bytes))
+    }
+
+    /// A file is at most 1 MiB (`Loader.maxBytes`): its lines and columns fit in 32 bits.
+    func mark(_ m: yaml_mark_t) -> Mark {
+        let mark = Mark(line: Int(truncatingIfNeeded: m.line) &+ 1, column: Int(truncatingIfNeeded: m.column) &+ 1)
+        guard let lines, let offset = lines.yaml.offset(of: mark) else { return mark }
+        return lines.editor.mark(at: offset)
     }
 }

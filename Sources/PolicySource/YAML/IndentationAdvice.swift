@@ -25,11 +25,12 @@ enum IndentationAdvice {
         var keyColumn: Int { lead + (isDash ? 2 : 0) }
     }
 
-    static func line(_ text: SourceMap, _ n: Int) -> Line {
-        guard let (start, end) = text.bounds(ofLine: n) else {
+    static func line(_ text: LineIndex, _ n: Int) -> Line {
+        guard let range = text.range(ofLine: n) else {
             return Line(lead: 0, hasTab: false, isContent: false, isDash: false, opens: false, body: 0..<0)
         }
         let bytes = text.bytes
+        let (start, end) = (range.lowerBound, range.upperBound)
         var i = start
         var hasTab = false
         while i < end, bytes[i] == 0x20 || bytes[i] == 0x09 {
@@ -55,7 +56,7 @@ enum IndentationAdvice {
     }
 
     /// The key a line starts with (`kind` of `kind: interactive`), shortened for a message.
-    static func keyText(_ text: SourceMap, _ line: Line) -> String? {
+    static func keyText(_ text: LineIndex, _ line: Line) -> String? {
         let bytes = text.bytes
         var i = line.body.lowerBound + (line.isDash ? min(2, line.body.count) : 0)
         let start = i
@@ -73,7 +74,7 @@ enum IndentationAdvice {
     /// Spaces in place of the leading whitespace of every line that a tab indents, each at the
     /// column its siblings start at, when the result is well-formed YAML (else nil: the help
     /// alone). `first` is the line libyaml stopped at; its column (1-based) comes back too.
-    static func tabFix(_ text: SourceMap, first: Int) -> (fix: Fix, column: Int)? {
+    static func tabFix(_ text: LineIndex, first: Int) -> (fix: Fix, column: Int)? {
         // From the end: the next content line no tab indents, for each line a tab indents (where
         // the block goes on), and how many there are.
         var next: [Int: Line] = [:]
@@ -147,7 +148,7 @@ enum IndentationAdvice {
         return last.keyColumn
     }
 
-    static func applied(_ edits: [TextEdit], to text: SourceMap) -> [UInt8]? {
+    static func applied(_ edits: [TextEdit], to text: LineIndex) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(text.bytes.count)
         var at = 0
@@ -165,7 +166,7 @@ enum IndentationAdvice {
 
     /// For libyaml's "mapping values are not allowed" at `at`: the key of that line and of the
     /// line above it, and which of the two is out of line with its neighbours, in words.
-    static func deeperKeyHelp(_ text: SourceMap, at: Mark) -> String? {
+    static func deeperKeyHelp(_ text: LineIndex, at: Mark) -> String? {
         guard at.line >= 2, at.line <= text.lineCount else { return nil }
         let here = line(text, at.line)
         guard here.isContent, !here.isDash, !here.hasTab, let name = keyText(text, here) else { return nil }

@@ -67,14 +67,29 @@ enum Git {
         run(["cat-file", "blob", object], limit: limit + 1)
     }
 
-    /// Whether `ref` names a commit, so that a typo is a clear error rather than "no files".
-    static func verify(ref: String) -> Result<Void, Failure> {
+    /// The commit `ref` names (its full id), so that a typo is a clear error rather than "no files".
+    static func verify(ref: String) -> Result<String, Failure> {
         run(["rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"])
-            .map { _ in () }
+            .map { String(decoding: $0, as: UTF8.self).filter { !$0.isWhitespace } }
             .mapError { f in
                 // Quiet rev-parse says nothing about a bad ref, but does say "not a git repository".
                 f.message.hasPrefix("git rev-parse") ? Failure(message: "'\(printable(ref))' is not a commit in this git repository") : f
             }
+    }
+
+    /// The best common ancestor of two commits, as `git diff A...B` compares from.
+    static func mergeBase(_ a: String, _ b: String) -> Result<String, Failure> {
+        run(["merge-base", "--end-of-options", a, b]).map { String(decoding: $0, as: UTF8.self).filter { !$0.isWhitespace } }
+    }
+
+    /// The bytes of the file at `path` (relative to the current directory) at `commit`; nil when
+    /// the commit has no regular file there.
+    static func file(at commit: String, path: String) -> Result<[UInt8]?, Failure> {
+        run(["ls-tree", "-z", commit, "--", path]).flatMap { listing in
+            let fields = listing.split(separator: 0).first.map { $0.split(separator: 0x09).first ?? [] }?.split(separator: 0x20) ?? []
+            guard fields.count == 3, fields[1].elementsEqual("blob".utf8) else { return .success(nil) }
+            return blob(String(decoding: fields[2], as: UTF8.self)).map { $0 }
+        }
     }
 
     /// Runs `git ARGS` with stdin from /dev/null; stdout is the result, stderr the message of a

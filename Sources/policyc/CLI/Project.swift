@@ -94,15 +94,24 @@ struct Project {
                 return nil
             }
         }
-        var folder = ""
-        if let slash = path.lastIndex(of: "/") {
-            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        return Project(path, loaded.config)
+    }
+
+    /// `--baseline FILE`, else the project file's `baseline`, read into `options` (lint and diff
+    /// hold the same findings); false once why it cannot be read went to stderr.
+    mutating func readBaseline(_ args: ParsedArguments) -> Bool {
+        guard let path = args.value("--baseline") ?? config.baseline.map({ resolve($0.value) }) else { return true }
+        let parsed = Files.read(path).map { Baseline.parse($0, file: path) }
+        switch parsed {
+        case .failure(let error):
+            Output.err("error: \(error.message)\n")
+        case .success(.failure(let problem)):
+            Output.err("error: \(problem.message)\n")
+        case .success(.success(let baseline)):
+            options.baseline = baseline
+            return true
         }
-        var project = Project(file: path, config: loaded.config, folder: folder)
-        project.options.limits = loaded.config.effectiveLimits(file: path)
-        if let days = loaded.config.waiverMaxDays { project.options.waiverMaxDays = days.value }
-        if let targets = loaded.config.targets { project.options.targets = Set(targets.value) }
-        return project
+        return false
     }
 
     /// Which edition of the guide applies when the project file names none: said once by lint,
@@ -181,5 +190,19 @@ struct Project {
     func origin(ofDefault path: String) -> String? {
         guard let file, let entry = config.policies?.first(where: { resolve($0.value) == path }) else { return nil }
         return "\(printable(file)):\(entry.span.start.line):\(entry.span.start.column)"
+    }
+}
+
+extension Project {
+    /// The project of a file at `path` that reads as `config`.
+    init(_ path: String, _ config: ProjectConfig) {
+        var folder = ""
+        if let slash = path.lastIndex(of: "/") {
+            folder = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+        self.init(file: path, config: config, folder: folder)
+        options.limits = config.effectiveLimits(file: path)
+        if let days = config.waiverMaxDays { options.waiverMaxDays = days.value }
+        if let targets = config.targets { options.targets = Set(targets.value) }
     }
 }

@@ -73,7 +73,7 @@ enum Workspace {
     static let scenarioLimit = 1 << 16
 
     static func asScenario(_ bytes: [UInt8], path: String, hasFindings: Bool) -> CheckedFile? {
-        guard hasFindings, bytes.count <= scenarioLimit, EditorFileKind.of(path: path, lines: TextLines(bytes)) == .scenario else { return nil }
+        guard hasFindings, bytes.count <= scenarioLimit, EditorFileKind.of(path: path, lines: LineIndex(bytes)) == .scenario else { return nil }
         let loaded = ScenarioLoader.load(bytes, path: path)
         return CheckedFile(path: path, diagnostics: loaded.diagnostics, doc: nil, policy: nil,
                            source: loaded.diagnostics.isEmpty ? [] : bytes)

@@ -6,28 +6,39 @@ enum Diff {
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Reviews a change of policies: what it means for viewers, servers and apps.",
-        usage: "policyc diff [--format FORMAT] [--allow-breaking] [--allow-worse] [--config FILE] [--today DATE] OLD NEW\n"
-            + "       policyc diff --base GIT_REF [--format FORMAT] [--allow-breaking] [--allow-worse] [--config FILE] [--today DATE] [PATH ...]",
+        usage: "policyc diff [--format FORMAT] [--allow-breaking] [--allow-worse] [--allow-widen] [--baseline FILE] [--config FILE] [--today DATE] OLD NEW\n"
+            + "       policyc diff --base GIT_REF [--base-exact] [--format FORMAT] [--allow-breaking] [--allow-worse] [--allow-loosen] [--allow-widen] [--baseline FILE] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [
             ("OLD NEW", "Two policy files or folders: the policies before and after the change."),
             ("PATH", "With --base: files or folders of the working tree (default: the project file's policies, else Policies/)."),
         ],
         options: [
             OptionSpec(name: "--base", valueName: "GIT_REF",
-                       help: "Compare the working tree with the same paths at this git revision."),
+                       help: "Compare the working tree with the same paths at the merge base of this git revision and HEAD."),
+            OptionSpec(name: "--base-exact", valueName: nil,
+                       help: "With --base: compare with GIT_REF itself, not with its merge base with HEAD."),
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: formats,
                        help: "How the review is printed (markdown is for a pull-request comment).", defaultValue: "text"),
             OptionSpec(name: "--allow-breaking", valueName: nil,
                        help: "A change that removes generated code (a policy or profile) does not fail the check."),
             OptionSpec(name: "--allow-worse", valueName: nil,
                        help: "A change that makes a simulated outage worse past the project's thresholds does not fail the check."),
+            OptionSpec(name: "--allow-loosen", valueName: nil,
+                       help: "A project file that loosens a limit or a review threshold does not fail the check."),
+            OptionSpec(name: "--allow-widen", valueName: nil,
+                       help: "A waiver that covers more than before (no 'at', a laxer 'allow', a later expiry) does not fail the check."),
+            OptionSpec(name: "--baseline", valueName: "FILE",
+                       help: "Findings recorded in FILE are listed, never a failure (default: the project file's baseline)."),
             Project.option,
             Project.todayOption,
         ],
         discussion: """
             Policies are matched by name and profiles by name; values are compared as parsed, so
-            8s -> 8000ms, reordered keys and new comments are no change. Files added or deleted
-            since GIT_REF count. Findings of the new side are part of the review. When the retry
+            8s -> 8000ms, reordered keys and new comments are no change. With --base, the head is
+            compared with the merge base of GIT_REF and HEAD (what 'git diff GIT_REF...HEAD'
+            shows), each side judged by its own project file (limits, edition, waiverMaxDays,
+            baseline), and the thresholds that decide "worse" are the base's. Files added or deleted
+            since then count. Findings of the new side are part of the review. When the retry
             behaviour of a policy changed, the standard outage is simulated on both sides
             ('policyc simulate --scenario outage') and each profile gets a line of its figures.
             Each profile whose retry values changed also runs every built-in scenario on both
@@ -39,7 +50,8 @@ enum Diff {
             EXIT STATUS:
               0  no errors in the new policies, and nothing breaking (or --allow-breaking)
               1  the new policies have errors, a change is breaking (unless --allow-breaking),
-                 or worse in an outage (unless --allow-worse)
+                 worse in an outage (unless --allow-worse), loosens the project file (unless
+                 --allow-loosen) or widens a waiver (unless --allow-widen)
               2  usage error, an error in the project file, unreadable input or git failure
             """,
         run: run)
@@ -48,14 +60,25 @@ enum Diff {
         if args.positionals.contains("-") {
             return CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
         }
-        guard let project = Project.load(args) else { return 2 }
+        guard var project = Project.load(args), project.readBaseline(args) else { return 2 }
         let sides: Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError>
+        var baseSide = project, reviewBase: ReviewBase?
         if let ref = args.value("--base") {
             // A ref that looks like an option would be read by git as one.
             guard !ref.isEmpty, !ref.hasPrefix("-") else {
                 return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
             }
-            sides = againstRevision(ref, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals, options: project.options)
+            switch resolveBase(ref, exact: args.flag("--base-exact")) {
+            case .failure(let error):
+                Output.err("error: \(error.message)\n")
+                return 2
+            case .success(let base):
+                reviewBase = base
+                baseSide = baseProject(at: base.commit, head: project).project
+                if args.value("--baseline") != nil { baseSide.options.baseline = project.options.baseline }
+                sides = againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
+                                        options: project.options, baseOptions: baseSide.options)
+            }
         } else {
             guard args.positionals.count == 2 else {
                 return CommandLine.usageError(
@@ -74,18 +97,24 @@ enum Diff {
         }
 
         var report = DiffReport(old: old, new: new, targets: project.config.targets?.value ?? CodeTarget.defaults)
-        report.addOutageFigures(old: old, new: new, thresholds: project.config.review)
-        let allowBreaking = args.flag("--allow-breaking"), allowWorse = args.flag("--allow-worse")
+        report.base = reviewBase
+        report.projectFileName = project.file ?? baseSide.file
+        if reviewBase != nil { report.projectFile = ProjectFileReview.compare(base: baseSide.review, head: project.review) }
+        // The base's thresholds judge: a change cannot loosen what decides "worse".
+        report.addOutageFigures(old: old, new: new, thresholds: baseSide.config.review)
+        let allow = (breaking: args.flag("--allow-breaking"), worse: args.flag("--allow-worse"),
+                     loosen: args.flag("--allow-loosen"), widen: args.flag("--allow-widen"))
         switch args.value("--format") ?? "text" {
         case "json":
-            Output.out(report.json.rendered())
-            Output.err("policyc diff \(report.verdict(allowBreaking: allowBreaking, allowWorse: allowWorse).text)\n")
+            Output.out(report.json(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen).rendered())
+            Output.err((reviewBase.map { $0.line + "\n" } ?? "")
+                + "policyc diff \(report.verdict(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen).text)\n")
         case "markdown":
-            Output.out(report.markdown(allowBreaking: allowBreaking, allowWorse: allowWorse))
+            Output.out(report.markdown(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen))
         default:
-            Output.out(report.text(allowBreaking: allowBreaking, allowWorse: allowWorse))
+            Output.out(report.text(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen))
         }
-        return report.exitCode(allowBreaking: allowBreaking, allowWorse: allowWorse)
+        return report.exitCode(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen)
     }
 
     /// OLD and NEW, each a file or a folder. A file without a readable policy name is matched
@@ -112,9 +141,11 @@ enum Diff {
 
     /// The working tree against the same paths at `ref`, read with git; files added or deleted
     /// since then count.
-    static func againstRevision(_ ref: String, paths: [String], options: CheckOptions) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
+    static func againstRevision(_ ref: String, paths: [String], options: CheckOptions,
+                                baseOptions: CheckOptions? = nil) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
         func gitError(_ f: Git.Failure) -> Files.ReadError { Files.ReadError(path: ref, message: f.message) }
         if case .failure(let f) = Git.verify(ref: ref) { return .failure(gitError(f)) }
+        let baseOptions = baseOptions ?? options
         let entries: [Git.Entry]
         switch Git.list(ref: ref, paths: paths) {
         case .failure(let f): return .failure(gitError(f))
@@ -126,7 +157,7 @@ enum Diff {
             switch Git.blob(entry.object) {
             case .failure(let f): return .failure(gitError(f))
             case .success(let bytes):
-                oldFiles.append(Checker.check(bytes, path: entry.path, options: options))
+                oldFiles.append(Checker.check(bytes, path: entry.path, options: baseOptions))
                 oldBytes.append(bytes)
             }
         }

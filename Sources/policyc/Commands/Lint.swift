@@ -60,21 +60,7 @@ enum Lint {
         if let out = args.value("--write-baseline") {
             return writeBaseline(out, args: args, project: project)
         }
-        if let path = args.value("--baseline") ?? project.config.baseline.map({ project.resolve($0.value) }) {
-            switch Files.read(path) {
-            case .failure(let error):
-                Output.err("error: \(error.message)\n")
-                return 2
-            case .success(let bytes):
-                switch Baseline.parse(bytes, file: path) {
-                case .failure(let problem):
-                    Output.err("error: \(problem.message)\n")
-                    return 2
-                case .success(let baseline):
-                    project.options.baseline = baseline
-                }
-            }
-        }
+        guard project.readBaseline(args) else { return 2 }
         // The parser already refused any other value.
         let format = ReportFormat(rawValue: args.value("--format") ?? "text") ?? .text
         let strict = args.flag("--strict")
