@@ -31,6 +31,16 @@ fun main() {
     check(p.BACKOFF_STRATEGY_KIND == AndroidPlayerPolicy.BackoffStrategy.FULL_JITTER, "the backoff strategy as an enum")
     check(!p.RETRY_REFUSED_PREFETCH, "a refused prefetch is not retried")
 
+    // One ticket call through the generated retry loop: 503 with Retry-After 2 s, then the tickets.
+    var now = 1_000_000L
+    val answers = listOf(AndroidPlayerPolicy.AttemptResult(503, "overloaded", "2"), AndroidPlayerPolicy.AttemptResult(200))
+    val call = p.callWithRetries(p.INTERACTIVE, AndroidPlayerPolicy.RetryBudget { now }, { now }, { now }, { ms -> now += Math.ceil(ms).toLong() },
+                                 { 0.5 }) { n, timeoutMs ->
+        check(timeoutMs == 8_000L, "each attempt gets the profile's timeout: $timeoutMs")
+        answers[n]
+    }
+    check(call.reason == AndroidPlayerPolicy.Reason.SUCCEEDED && call.attempts == 2 && call.waitsMs == listOf(2500.0), "the call: $call")
+
     var clock = 0L
     val budget = AndroidPlayerPolicy.RetryBudget { clock }
     var granted = 0
