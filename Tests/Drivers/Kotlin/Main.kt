@@ -5,6 +5,7 @@
 //                           prints what the hostile policy's strings hold, UTF-16 unit by unit
 //   Main --answers CASES    answers every case for each policy, for comparison with the other
 //                           languages (see GeneratorCompileTests.cases)
+//   Main --retry-after CASES  reads every Retry-After case with PlaybackPolicy.parseRetryAfter
 //   Main --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
 //                           (see CallTranscripts for the format and what is printed)
 import wandura.policies.ExoticPolicy
@@ -255,6 +256,17 @@ fun runCall(f: List<String>): String {
 }
 
 fun main(args: Array<String>) {
+    if (args.size == 2 && args[0] == "--retry-after") {
+        val out = StringBuilder()
+        for (line in File(args[1]).readLines()) {
+            if (line.length == 0) continue
+            val f = line.split("\t")
+            val seconds = PlaybackPolicy.parseRetryAfter(java.net.URLDecoder.decode(f[0], "UTF-8"), f[1].toLong())
+            out.append(if (seconds == null) "none" else bits(seconds)).append('\n')
+        }
+        print(out)
+        return
+    }
     if (args.size == 2 && args[0] == "--calls") {
         val out = StringBuilder()
         for (line in File(args[1]).readLines()) if (line.length > 0 && !line.startsWith("#")) out.append(runCall(line.split("\t"))).append('\n')

@@ -7,6 +7,7 @@
 //                             prints what the hostile policy's strings hold, scalar by scalar
 //   driver --answers CASES    answers every case for each policy, for comparison with the other
 //                             languages (see GeneratorCompileTests.cases)
+//   driver --retry-after CASES  reads every Retry-After case with PlaybackPolicy.parseRetryAfter
 //   driver --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
 //                             (see CallTranscripts for the format and what is printed)
 import Foundation
@@ -299,6 +300,15 @@ let arguments = CommandLine.arguments
 let status = await Task.detached { () async -> Int32 in
     if arguments.count == 3 && arguments[1] == "--answers" { return runAnswers(arguments[2]) }
     if arguments.count == 3 && arguments[1] == "--calls" { return await runCalls(arguments[2]) }
+    if arguments.count == 3 && arguments[1] == "--retry-after", let text = try? String(contentsOfFile: arguments[2], encoding: .utf8) {
+        var out = ""
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            out += (PlaybackPolicy.parseRetryAfter(String(f[0]).removingPercentEncoding!, nowMs: Int64(f[1])!).map(bits) ?? "none") + "\n"
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+        return 0
+    }
     if arguments.count == 2 { return runVectors(arguments[1]) }
     print("usage: driver VECTORS.tsv | driver --answers CASES.tsv")
     return 2
