@@ -7,11 +7,13 @@ import PackageDescription
 //        ↑
 //   PolicyCheck    the language, the rule catalog, fixes, the project file
 //        ↑
+//   PolicyWorkspace  which files are policies, paths, the output folder's plan  (on PolicyCheck)
+//        ↑
 //   PolicyReport · PolicyCodegen · PolicySimulation      (each on PolicyCheck alone)
 //        ↑
 //   PolicyReview   diff, explain                          (+ Report, Simulation)
 //        ↑
-//   PolicyEditor   the language server's answers          (+ everything below)
+//   PolicyEditor   the language server's answers          (+ everything below, Workspace too)
 //        ↑
 //   PolicyKit      re-exports them all, for policyc, the plugin and Fuzz/
 //        ↑
@@ -39,9 +41,10 @@ let package = Package(
         .target(name: "PolicyCheck", dependencies: ["PolicySource"]),
         .target(name: "PolicyReport", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),
+        .target(name: "PolicyWorkspace", dependencies: ["PolicySource", "PolicyCheck"]),
         .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: simulationOptimized),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
-        .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen"]),
+        .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace"]),
         .target(name: "PolicyKit", dependencies: ["PolicyEditor"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
@@ -63,6 +66,7 @@ let package = Package(
         .testTarget(name: "PolicyCodegenTests", dependencies: ["PolicyCodegen", "TestSupport"]),
         .testTarget(name: "PolicySimulationTests", dependencies: ["PolicySimulation", "PolicyReport", "PolicyCodegen", "TestSupport"]),
         .testTarget(name: "PolicyReviewTests", dependencies: ["PolicyReview", "TestSupport"]),
+        .testTarget(name: "PolicyWorkspaceTests", dependencies: ["PolicyWorkspace", "TestSupport"]),
         .testTarget(name: "PolicyEditorTests", dependencies: ["PolicyEditor", "TestSupport"]),
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit", "TestSupport"]),
         .testTarget(name: "policycTests", dependencies: ["policyc", "TestSupport"]),

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from review_bench import review_section
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 WORK = os.path.join(HERE, ".work")
@@ -197,6 +199,7 @@ def main():
     ap.add_argument("--results", default=os.path.join(WORK, "results.json"))
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     ap.add_argument("--simulate-runs", type=int, default=3, help="rounds of `policyc simulate`: 100 000 clients ten times, 1 000 000 once (0: skip)")
+    ap.add_argument("--review-runs", type=int, default=5, help="runs of `policyc diff --base` on 1 and 30 changed policies (0: skip)")
     a = ap.parse_args()
     for name in ("policyc", "floor", "measure", "corpus", "cjs", "release", "results"):
         if getattr(a, name):
@@ -483,6 +486,8 @@ def main():
         results["lsp"] = lsp
 
     missed += simulate_section(policyc, a.simulate_runs, results, problems)
+    # Review is timed with the binary users run: the release one when built.
+    missed += review_section(a.release or policyc, a.review_runs, WORK, spawn, fmt_time, results, problems)
     # Every 1 MiB shape: within HOSTILE_RATIO of libyaml's parse of it, in at most 32 MiB.
     if shape_names:
         # Both binaries against the floor: the normal build (`swift build -c release`) and, when

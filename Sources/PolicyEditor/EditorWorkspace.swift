@@ -4,6 +4,7 @@ import PolicyReport
 import PolicyCodegen
 import PolicySimulation
 import PolicyReview
+import PolicyWorkspace
 
 /// The files an editor works on: the open documents and the policy files on disk that `lint`
 /// would check with them. Checks open documents as `lint` checks files (a scenario with the
@@ -59,11 +60,11 @@ public struct EditorWorkspace: Sendable {
     public private(set) var disk: [String: DiskFile] = [:]
 
     public init(folders: [String] = []) {
-        self.folders = folders.map(Self.trimmingSlash)
+        self.folders = folders.map(PolicyPaths.trimmed)
     }
 
     public mutating func setFolders(_ folders: [String]) {
-        self.folders = folders.map(Self.trimmingSlash)
+        self.folders = folders.map(PolicyPaths.trimmed)
         sets = sets.filter { self.folders.contains($0.key) }
         placesChanged()
     }
@@ -83,10 +84,6 @@ public struct EditorWorkspace: Sendable {
     mutating func placesChanged() {
         for key in open.keys { open[key]!.checked = nil }
         disk = disk.filter { order(of: $0.key) != nil }
-    }
-
-    static func trimmingSlash(_ path: String) -> String {
-        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     // MARK: paths

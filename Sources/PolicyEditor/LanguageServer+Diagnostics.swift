@@ -4,6 +4,7 @@ import PolicyReport
 import PolicyCodegen
 import PolicySimulation
 import PolicyReview
+import PolicyWorkspace
 
 /// Files on disk and `textDocument/publishDiagnostics`, with the positions they carry.
 extension LanguageServer {

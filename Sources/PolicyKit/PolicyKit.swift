@@ -6,4 +6,5 @@
 @_exported import PolicyCodegen
 @_exported import PolicySimulation
 @_exported import PolicyReview
+@_exported import PolicyWorkspace
 @_exported import PolicyEditor

@@ -260,7 +260,12 @@ struct ChangeBuilder {
             with(\.base, "wait before the first retry: up to \(Wording.duration(o.base?.value ?? 0)) → \(Wording.duration(n.base?.value ?? 0))")
         }
         compare(path + ".cap", CanonicalValue.duration(o.cap), CanonicalValue.duration(n.cap), show: Show.duration) {
-            with(\.cap, "longest wait between attempts: \(Wording.duration(o.cap?.value ?? 0)) → \(Wording.duration(n.cap?.value ?? 0))")
+            var alone = o
+            alone.cap = n.cap
+            guard let before = ReachableWaits(o, backoff: oldBackoff), let after = ReachableWaits(alone, backoff: oldBackoff) else {
+                return with(\.cap, "cap \(Wording.duration(o.cap?.value ?? 0)) → \(Wording.duration(n.cap?.value ?? 0))")
+            }
+            return with(\.cap, ReachableWaits.capSentence(old: before, new: after, growth: WaitGrowth(backoff: oldBackoff)))
         }
         compare(path + ".timeout", CanonicalValue.duration(o.timeout), CanonicalValue.duration(n.timeout), show: Show.duration) {
             with(\.timeout, "each attempt may run \(Wording.duration(o.timeout?.value ?? 0)) → \(Wording.duration(n.timeout?.value ?? 0)) before it is abandoned")
@@ -346,30 +351,6 @@ enum Effects {
         case .constant: return "waits do not grow, so a long outage is retried as hard as a short one"
         case nil: return "no valid strategy (see the findings)"
         }
-    }
-
-    static func budgetRatio(old: PolicyDoc, new: PolicyDoc) -> String {
-        guard let b = old.budgetRatio?.value, let a = new.budgetRatio?.value else { return "" }
-        var out = "retry budget: at most \(Format.percent(a)) of last minute's requests instead of \(Format.percent(b)); "
-            + "during an outage retries add up to \(Format.percent(a)) to the load"
-        if let floor = new.budgetMinPerMinute?.value, floor > 0, let before = old.budgetMinPerMinute?.value {
-            let t0 = BudgetFigures(ratio: b, minPerMinute: before).floorBelowRequestsPerMinute
-            let t1 = BudgetFigures(ratio: a, minPerMinute: floor).floorBelowRequestsPerMinute
-            if t0 != t1 { out += " (the floor of \(Wording.count(floor, "retry", "retries")) a minute now governs below \(t1) requests a minute instead of \(t0))" }
-        }
-        return out
-    }
-
-    static func budgetFloor(old: PolicyDoc, new: PolicyDoc) -> String {
-        let (b, a) = (old.budgetMinPerMinute?.value ?? 0, new.budgetMinPerMinute?.value ?? 0)
-        var out = "retry budget floor: \(b) → \(a) retries a minute are always allowed"
-        if let ratio = new.budgetRatio?.value, a > 0 {
-            out += ", whatever the ratio; the floor governs for a client that sends fewer than "
-                + "\(BudgetFigures(ratio: ratio, minPerMinute: a).floorBelowRequestsPerMinute) requests a minute"
-        } else if a == 0 {
-            out += ": only the ratio limits retries"
-        }
-        return out
     }
 
     static func reuseKey(_ old: Located<[Located<ReuseKeyPart>]>?, _ new: Located<[Located<ReuseKeyPart>]>?) -> String {

@@ -139,49 +139,17 @@ extension DiffReport {
         return parts.isEmpty ? "ok" : parts.joined(separator: "<br>")
     }
 
-    /// What a bot posts: the verdict first, one section per policy with its table of changes and
-    /// its findings. Every piece of policy text is escaped (`Wording.markdown`), so none can break
-    /// the table or add markup.
-    public func markdown(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false) -> String {
+    /// What a bot posts: the verdict first, a summary table, then a `<details>` block per policy
+    /// (or per set of policies with the same changes) with its table of changes and its findings;
+    /// at most `limit` characters (see `comment`). Every piece of policy text is escaped
+    /// (`Wording.markdown`), so none can break the table, add markup or notify anyone.
+    public func markdown(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false,
+                         limit: Int = DiffReport.commentLimit, command: String = "policyc diff --format text") -> String {
         let v = verdict(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden)
-        var out = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
+        var head = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
             + Wording.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
-        if let base { out += "\n" + Wording.markdown(base.line) + "\n" }
-        out += projectFileMarkdown
-        out += waiverMarkdown
-        for p in notable {
-            out += "\n### \(p.policy.map(Wording.code) ?? "(no policy name)") — \(p.status.rawValue)\(p.moved ? ", moved" : "")\n\n"
-            if p.moved, let old = p.oldFile {
-                out += "File: \(Wording.code(old)) → \(Wording.code(p.file)) (moved)\n"
-            } else {
-                out += "File: \(Wording.code(p.file))\n"
-            }
-            if let why = p.notCompared { out += "\n⚠️ Not compared: " + Wording.markdown(why) + "\n" }
-            if !p.changes.isEmpty {
-                out += "\n| Change | Before → After | Effect | Verdict |\n|---|---|---|---|\n"
-                for c in p.changes {
-                    out += "| \(Wording.code(c.path)) | \(Wording.markdown(c.beforeText)) → \(Wording.markdown(c.afterText)) | "
-                        + "\(Wording.markdown(c.effect)) | \(DiffReport.verdictCell(c)) |\n"
-                }
-            }
-            let lines = p.profiles.flatMap { profile in profile.lines.map { (profile.name, $0) } }
-            if !lines.isEmpty {
-                out += "\n"
-                for (name, line) in lines { out += "- \(Wording.code(name)) — \(Wording.markdown(line))\n" }
-            }
-            out += OutageReview.markdown(p.outage)
-            out += scenarioMarkdown(p.scenarioChanges)
-            out += ReviewSections.fixedMarkdown(p.fixed)
-            for (title, findings) in [("New findings", p.newFindings), ("Findings already there", p.oldFindings)]
-            where !findings.isEmpty {
-                out += "\n\(title):\n\n"
-                for f in findings { out += ReviewMarkdown.item(f.diagnostic) }
-            }
-        }
-        if !quiet.isEmpty {
-            out += "\nUnchanged: " + quiet.map { $0.policy.map(Wording.code) ?? Wording.code($0.file) }.joined(separator: ", ") + "\n"
-        }
-        return out
+        if let base { head += "\n" + Wording.markdown(base.line) + "\n" }
+        return comment(head: head, limit: limit, command: command)
     }
 }
 

@@ -15,11 +15,14 @@ public struct Explanation: Sendable {
         public var outage: OutageFigures? = nil
         /// The built-in scenario that shows this profile's weakest point (`addSimulatedFigures`).
         public var weakest: WeakestPoint? = nil
+        /// The policy's strategy: how little a jittered wait can be decides which waits can happen.
+        public var backoff: Backoff? = nil
 
-        public init(profile: Policy.Profile, figures: ProfileFigures, outage: OutageFigures? = nil) {
+        public init(profile: Policy.Profile, figures: ProfileFigures, outage: OutageFigures? = nil, backoff: Backoff? = nil) {
             self.profile = profile
             self.figures = figures
             self.outage = outage
+            self.backoff = backoff
         }
     }
 
@@ -27,6 +30,8 @@ public struct Explanation: Sendable {
         public var policy: Policy
         public var profiles: [ExplainedProfile]
         public var budget: BudgetFigures
+        /// What the policy does with Retry-After, and (`addRetryAfterFigures`) what it changes.
+        public var retryAfter: RetryAfterPart
         /// The file's findings: its warnings, and the limits it breaks.
         public var findings: [Diagnostic] = []
 
@@ -76,8 +81,11 @@ public struct Explanation: Sendable {
     static func explained(_ policy: Policy, findings: [Diagnostic] = []) -> ExplainedPolicy {
         ExplainedPolicy(
             policy: policy,
-            profiles: policy.profiles.map { ExplainedProfile(profile: $0, figures: ProfileFigures($0, backoff: policy.backoff)) },
+            profiles: policy.profiles.map {
+                ExplainedProfile(profile: $0, figures: ProfileFigures($0, backoff: policy.backoff), backoff: policy.backoff)
+            },
             budget: BudgetFigures(ratio: policy.budgetRatio, minPerMinute: policy.budgetMinPerMinute),
+            retryAfter: RetryAfterPart(policy),
             findings: findings)
     }
 
@@ -116,6 +124,7 @@ public struct Explanation: Sendable {
                 "file": .string(p.policy.file),
                 "profiles": .object(profiles),
                 "budget": p.budget.json,
+                "retryAfter": p.retryAfter.json,
                 "diagnostics": .array(p.findings.map(\.json)),
             ])
         }
@@ -146,7 +155,7 @@ public struct Explanation: Sendable {
                 for sentence in Explanation.simulatedSentences(e) { out += "    \(sentence)\n" }
             }
             out += "  retry budget: \(p.budget.sentence)\n"
-            if let r = Explanation.retryAfterSentence(p.policy) { out += "  Retry-After: \(r)\n" }
+            out += "  Retry-After: \(p.retryAfter.sentence)\n"
         }
         return out
     }
@@ -178,7 +187,7 @@ public struct Explanation: Sendable {
                     + Wording.markdown((Explanation.sentences(e) + Explanation.simulatedSentences(e)).joined(separator: " ")) + "\n"
             }
             out += "- **Retry budget**: " + Wording.markdown(p.budget.sentence) + "\n"
-            if let r = Explanation.retryAfterSentence(p.policy) { out += "- **Retry-After**: " + Wording.markdown(r) + "\n" }
+            out += "- **Retry-After**: " + Wording.markdown(p.retryAfter.sentence) + "\n"
         }
         for (n, f) in notExplained.enumerated() {
             if n > 0 || !policies.isEmpty { out += "\n" }
@@ -199,9 +208,14 @@ public struct Explanation: Sendable {
     /// The profile in three sentences: attempts, backoff, worst case.
     package static func sentences(_ e: ExplainedProfile) -> [String] {
         let p = e.profile, f = e.figures
-        let steps = f.growth == .constant
+        let waits = ReachableWaits(maxRetries: p.maxRetries, base: p.baseMs, cap: p.capMs, deadline: p.deadlineMs,
+                                   backoff: e.backoff ?? (f.growth == .constant ? .constant : .exponential))
+        var steps = f.growth == .constant
             ? "every wait \(Wording.duration(p.baseMs)): constant backoff does not grow"
             : "first step up to \(Wording.duration(p.baseMs)), doubling, each at most \(Wording.duration(p.capMs))"
+        if f.growth == .doubling, let longest = waits.longest, longest < p.capMs {
+            steps += "; the longest wait that can happen is \(Wording.duration(longest)), the cap is never reached"
+        }
         var out = ["Up to \(Wording.count(f.attemptsMax, "attempt")) (the first and \(Wording.count(p.maxRetries, "retry", "retries"))); "
             + "the waits between them add up to at most \(Wording.duration(f.maxBackoffTotalMs)) (\(steps))."]
         if f.worstCaseAttempts == 0 {
@@ -227,12 +241,13 @@ extension BudgetFigures {
         ])
     }
 
-    /// "during a full outage retries add at most 10% to the requests of the last minute, or 10
-    /// retries a minute when a client sends fewer than 100 requests a minute".
+    /// "during a full outage retries add at most 10% to the requests of the last minute of a
+    /// client that sends at least 100 requests a minute; below that the floor governs: 10 retries
+    /// a minute, whatever the ratio (the ratio changes nothing there)".
     public var sentence: String {
         let head = "during a full outage retries add at most \(Format.percent(ratio)) to the requests of the last minute"
         if minPerMinute <= 0 { return head + " (no floor)" }
-        return head + ", or \(Wording.count(minPerMinute, "retry", "retries")) a minute when a client sends fewer than "
-            + "\(floorBelowRequestsPerMinute) requests a minute"
+        return head + " of a client that sends at least \(floorBelowRequestsPerMinute) requests a minute; below that the floor "
+            + "governs: \(Wording.count(minPerMinute, "retry", "retries")) a minute, whatever the ratio (the ratio changes nothing there)"
     }
 }

@@ -110,7 +110,7 @@ public enum OutageReview {
             + "recovery \(recovery(f.recoverySeconds))"
     }
 
-    static func load(_ x: Double?) -> String { x.map { Wording.number($0, places: 1) + "×" } ?? "–" }
+    static func load(_ x: Double?) -> String { Wording.times(x) }
 
 
     static func recovery(_ s: Int?) -> String { s.map { "\($0) s" } ?? "none within the run" }
@@ -170,20 +170,5 @@ extension Explanation {
     /// The standard outage's sentence and the weakest point's, when simulated.
     static func simulatedSentences(_ e: ExplainedProfile) -> [String] {
         (e.outage.map { [outageSentence($0)] } ?? []) + (e.weakest.map { [$0.sentence] } ?? [])
-    }
-
-    /// What honouring Retry-After buys and costs, as the built-in scenarios show it: in the spike
-    /// it keeps the peak down (clients come back after the spike, not in it); in the surge and
-    /// the brownout the guide's policy recovers more slowly than one that ignores it, since
-    /// viewers wait out the time the server named and the calls turned away together come back
-    /// together.
-    static func retryAfterSentence(_ p: Policy) -> String? {
-        guard p.retryAfterHonor else { return nil }
-        let jitter = Wording.duration(p.retryAfterMaxJitterMs)
-        return "honoured, with at most \(jitter) of jitter added. It keeps a short spike's peak down: clients come back "
-            + "after the spike, not in it (policyc simulate --scenario spike). It costs recovery time in a longer surge or "
-            + "brownout: viewers wait out the time the server named, and the calls it turned away together come back "
-            + "together, within \(jitter) of that time, so calls succeed again later than they would if Retry-After were "
-            + "ignored (policyc simulate --scenario surge, beside a copy with retryAfter.honor: false)."
     }
 }

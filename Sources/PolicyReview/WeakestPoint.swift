@@ -149,5 +149,6 @@ extension Explanation {
                                                                     thresholds: thresholds)
             }
         }
+        addRetryAfterFigures()
     }
 }

@@ -83,9 +83,9 @@ public struct FigureChange: Sendable, Hashable {
 
     func value(_ x: Double?) -> String {
         switch figure {
-        case .peakLoad, .peakLoad100ms: return x.map { Wording.number($0, places: 1) + "×" } ?? "–"
+        case .peakLoad, .peakLoad100ms: return Wording.times(x)
         case .sawRetry: return Wording.percent(x)
-        case .p95: return x.map { Wording.number($0 / 1000, places: 2) + " s" } ?? "no ticket"
+        case .p95: return x.map { Wording.duration(Int($0.rounded())) } ?? "no ticket"
         case .recovery: return x.map { "\(Int($0)) s" } ?? "none within the run"
         }
     }
@@ -99,11 +99,10 @@ public struct FigureChange: Sendable, Hashable {
             default: return head == nil ? "none on the head side" : "now measured"
             }
         }
-        func signed(_ x: Double, _ digits: Int) -> String { (x >= 0 ? "+" : "−") + Wording.number(abs(x), places: digits) }
         switch figure {
-        case .peakLoad, .peakLoad100ms, .p95: return b > 0 ? signed((h - b) / b * 100, 0) + " %" : signed(h - b, 2)
-        case .sawRetry: return signed(h - b, 1) + " points"
-        case .recovery: return signed(h - b, 0) + " s"
+        case .peakLoad, .peakLoad100ms, .p95: return Wording.change(b, h)
+        case .sawRetry: return Wording.points(h - b)
+        case .recovery: return Wording.difference(h - b, places: 0, unit: "s")
         }
     }
 

@@ -177,26 +177,34 @@ public enum SimulationChart {
             out += "<text transform=\"translate(18,\(Wording.number((top + bottom) / 2, places: 1))) rotate(-90)\" text-anchor=\"middle\" fill=\"#222222\">requests per second</text>\n"
         }
 
-        /// The legend: a swatch drawn like its series, then the label.
+        /// The legend: a swatch drawn like its series, then the label; items that would pass the
+        /// plot's right edge start a second row (a label is about 6.2 px a character at 11 px).
         mutating func legend(ref: String) {
-            var lx = left
-            func item(_ label: String, _ swatch: (String, String) -> String) {
-                out += swatch(Wording.number(lx, places: 1), Wording.number(lx + 14, places: 1))
-                out += "<text x=\"\(Wording.number(lx + 19, places: 1))\" y=\"48\" fill=\"#222222\">\(xml(label))</text>\n"
-                lx += 30 + Double(label.count) * 6.2
+            var lx = left, row = 0.0
+            func item(_ label: String, _ swatch: (String, String, Double) -> String) {
+                let width = 19 + Double(label.count) * 6.2
+                if lx > left, lx + width > right {
+                    lx = left
+                    row += 1
+                }
+                out += swatch(Wording.number(lx, places: 1), Wording.number(lx + 14, places: 1), row * 14)
+                out += "<text x=\"\(Wording.number(lx + 19, places: 1))\" y=\"\(Int(48 + row * 14))\" fill=\"#222222\">\(xml(label))</text>\n"
+                lx += width + 11
             }
-            func box(_ color: String, _ opacity: String = "0.85") -> (String, String) -> String {
-                { x0, _ in "<rect x=\"\(x0)\" y=\"39\" width=\"14\" height=\"10\" fill=\"\(color)\" fill-opacity=\"\(opacity)\"/>\n" }
+            func box(_ color: String, _ opacity: String = "0.85") -> (String, String, Double) -> String {
+                { x0, _, dy in "<rect x=\"\(x0)\" y=\"\(Int(39 + dy))\" width=\"14\" height=\"10\" fill=\"\(color)\" fill-opacity=\"\(opacity)\"/>\n" }
             }
-            func line(_ color: String, _ width: String, _ dash: String?) -> (String, String) -> String {
-                { x0, x1 in
-                    "<line x1=\"\(x0)\" x2=\"\(x1)\" y1=\"44\" y2=\"44\" stroke=\"\(color)\" stroke-width=\"\(width)\""
+            func line(_ color: String, _ width: String, _ dash: String?) -> (String, String, Double) -> String {
+                { x0, x1, dy in
+                    "<line x1=\"\(x0)\" x2=\"\(x1)\" y1=\"\(Int(44 + dy))\" y2=\"\(Int(44 + dy))\" stroke=\"\(color)\" stroke-width=\"\(width)\""
                         + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "") + "/>\n"
                 }
             }
+            // A long revision (a full SHA, a long branch) is shortened: the legend names, the title tells.
+            let shownRef = ref.count > 20 ? String(ref.prefix(19)) + "…" : ref
             item(baseRun == nil ? "first attempts" : "head: first attempts", box(firstColor))
             item(baseRun == nil ? "retries" : "head: retries", box(retryColor))
-            if baseRun != nil { item("base \(ref): attempts", line("#7b3294", "2", "5 3")) }
+            if baseRun != nil { item("base \(shownRef): attempts", line("#7b3294", "2", "5 3")) }
             item("successes", line(successColor, "2", nil))
             item("capacity", line("#222222", "1.5", "6 4"))
             item("normal calls", line("#333333", "1.5", "2 3"))

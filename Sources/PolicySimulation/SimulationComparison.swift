@@ -16,6 +16,16 @@ public struct SimulationComparison: Sendable {
         self.head = head
     }
 
+    /// The head's profiles, in its order, whose retry values (the profile's and the policy's: what
+    /// a run reads) differ from the base's profile of the same name; every one when there is no
+    /// base, a new one always.
+    public static func changedProfiles(base: Policy?, head: Policy) -> [String] {
+        head.profiles.filter { p in
+            guard let base, let before = base.profiles.first(where: { $0.name == p.name }) else { return true }
+            return SimulatedValues(base, before) != SimulatedValues(head, p)
+        }.map(\.name)
+    }
+
     /// "playback · interactive · outage (seed 1): base main → head Policies/playback.yaml".
     public var title: String {
         "\(printable(head.policy)) · \(printable(head.profile)) · \(printable(head.scenario.name)) (seed \(head.seed)): "
@@ -32,10 +42,7 @@ public struct SimulationComparison: Sendable {
         }
         func change(_ a: Double?, _ b: Double?) -> String {
             guard let a, let b else { return a == nil && b == nil ? "" : "–" }
-            if a == b { return "unchanged" }
-            guard a != 0 else { return b > a ? "up" : "down" }
-            let pct = (b - a) / abs(a) * 100
-            return (pct > 0 ? "+" : "") + Wording.number(pct, places: 1) + " %"
+            return Wording.change(a, b)
         }
         let b = base?.summary, h = head.summary
         func d(_ x: Int?) -> Double? { x.map(Double.init) }
@@ -56,12 +63,18 @@ public struct SimulationComparison: Sendable {
         ]
     }
 
-    /// Text: the title, the two sparklines, and a column per side with the change.
+    /// The largest attempts in a second of either side: the top of the scale both share.
+    var sharedTop: Int {
+        max(head.series.map(\.attempts).max() ?? 0, base?.series.map(\.attempts).max() ?? 0)
+    }
+
+    /// Text: the title, the two sparklines on one scale, and a column per side with the change.
     public var text: String {
         var out = "\(title)\n"
-        if let base { out += "  base \(Sparkline.line(base.series.map(\.attempts)))  \(base.loadNote)\n" }
+        let top = sharedTop
+        if let base { out += "  base \(Sparkline.line(base.series.map(\.attempts), top: top))  \(base.loadNote(top: top))\n" }
         else { out += "  base: the policy is not in \(printable(ref))\n" }
-        out += "  head \(Sparkline.line(head.series.map(\.attempts)))  \(head.loadNote)\n"
+        out += "  head \(Sparkline.line(head.series.map(\.attempts), top: top))  \(head.loadNote(top: top))\n"
         let r = rows
         let w0 = r.map(\.figure.count).max() ?? 0, w1 = max(4, r.map(\.base.count).max() ?? 0), w2 = max(4, r.map(\.head.count).max() ?? 0)
         func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
@@ -85,9 +98,14 @@ public struct SimulationComparison: Sendable {
         let baseValues = base.map { SimulationComparison.buckets($0.series.map(\.attempts), points) }
         let top = max(headValues.max() ?? 0, baseValues?.max() ?? 0, 1)
         let labels = SimulationComparison.bucketStarts(head.series.count, points)
-        out += "\nAttempts per second: the first line base, the second head.\n\n"
-        out += "```mermaid\nxychart-beta\n"
-        out += "    title \"attempts per second\"\n"
+        // GitHub's mermaid draws no legend: the lines get fixed colours, named in the title and above.
+        let colors = (base: "#7b3294", head: "#f28e2b")
+        let palette = baseValues == nil ? colors.head : "\(colors.base), \(colors.head)"
+        out += baseValues == nil
+            ? "\nAttempts per second of head (the orange line); the policy is not in \(Wording.code(ref)).\n\n"
+            : "\nAttempts per second: base \(Wording.code(ref)) is the purple line, head the orange line.\n\n"
+        out += "```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"\(palette)\"}}}}%%\nxychart-beta\n"
+        out += "    title \"attempts per second: " + (baseValues == nil ? "head (orange)" : "base (purple), head (orange)") + "\"\n"
         out += "    x-axis \"s\" [\(labels.map(String.init).joined(separator: ", "))]\n"
         out += "    y-axis \"attempts/s\" 0 --> \(Int(SimulationChart.axis(Double(top) * 1.05).max))\n"
         if let baseValues { out += "    line [\(baseValues.map(String.init).joined(separator: ", "))]\n" }
@@ -140,5 +158,31 @@ public struct SimulationComparison: Sendable {
             out += "<g transform=\"translate(0,\(i * h))\">\n" + SimulationChart.chart(c.head, base: c.base, ref: c.ref, title: c.title) + "</g>\n"
         }
         return out + "</svg>\n"
+    }
+}
+
+/// Everything of a policy and one of its profiles that a run reads (`ClientRules`): two profiles
+/// with equal values here give equal runs.
+struct SimulatedValues: Equatable {
+    var profile: [Int]
+    var kind: ProfileKind
+    var backoff: Backoff
+    var honor: Bool
+    var jitter: Int
+    var ratio: String
+    var floor: Int
+    var network: Bool
+    var statuses: Set<Int>
+
+    init(_ policy: Policy, _ p: Policy.Profile) {
+        profile = [p.maxRetries, p.baseMs, p.capMs, p.timeoutMs, p.deadlineMs]
+        kind = p.kind
+        backoff = policy.backoff
+        honor = policy.retryAfterHonor
+        jitter = policy.retryAfterMaxJitterMs
+        ratio = policy.budgetRatio.canonical
+        floor = policy.budgetMinPerMinute
+        network = policy.retryOnNetwork
+        statuses = Set(policy.retryStatuses)
     }
 }

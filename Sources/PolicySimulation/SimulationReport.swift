@@ -160,8 +160,10 @@ extension SimulationRun {
     }
 
     /// "peak 4.1× of normal at 61 s; █ = 3412 attempts/s".
-    var loadNote: String {
-        let top = series.map(\.attempts).max() ?? 0
+    var loadNote: String { loadNote(top: series.map(\.attempts).max() ?? 0) }
+
+    /// The note with `top`, the value █ stands for (shared by two sparklines side by side).
+    func loadNote(top: Int) -> String {
         var note = "0–\(scenario.seconds) s"
         if let peak = summary.peakLoad, let at = summary.peakSecond {
             note += "; peak \(Wording.times(peak)) of normal at \(at) s"
@@ -201,7 +203,9 @@ extension SimulationRun {
 enum Sparkline {
     static let levels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
-    static func line(_ values: [Int], width: Int = 60) -> String {
+    /// `top`: the value █ stands for; by default the largest of `values`. Two lines drawn with
+    /// the same `top` share one scale.
+    static func line(_ values: [Int], width: Int = 60, top shared: Int? = nil) -> String {
         guard !values.isEmpty else { return "" }
         let columns = min(width, values.count)
         var peaks: [Int] = []
@@ -209,7 +213,7 @@ enum Sparkline {
             let from = c * values.count / columns, to = max(from + 1, (c + 1) * values.count / columns)
             peaks.append(values[from..<to].max() ?? 0)
         }
-        let top = peaks.max() ?? 0
+        let top = max(shared ?? 0, peaks.max() ?? 0)
         return String(peaks.map { v in
             top == 0 ? levels[0] : levels[Int((Double(v) / Double(top) * Double(levels.count - 1)).rounded())]
         })

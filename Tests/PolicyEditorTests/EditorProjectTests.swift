@@ -6,6 +6,7 @@ import Testing
 @testable import PolicySimulation
 @testable import PolicyReview
 @testable import PolicyEditor
+@testable import PolicyWorkspace
 @testable import TestSupport
 
 /// What the editor checks together and how it reads each YAML file: the policy set of a workspace

@@ -6,6 +6,7 @@ import Testing
 @testable import PolicySimulation
 @testable import PolicyReview
 @testable import PolicyEditor
+@testable import PolicyWorkspace
 @testable import TestSupport
 
 /// The language server's protocol, message by message, without a process: the life cycle,

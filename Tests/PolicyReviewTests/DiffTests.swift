@@ -91,7 +91,7 @@ struct DiffEquivalenceTests {
         #expect(text.contains("\nplayback (Policies/a.yaml → Policies/b.yaml, moved): unchanged\n"), "\(text)")
         #expect(!text.contains("unchanged: playback"))
         let md = r.markdown(allowBreaking: false)
-        #expect(md.contains("### `playback` — unchanged, moved"), "\(md)")
+        #expect(md.contains("<summary><b>`playback`</b> — unchanged, moved (0 changes)</summary>"), "\(md)")
         #expect(md.contains("File: `Policies/a.yaml` → `Policies/b.yaml` (moved)"))
         #expect(compact(r.json).contains(#""file":"Policies/b.yaml","likelyRename":null,"moved":true,"oldFile":"Policies/a.yaml""#))
 
@@ -127,7 +127,8 @@ struct DiffChangeTests {
         Case(from: "base: 500ms", to: "base: 1s", path: "retry.profiles.interactive.base", before: "500", after: "1000",
              effect: "wait before the first retry: up to 500 ms → 1 s; waits between attempts add up to at most 3.5 s → 7 s"),
         Case(from: "cap: 8s", to: "cap: 1s", path: "retry.profiles.interactive.cap", before: "8000", after: "1000",
-             effect: "longest wait between attempts: 8 s → 1 s; waits between attempts add up to at most 3.5 s → 2.5 s"),
+             // 3 retries from 500 ms wait at most 500 ms, 1 s and 2 s: the longest wait that can happen is 2 s, not 8 s.
+             effect: "longest wait between attempts: 2 s → 1 s; waits between attempts add up to at most 3.5 s → 2.5 s"),
         Case(from: "timeout: 8s", to: "timeout: 5s", path: "retry.profiles.interactive.timeout", before: "8000", after: "5000",
              // starts 0, 5.5 s, 11.5 s (< 15 s), then 19.5 s: 3 attempts; 11.5 + 5 = 16.5 → 15 s.
              effect: "each attempt may run 8 s → 5 s before it is abandoned; in the worst case 2 → 3 attempts start before the deadline"),
@@ -159,7 +160,8 @@ struct DiffChangeTests {
         Case(from: "ratio: 10%", to: "ratio: 20%", path: "retry.budget.ratio", before: "10", after: "20",
              effect: "retry budget: at most 20% of last minute's requests instead of 10%"),
         Case(from: "ratio: 10%", to: "ratio: 2.5%", path: "retry.budget.ratio", before: "10", after: "2.5",
-             effect: "(the floor of 10 retries a minute now governs below 400 requests a minute instead of 100)"),
+             effect: "for a client that sends at least 400 requests a minute; below 100 requests a minute the floor of 10 retries a minute "
+                 + "governs either way, and the ratio changes nothing there (from 100 to 400 requests a minute the floor now governs)"),
         Case(from: "minPerMinute: 10", to: "minPerMinute: 5", path: "retry.budget.minPerMinute", before: "10", after: "5",
              effect: "retry budget floor: 10 → 5 retries a minute are always allowed, whatever the ratio; the floor governs for a client that sends fewer than 50 requests a minute"),
         Case(from: "ahead: 2", to: "ahead: 1", path: "prefetch.ahead", before: "2", after: "1",

@@ -158,9 +158,11 @@ struct ExplainReportTests {
         #expect(e.text.contains("2 attempts of 4 start before the 15 s deadline"))
         #expect(e.text.contains("A viewer waits at most 15 s before Retry shows."))
         // Issue 39, item 21: whole words, the unit of each number said.
-        #expect(e.text.contains("retry budget: during a full outage retries add at most 10% to the requests of the last minute, "
-            + "or 10 retries a minute when a client sends fewer than 100 requests a minute\n"), "\(e.text)")
-        #expect(e.markdown.contains("or 10 retries a minute when a client sends fewer than 100 requests a minute\n"))
+        // Issue 46, item 6: where the floor governs, and that the ratio then changes nothing.
+        #expect(e.text.contains("retry budget: during a full outage retries add at most 10% to the requests of the last minute "
+            + "of a client that sends at least 100 requests a minute; below that the floor governs: 10 retries a minute, "
+            + "whatever the ratio (the ratio changes nothing there)\n"), "\(e.text)")
+        #expect(e.markdown.contains("below that the floor governs: 10 retries a minute, whatever the ratio (the ratio changes nothing there)\n"))
         #expect(e.markdown.contains("| `interactive` | interactive | 4 | 3.5 s | 2 | 15 s |"))
         #expect(e.markdown.contains("| `background` | background | 6 | 31 s | 6 | 2 min |"))
     }

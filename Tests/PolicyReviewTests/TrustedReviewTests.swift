@@ -109,7 +109,7 @@ struct TrustedReviewTests {
         let changes = DiffReport.judge(policy: "downloads", head: Self.figures("outage", peak: 14.7), base: nil, isNew: true,
                                        guide: Self.figures("outage", peak: 6.6), thresholds: ReviewThresholds())
         #expect(changes.map(\.figure) == [.peakLoad])
-        #expect(changes[0].line == "interactive in scenario outage: peak load 14.7× where the guide's policy has 6.6× (+123 %)")
+        #expect(changes[0].line == "interactive in scenario outage: peak load 14.7× where the guide's policy has 6.60× (+122.7 %)")
         #expect(changes[0].json["change"] == .double(122.73) && changes[0].json["guide"] == .double(6.6))
         // As good as the guide's: nothing to say.
         #expect(DiffReport.judge(policy: "d", head: Self.figures(), base: nil, isNew: true, guide: Self.figures(),

@@ -32,7 +32,7 @@ struct WeakestPointTests {
         let w = try Self.pick(head, guide: guide)
         #expect(w.scenario == "spike")
         #expect(w.worseThanGuide.map(\.figure) == [.peakLoad])
-        #expect(w.sentence.hasPrefix("Weakest point of the built-in scenarios: spike (five times the calls for 5 s (a push notification)): peak load 20.3× where the guide's policy has 7.0×"))
+        #expect(w.sentence.hasPrefix("Weakest point of the built-in scenarios: spike (five times the calls for 5 s (a push notification)): peak load 20.3× where the guide's policy has 7.00×"))
         #expect(w.sentence.hasSuffix(" (policyc simulate --scenario spike)."))
         // No recovery where the guide's policy recovers outranks any finite move.
         var never = head
@@ -60,7 +60,7 @@ struct WeakestPointTests {
                     Self.figures("reset", peak: 3, failed: 5, recovery: 0)]
         let w = try Self.pick(same, guide: same)
         #expect(w.scenario == "spike" && w.worseThanGuide.isEmpty)
-        #expect(w.sentence.contains("viewers who see Retry 30 %, peak load 7.0× of normal, recovery 5 s; no built-in scenario shows it worse than the guide's own policy"))
+        #expect(w.sentence.contains("viewers who see Retry 30 %, peak load 7.00× of normal, recovery 5 s; no built-in scenario shows it worse than the guide's own policy"))
         // No recovery within the run is harder than any share of failed calls.
         var stuck = same
         stuck[2].recoverySeconds = nil
@@ -102,7 +102,8 @@ struct WeakestPointTests {
             #expect(Scenario.builtinNames.contains(w.scenario))
         }
         #expect(e.text.contains("no built-in scenario shows it worse than the guide's own policy"))
-        #expect(e.text.contains("  Retry-After: honoured, with at most 1 s of jitter added. It keeps a short spike's peak down"))
+        #expect(e.text.contains("  Retry-After: honoured, with at most 1 s of random wait added: clients wait as long as the servers ask. "
+            + "Simulated both ways; interactive: in the spike peak load "))
         #expect(e.markdown.contains("- **Retry-After**: honoured"))
         let json = e.json.rendered(pretty: false)
         #expect(json.contains(#""weakestPoint":{"#))

@@ -26,13 +26,13 @@ struct WorseReviewTests {
         let changes = compare(Self.figures(), Self.figures(peak: 4.9, failed: 15.1, p95: 2600, recovery: 16))
         #expect(changes.map(\.figure) == [.peakLoad, .sawRetry, .p95, .recovery])
         #expect(changes.allSatisfy { $0.worse })
-        #expect(changes[0].line == "interactive in scenario surge: peak load 4.0× → 4.9× (+23 %)")
+        #expect(changes[0].line == "interactive in scenario surge: peak load 4.00× → 4.90× (+22.5 %)")
         #expect(changes[1].line == "interactive in scenario surge: viewers who see Retry 10 % → 15.1 % (+5.1 points)")
         #expect(changes[2].change == "+30 %")
         #expect(changes[3].change == "+11 s")
         let verdict = WorseReview.verdict(changes)
-        #expect(verdict == "worse in an outage: policy playback, interactive in scenario surge: peak load 4.0× → 4.9× (+23 %) (and 3 more)")
-        #expect(compact(changes[0].json) == #"{"base":4,"change":22.5,"changeText":"+23 %","figure":"peakLoad","guide":null,"head":4.9,"newPolicy":false,"policy":"playback","profile":"interactive","scenario":"surge","withinGuide":false}"#)
+        #expect(verdict == "worse in an outage: policy playback, interactive in scenario surge: peak load 4.00× → 4.90× (+22.5 %) (and 3 more)")
+        #expect(compact(changes[0].json) == #"{"base":4,"change":22.5,"changeText":"+22.5 %","figure":"peakLoad","guide":null,"head":4.9,"newPolicy":false,"policy":"playback","profile":"interactive","scenario":"surge","withinGuide":false}"#)
     }
 
     @Test func noRecoveryOrNoTicketIsWorseAndTheReverseBetter() {

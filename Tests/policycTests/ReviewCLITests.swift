@@ -131,7 +131,7 @@ struct ReviewCLITests {
         r = try policycRun(["diff", "--base", "HEAD", "--format", "markdown", "."], in: repo.appendingPathComponent("Policies"))
         #expect(r.status == 1)
         #expect(r.stdout.hasPrefix("❌ **policyc diff fails**"))
-        #expect(r.stdout.contains("### `downloads` — removed"))
+        #expect(r.stdout.contains("<b>`downloads`</b> — removed"))
         #expect(r.stdout.contains("| `policy` | downloads → none |"))
 
         // The whole folder deleted: every policy removed.
@@ -416,7 +416,7 @@ struct ReviewCLITests {
         #expect((byName["playback"]?["likelyRename"] as? [String: Any])?["to"] as? String == "player")
 
         r = try policycRun(["diff", "--base", "HEAD", "--format", "markdown", "--allow-breaking"], in: repo)
-        #expect(r.stdout.contains("### `downloads` — unchanged, moved\n\nFile: `Policies/downloads.yaml` → `Policies/sync/downloads.yaml` (moved)\n"), "\(r.stdout)")
+        #expect(r.stdout.contains("<b>`downloads`</b> — unchanged, moved (0 changes)</summary>\n\nFile: `Policies/downloads.yaml` → `Policies/sync/downloads.yaml` (moved)\n"), "\(r.stdout)")
     }
 }
 

@@ -274,7 +274,7 @@ import Testing
 
         let markdown = try CLI.policyc(args + ["--format", "markdown"], in: dir)
         #expect(markdown.out.contains("| Figure | Base (`HEAD`) | Head | Change |"))
-        #expect(markdown.out.contains("```mermaid\nxychart-beta\n"))
+        #expect(markdown.out.contains("```mermaid\n%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"#7b3294, #f28e2b\"}}}}%%\nxychart-beta\n"))
         #expect(markdown.out.contains("<details>") && markdown.out.contains("</details>"))
         // Two lines of at most 60 points.
         let lines = markdown.out.split(separator: "\n").filter { $0.hasPrefix("    line [") }
@@ -284,6 +284,25 @@ import Testing
         let svg = try CLI.policyc(args + ["--format", "svg"], in: dir)
         #expect(svg.out.contains("stroke-dasharray=\"5 3\""))
         #expect(svg.out.contains(">base HEAD: attempts</text>") && svg.out.contains(">head: first attempts</text>"))
+    }
+
+    /// Issue 46, item 7: every profile whose retry values differ, each side by side; `--profile`
+    /// the one named.
+    @Test func everyChangedProfileSideBySide() throws {
+        let dir = try Self.repository()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // maxRetries (interactive) and the ratio (every profile): both profiles.
+        try CLI.write(CLI.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 2 ")
+            .replacingOccurrences(of: "ratio: 10%", with: "ratio: 5%"), to: "Policies/playback.yaml", in: dir)
+        let text = try CLI.policyc(["simulate", "--base", "HEAD", "--scenario", "small.yaml"], in: dir)
+        #expect(text.status == 0, "\(text.err)")
+        #expect(text.out.contains("playback · interactive · small (seed 1): base HEAD → head Policies/playback.yaml\n"), "\(text.out)")
+        #expect(text.out.contains("playback · background · small (seed 1): base HEAD → head Policies/playback.yaml\n"), "\(text.out)")
+        let json = try CLI.json(try CLI.policyc(["simulate", "--base", "HEAD", "--scenario", "small.yaml", "--format", "json"], in: dir).out)
+        let runs = try #require(json["runs"] as? [[String: Any]])
+        #expect(runs.map { "\($0["side"] ?? "") \($0["profile"] ?? "")" } == ["base interactive", "head interactive", "base background", "head background"])
+        let one = try CLI.policyc(["simulate", "--base", "HEAD", "--scenario", "small.yaml", "--profile", "background"], in: dir)
+        #expect(one.out.contains("· background ·") && !one.out.contains("· interactive ·"), "\(one.out)")
     }
 
     /// The side-by-side chart is a picture a real renderer draws: the head's areas and the base's
@@ -440,16 +459,16 @@ import Testing
         let text = try CLI.policyc(["diff", "Policies", "new"], in: dir)
         #expect(text.status == 0, "\(text)")
         #expect(text.out.contains("  outage (simulated with 'policyc simulate --scenario outage': 100000 devices"))
-        #expect(text.out.contains("    interactive: in a 30 s outage: peak load 4.3× → 2.2× of normal; viewers who see Retry "))
-        #expect(text.out.contains("    background: in a 30 s outage: peak load 6.6× of normal (unchanged); calls that fail "))
+        #expect(text.out.contains("    interactive: in a 30 s outage: peak load 4.25× → 2.16× of normal; viewers who see Retry "))
+        #expect(text.out.contains("    background: in a 30 s outage: peak load 6.55× of normal (unchanged); calls that fail "))
         let markdown = try CLI.policyc(["diff", "Policies", "new", "--format", "markdown"], in: dir)
-        #expect(markdown.out.contains("- `interactive`: in a 30 s outage: peak load 4.3× → 2.2× of normal;"))
+        #expect(markdown.out.contains("- `interactive`: in a 30 s outage: peak load 4.25× → 2.16× of normal;"))
         let json = try CLI.policyc(["diff", "Policies", "new", "--format", "json"], in: dir)
         let review = try #require((try CLI.json(json.out)["policies"] as? [[String: Any]])?.first)
         let outage = try #require(review["outage"] as? [[String: Any]])
         #expect(outage.map { $0["profile"] as? String } == ["interactive", "background"])
         #expect((outage[0]["before"] as? [String: Any])?["peakLoad"] as? Double == 4.25)
-        #expect((outage[0]["effect"] as? String)?.hasPrefix("in a 30 s outage: peak load 4.3× → 2.2× of normal") == true)
+        #expect((outage[0]["effect"] as? String)?.hasPrefix("in a 30 s outage: peak load 4.25× → 2.16× of normal") == true)
         // A change that leaves retries alone runs nothing.
         let other = try CLI.policyc(["diff", "Policies", "other"], in: dir)
         #expect(other.status == 0 && !other.out.contains("in a 30 s outage"), "\(other)")
@@ -459,7 +478,7 @@ import Testing
     @Test func explainGivesTheFiguresForOneSide() throws {
         let text = try CLI.policyc(["explain"], in: CLI.packageRoot)
         #expect(text.status == 0)
-        #expect(text.out.contains("    Simulated in a 30 s outage: peak load 4.3× of normal; viewers who see Retry "))
+        #expect(text.out.contains("    Simulated in a 30 s outage: peak load 4.25× of normal; viewers who see Retry "))
         #expect(text.out.contains("(policyc simulate --scenario outage).\n"))
         let json = try CLI.policyc(["explain", "--format", "json"], in: CLI.packageRoot)
         let profile = try #require(((try CLI.json(json.out)["policies"] as? [String: Any])?["playback"] as? [String: Any])?["profiles"] as? [String: Any])

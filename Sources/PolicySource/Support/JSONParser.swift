@@ -92,21 +92,8 @@ private struct Reader {
                     stack.append(.array([]))
                     continue next
                 }
-            case UInt8(ascii: "\""):
-                value = .string(try string())
-            case UInt8(ascii: "t"):
-                try literal("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try literal("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try literal("null")
-                value = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = try number()
             default:
-                throw fail("unexpected character '\(shown(b[i]))' where a value should be")
+                value = try scalar()
             }
             // The value is whole: add it to the innermost open container, closing containers as
             // their ends come, until a comma asks for another value or the text ends.
@@ -143,6 +130,27 @@ private struct Reader {
                     value = .object(members)
                 }
             }
+        }
+    }
+
+    /// A string, number, `true`, `false` or `null`; `i` stands at its first byte.
+    mutating func scalar() throws(JSONParser.Failure) -> JSON {
+        switch b[i] {
+        case UInt8(ascii: "\""):
+            return .string(try string())
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try number()
+        default:
+            throw fail("unexpected character '\(shown(b[i]))' where a value should be")
         }
     }
 

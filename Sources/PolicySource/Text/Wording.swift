@@ -38,6 +38,16 @@ public enum Wording {
         return "\(x)"
     }
 
+    /// `60,000`: a whole number with its thousands grouped.
+    public static func thousands(_ n: Int) -> String {
+        var digits = String(n.magnitude), out = ""
+        while digits.count > 3 {
+            out = "," + digits.suffix(3) + out
+            digits.removeLast(3)
+        }
+        return (n < 0 ? minus : "") + digits + out
+    }
+
     /// `x` with `places` decimals, rounded half away from zero; `–` when it is not a number.
     public static func number(_ x: Double, places: Int) -> String {
         guard x.isFinite else { return "–" }
@@ -64,12 +74,46 @@ public enum Wording {
         x.map { number($0, places: $0 < 10 ? 2 : 1) + "×" } ?? "–"
     }
 
-    /// "+1.5 points", "-2 points", "unchanged".
+    /// "+1.5 points", "−2 points", "unchanged".
     public static func points(_ x: Double) -> String {
-        if x == 0 { return "unchanged" }
-        var s = number(abs(x), places: 1)
-        if s.hasSuffix(".0") { s.removeLast(2) }
-        return (x > 0 ? "+" : "-") + s + " points"
+        x == 0 ? "unchanged" : signed(x, places: 1) + " points"
+    }
+
+    /// The sign every change in words carries: "+" or "−" (U+2212, the minus sign, in every
+    /// report; a bare number for a machine keeps ASCII "-").
+    public static let minus = "−"
+
+    /// "1.5", "2", "0.25": rounded to at most `places` decimals, without trailing zeros.
+    public static func decimal(_ x: Double, places: Int) -> String {
+        var s = number(x, places: places)
+        if places > 0, x.isFinite {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s == "-0" ? "0" : s
+    }
+
+    /// "+1.5", "−2", "0": rounded to at most `places` decimals (a whole number without ".0"),
+    /// with the sign of the rounded value.
+    public static func signed(_ x: Double, places: Int) -> String {
+        guard x.isFinite else { return "–" }
+        let s = decimal(abs(x), places: places)
+        if s == "0" { return "0" }
+        return (x > 0 ? "+" : minus) + s
+    }
+
+    /// How `after` compares with `before`, relative: "+61 %", "−33.3 %", "±0 %" (a change that
+    /// rounds away), "unchanged"; "up" or "down" from 0.
+    public static func change(_ before: Double, _ after: Double) -> String {
+        if before == after { return "unchanged" }
+        guard before != 0 else { return after > before ? "up" : "down" }
+        let s = signed((after - before) / abs(before) * 100, places: 1)
+        return (s == "0" ? "±0" : s) + " %"
+    }
+
+    /// A difference with its unit: "+25 s", "−3 s".
+    public static func difference(_ x: Double, places: Int, unit: String) -> String {
+        signed(x, places: places) + " " + unit
     }
 
     // MARK: markdown
@@ -78,9 +122,22 @@ public enum Wording {
     /// a block): printable (no control or bidi characters, so no new line or reordering), and
     /// every character that inline markdown, GitHub tables, HTML or math could read escaped with a
     /// backslash — which also reads fine as plain text. (`(` and `!` need no escape once `[` has one.)
+    ///
+    /// An `@name` (an owner, a team) is written as a code span, so that a comment never notifies
+    /// anyone: GitHub links a bare `@team` in every comment that repeats it.
     public static func markdown(_ text: String) -> String {
         var out = ""
-        for scalar in printable(text).unicodeScalars {
+        let scalars = Array(printable(text).unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            let scalar = scalars[i]
+            if scalar == "@", let end = mentionEnd(scalars, at: i) {
+                out += "`"
+                out.unicodeScalars.append(contentsOf: scalars[i..<end])
+                out += "`"
+                i = end
+                continue
+            }
             switch scalar {
             case "\\", "`", "*", "_", "[", "]", "<", ">", "&", "|", "~", "$", "#":
                 out += "\\"
@@ -88,8 +145,26 @@ public enum Wording {
             default:
                 out.unicodeScalars.append(scalar)
             }
+            i += 1
         }
         return out
+    }
+
+    /// The end of `@name` or `@org/team` starting at `at`, as GitHub reads a mention: not after a
+    /// letter or digit (an e-mail address); a name of letters, digits, `-`, `_`, `/` and `.` (a
+    /// final `.` or `/` left out). Nil when `at` starts no mention.
+    static func mentionEnd(_ s: [Unicode.Scalar], at: Int) -> Int? {
+        func nameCharacter(_ c: Unicode.Scalar) -> Bool {
+            (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c == "-" || c == "_" || c == "/" || c == "."
+        }
+        if at > 0, let c = Optional(s[at - 1]), (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") {
+            return nil
+        }
+        var end = at + 1
+        while end < s.count, nameCharacter(s[end]) { end += 1 }
+        while end > at + 1, s[end - 1] == "." || s[end - 1] == "/" { end -= 1 }
+        guard end > at + 1 else { return nil }
+        return end
     }
 
     /// A code span for identifiers and paths we know are plain (`retry.budget.ratio`); anything

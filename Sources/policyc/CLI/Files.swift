@@ -8,20 +8,13 @@ import Darwin
 import PolicyKit
 
 
-/// Reading inputs: files, directories (every *.yaml / *.yml below, sorted) and `-` for stdin.
+/// Reading inputs: files, directories (every *.yaml / *.yml below, sorted; `PolicyFiles`) and `-`
+/// for stdin.
 enum Files {
-    struct ReadError: Error {
-        var path: String
-        var message: String
-    }
+    typealias ReadError = PolicyFiles.ReadError
+    typealias Expanded = PolicyFiles.Expanded
 
     static let stdinPath = "<stdin>"
-
-    /// Which file a path names, whatever the spelling (an array of the two cost an allocation a file).
-    struct FileID: Hashable {
-        var device: UInt64
-        var inode: UInt64
-    }
 
     /// Expands PATH arguments to the policy files they name, in a stable order; fails on the
     /// first PATH that cannot be read. A link in a folder that names no file is a warning on
@@ -33,126 +26,9 @@ enum Files {
         return .success(expanded.paths)
     }
 
-    /// Expands every PATH it can and reports the others, so that one bad PATH does not hide the
-    /// findings of the rest. A file named twice (`Policies Policies/playback.yaml`) is read once.
-    /// What PATH arguments expand to: the files, the PATHs that could not be read (exit 2), the
-    /// folders without a policy file and the links in folders that name no file (warnings both).
-    typealias Expanded = (paths: [String], errors: [ReadError], empty: [String], skipped: [ReadError])
-
+    /// Every PATH expanded that can be, and the problems of the others (`PolicyFiles.expand`).
     static func expandAll(_ paths: [String], allowStdin: Bool) -> Expanded {
-        var out: [String] = []
-        var errors: [ReadError] = []
-        var empty: [String] = []
-        var skipped: [ReadError] = []
-        // By device and inode: `ok.yaml`, `./ok.yaml` and a link to it are one file.
-        var seen: Set<FileID> = []
-        var seenStdin = false
-        func add(_ path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return out.append(path) }  // reading it will say why
-            if seen.insert(FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted { out.append(path) }
-        }
-        for raw in paths {
-            if raw == "-" {
-                guard allowStdin else {
-                    errors.append(ReadError(path: "-", message: "standard input ('-') is accepted by 'lint' only"))
-                    continue
-                }
-                if !seenStdin { out.append("-") }
-                seenStdin = true
-                continue
-            }
-            let path = raw.count > 1 && raw.hasSuffix("/") ? String(raw.dropLast()) : raw
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                errors.append(ReadError(path: raw, message: "cannot read '\(printable(raw))': \(describeErrno())"))
-                continue
-            }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                var found: [String] = []
-                let before = (errors.count, skipped.count)
-                walk(path, into: &found, errors: &errors, skipped: &skipped)
-                // A folder some of which could not be read is not known to be empty.
-                if found.isEmpty, errors.count == before.0, skipped.count == before.1 { empty.append(raw) }
-                found.sort(by: utf8Precedes)
-                found.forEach(add)
-            } else {
-                add(path)
-            }
-        }
-        return (out, errors, empty, skipped)
-    }
-
-    static func isPolicyFile(_ name: String) -> Bool {
-        name.hasSuffix(".yaml") || name.hasSuffix(".yml")
-    }
-
-    /// Whether a folder walk takes the file `name` for a policy: a project file never is one
-    /// (named outright, any file is read as a policy).
-    static func isWalkedPolicyFile(_ name: String) -> Bool {
-        isPolicyFile(name) && !ProjectConfig.fileNames.contains(name)
-    }
-
-    /// Depth-first; hidden folders (.git, .build) and symbolic links to folders are not entered.
-    /// A folder that cannot be listed, or an entry that cannot be looked at, is an error like an
-    /// unreadable file: a walk that skipped it would report a clean run, and `generate` would
-    /// take the policies under it for gone and remove their generated files.
-    /// A link named like a policy that leads nowhere (its target is missing, or links loop) is
-    /// a warning in `skipped`: a policy that silently dropped out of the run would look clean.
-    static func walk(_ dir: String, into found: inout [String], errors: inout [ReadError], skipped: inout [ReadError]) {
-        guard let handle = opendir(dir) else {
-            errors.append(ReadError(path: dir, message: "cannot read '\(printable(dir))': \(describeErrno())"))
-            return
-        }
-        defer { closedir(handle) }
-        while true {
-            errno = 0
-            guard let entry = readdir(handle) else {
-                if errno != 0 {
-                    errors.append(ReadError(path: dir, message: "cannot read '\(printable(dir))': \(describeErrno())"))
-                }
-                return
-            }
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name == "." || name == ".." || name.hasPrefix(".") { continue }
-            let path = dir == "." ? name : dir + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else {
-                // Gone since the folder was listed: nothing to read. Anything else hides a file.
-                if errno != ENOENT {
-                    errors.append(ReadError(path: path, message: "cannot read '\(printable(path))': \(describeErrno())"))
-                }
-                continue
-            }
-            let type = info.st_mode & S_IFMT
-            if type == S_IFDIR {
-                walk(path, into: &found, errors: &errors, skipped: &skipped)
-            } else if isWalkedPolicyFile(name), type == S_IFREG || (type == S_IFLNK && isRegularFile(path)) {
-                found.append(path)
-            } else if isWalkedPolicyFile(name), type == S_IFLNK {
-                var target = stat()
-                guard stat(path, &target) != 0 else { continue }  // a link to a folder or a device: not a policy
-                let why: String
-                switch errno {
-                case ENOENT, ENOTDIR: why = "its target '\(printable(linkTarget(path)))' does not exist"
-                case ELOOP: why = "it loops"
-                default:
-                    errors.append(ReadError(path: path, message: "cannot read '\(printable(path))': \(describeErrno())"))
-                    continue
-                }
-                skipped.append(ReadError(path: path, message: "skipped '\(printable(path))': a symbolic link that leads to no file (\(why))"))
-            }
-        }
-    }
-
-    /// What a symbolic link says, as written (at most 1 KiB of it).
-    static func linkTarget(_ path: String) -> String {
-        var buffer = [CChar](repeating: 0, count: 1024)
-        let n = readlink(path, &buffer, buffer.count)
-        guard n > 0 else { return "" }
-        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        PolicyFiles.expand(paths, allowStdin: allowStdin, tree: DiskTree())
     }
 
     static func isRegularFile(_ path: String) -> Bool {
@@ -216,6 +92,64 @@ enum Files {
 
     static func describeErrno() -> String {
         String(cString: strerror(errno))
+    }
+}
+
+/// The disk as `PolicyFiles` walks it.
+struct DiskTree: FileTree {
+    func status(_ path: String) -> Result<(kind: PathKind, id: FileID), FileProblem> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(Self.problem()) }
+        return .success((Self.kind(info), FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))))
+    }
+
+    func linkKind(_ path: String) -> Result<PathKind, FileProblem> {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .failure(Self.problem()) }
+        return .success(Self.kind(info))
+    }
+
+    func names(in folder: String) -> Result<[String], FileProblem> {
+        guard let handle = opendir(folder) else { return .failure(Self.problem()) }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(handle) else { return errno == 0 ? .success(names) : .failure(Self.problem()) }
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// What a symbolic link says, as written (at most 1 KiB of it).
+    func linkTarget(_ path: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let n = readlink(path, &buffer, buffer.count)
+        guard n > 0 else { return "" }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func kind(_ info: stat) -> PathKind {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .directory
+        case S_IFLNK: return .link
+        default: return .other
+        }
+    }
+
+    /// `errno` as the walk tells reasons apart.
+    static func problem() -> FileProblem {
+        let reason: FileProblem.Reason
+        switch errno {
+        case ENOENT: reason = .noEntry
+        case ENOTDIR: reason = .notFolder
+        case ELOOP: reason = .loop
+        default: reason = .other
+        }
+        return FileProblem(reason, Files.describeErrno())
     }
 }
 

@@ -15,52 +15,17 @@ enum Git {
         var message: String
     }
 
-    /// A policy file at the revision: its path (relative to the current directory) and blob id.
-    struct Entry {
-        var path: String
-        var object: String
-        var size: Int
-    }
+    typealias Entry = GitListing.Entry
 
     /// Every policy file under `paths` at `ref`, as `Files.expand` would find them in a working
-    /// tree: `*.yaml`/`*.yml` under folders (hidden ones skipped), and files named outright.
+    /// tree (`GitListing`).
     static func list(ref: String, paths: [String]) -> Result<[Entry], Failure> {
-        // `ls-tree -l -z`: "<mode> SP <type> SP <object> SP+ <size> TAB <path> NUL", unquoted paths.
-        let result = run(["ls-tree", "-r", "-l", "-z", ref, "--"] + paths)
-        guard case .success(let output) = result else { return result.map { _ in [] } }
-        var entries: [Entry] = []
-        let roots = paths.map(normalize)
-        for record in output.split(separator: 0) {
-            guard let tab = record.firstIndex(of: 0x09) else { continue }
-            let fields = record[..<tab].split(separator: 0x20)
-            let path = String(decoding: record[record.index(after: tab)...], as: UTF8.self)
-            // Regular files only: a symbolic link's blob is its target, not a policy.
-            guard fields.count == 4, String(decoding: fields[1], as: UTF8.self) == "blob",
-                  ["100644", "100755"].contains(String(decoding: fields[0], as: UTF8.self)),
-                  isWanted(normalize(path), under: roots)
-            else { continue }
-            entries.append(Entry(path: path, object: String(decoding: fields[2], as: UTF8.self),
-                                 size: Int(String(decoding: fields[3], as: UTF8.self)) ?? 0))
-        }
-        entries.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        return .success(entries)
+        run(["ls-tree", "-r", "-l", "-z", ref, "--"] + paths).map { GitListing.policies(in: $0, under: paths) }
     }
 
-    static func isWanted(_ path: String, under roots: [String]) -> Bool {
-        for root in roots {
-            if path == root { return true }   // named outright: taken whatever its name
-            let rest: Substring
-            if root.isEmpty { rest = path[...] } else if path.hasPrefix(root + "/") { rest = path.dropFirst(root.count + 1) } else { continue }
-            let parts = rest.split(separator: "/")
-            if parts.allSatisfy({ !$0.hasPrefix(".") }), Files.isWalkedPolicyFile(String(parts.last ?? "")) { return true }
-        }
-        return false
-    }
-
-    /// `a/./b/` and `./a//b` → `a/b`; `.` → ``.
-    static func normalize(_ path: String) -> String {
-        path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
-    }
+    /// Kept for the callers in Diff.swift: the rules are `PolicyPaths`'.
+    static func isWanted(_ path: String, under roots: [String]) -> Bool { PolicyPaths.isWanted(path, under: roots) }
+    static func normalize(_ path: String) -> String { PolicyPaths.normalize(path) }
 
     /// A blob's bytes, at most `limit` + 1 of them (more only tells that it is too large).
     static func blob(_ object: String, limit: Int = Loader.maxBytes) -> Result<[UInt8], Failure> {

@@ -15,164 +15,45 @@ import PolicyKit
 /// followed: the folder and its Swift/Kotlin subfolders may not be links, and a link where a file
 /// goes is replaced, not written through.
 enum OutputFolder {
-    struct Failure: Error {
-        var message: String
-    }
-
-    enum Change {
-        case create
-        /// `old` is nil when the old entry was not a readable regular file (a symbolic link, say).
-        case change(old: [UInt8]?)
-        case remove(old: [UInt8])
-    }
-
-    struct Entry {
-        /// Relative to the folder: `Swift/PlaybackPolicy.swift`.
-        var path: String
-        var change: Change
-        var contents: [UInt8]
-    }
-
-    struct Plan {
-        var entries: [Entry] = []
-        var unchanged = 0
-    }
+    typealias Failure = OutputPlan.Failure
+    typealias Plan = OutputPlan.Plan
+    typealias Entry = OutputPlan.Entry
+    typealias Kind = PathKind
 
     static let tempMarker = ".policyc-tmp-"
 
     /// The folder each target's files go in, and their extension: where stale files of that
     /// target are looked for. Nil for a target of one fixed file (the schema), which is never stale.
-    static func folder(of target: Generator.Target) -> (name: String, fileExtension: String)? {
+    static func folder(of target: Generator.Target) -> OutputPlan.StaleFolder? {
         switch target {
-        case .swift: return ("Swift", ".swift")
-        case .kotlin: return ("Kotlin", ".kt")
-        case .typescript: return ("TypeScript", ".ts")
+        case .swift: return OutputPlan.StaleFolder(name: "Swift", fileExtension: ".swift")
+        case .kotlin: return OutputPlan.StaleFolder(name: "Kotlin", fileExtension: ".kt")
+        case .typescript: return OutputPlan.StaleFolder(name: "TypeScript", fileExtension: ".ts")
         case .schema: return nil
         }
     }
 
-    /// What writing `files` into `folder` would create, change and remove. Reads only. Stale
-    /// files are looked for only in the folders of `targets`: a target not generated this run
-    /// keeps its files, as they are. A file `isSettled` was found up to date by `isOnDisk` as it
-    /// was made: it is counted unchanged, and its folders are checked as every file's.
+    /// What writing `files` into `folder` would create, change and remove (`OutputPlan.plan`, on
+    /// the disk). Stale files are looked for only in the folders of `targets`.
     static func plan(_ files: [GeneratedFile], in folder: String,
                      targets: some Sequence<Generator.Target> = Generator.Target.allCases) -> Result<Plan, Failure> {
-        var plan = Plan()
-        switch kind(of: folder) {
-        case .missing:
-            // A file found in the folder while it was made, and now no folder: it went meanwhile.
-            guard !files.contains(where: \.isSettled) else {
-                return .failure(Failure(message: "output folder '\(printable(folder))' went away while policyc ran; run it again"))
-            }
-            plan.entries = files.map { Entry(path: $0.path, change: .create, contents: $0.bytes) }
-            return .success(plan)
-        case .link:
-            return .failure(Failure(message: "output folder '\(printable(folder))' is a symbolic link; policyc does not write through links"))
-        case .other, .file:
-            return .failure(Failure(message: "output folder '\(printable(folder))' exists and is not a folder"))
-        case .directory:
-            break
-        }
+        let wanted = files.map { OutputPlan.Wanted(path: $0.path, bytes: $0.bytes, isSettled: $0.isSettled) }
         let stale = Array(Set(targets)).sorted().compactMap(Self.folder(of:))
-        // Every folder a file goes in, and every folder searched for stale files: none may be a
-        // link (it would be written through) or something else in the way.
-        var folders = Set(stale.map(\.name))
-        // Thousands of files share a few folders: each folder's parents are made once (splitting
-        // and joining them again for each file is a noticeable share of an up-to-date generate).
-        var seen: Set<Substring> = []
-        for file in files {
-            guard let slash = file.path.utf8.lastIndex(of: UInt8(ascii: "/")),
-                  seen.insert(file.path[..<slash]).inserted else { continue }
-            folders.formUnion(parents(of: file.path))
-        }
-        for sub in folders.sorted(by: utf8Precedes) {
-            switch kind(of: folder + "/" + sub) {
-            case .link:
-                return .failure(Failure(message: "'\(printable(folder))/\(printable(sub))' is a symbolic link; policyc does not write through links"))
-            case .file, .other:
-                return .failure(Failure(message: "'\(printable(folder))/\(printable(sub))' exists and is not a folder"))
-            case .missing, .directory:
-                break
-            }
-        }
-        var wanted: Set<String> = []
-        for file in files {
-            wanted.insert(file.path)
-            if file.isSettled {
-                plan.unchanged += 1
-                continue
-            }
-            let bytes = file.bytes
-            let path = folder + "/" + file.path
-            switch kind(of: path) {
-            case .missing:
-                plan.entries.append(Entry(path: file.path, change: .create, contents: bytes))
-            case .directory, .other:
-                return .failure(Failure(message: "'\(printable(path))' is in the way: it is not a regular file"))
-            case .link:
-                plan.entries.append(Entry(path: file.path, change: .change(old: nil), contents: bytes))
-            case .file:
-                switch readNoFollow(path) {
-                case .failure(let f): return .failure(f)
-                case .success(let old):
-                    if sameContents(old, bytes) {
-                        plan.unchanged += 1
-                    } else {
-                        plan.entries.append(Entry(path: file.path, change: .change(old: old), contents: bytes))
-                    }
-                }
-            }
-        }
-        // Generated files of policies that are gone: only those that carry policyc's header, in
-        // the folders (and their subfolders) of the targets generated.
-        for (sub, ext) in stale {
-            for rel in filesBelow(folder, sub) where rel.hasSuffix(ext) {
-                guard !wanted.contains(rel), kind(of: folder + "/" + rel) == .file,
-                      case .success(let old) = readNoFollow(folder + "/" + rel), Generator.isGenerated(old)
-                else { continue }
-                plan.entries.append(Entry(path: rel, change: .remove(old: old), contents: []))
-            }
-        }
-        plan.entries.sort { utf8Precedes($0.path, $1.path) }
-        return .success(plan)
+        return OutputPlan.plan(wanted, in: folder, stale: stale, isOurs: Generator.isGenerated, reader: DiskFolder())
+    }
+
+    /// The disk as `OutputPlan` reads it: never through a link.
+    struct DiskFolder: FolderReader {
+        func kind(of path: String) -> PathKind { OutputFolder.kind(of: path) }
+        func read(_ path: String) -> Result<[UInt8], Failure> { readNoFollow(path) }
+        func entries(_ folder: String) -> [(name: String, kind: PathKind?)] { OutputFolder.entries(folder) }
     }
 
     /// Whether `path` is a regular file (not a link) of exactly `bytes`: what `plan` finds
     /// unchanged. Asked of each generated file as it is made (`Generator.files`' `settled`).
     static func isOnDisk(_ bytes: [UInt8], at path: String) -> Bool {
         guard case .success(let old) = readNoFollow(path, regularOnly: true) else { return false }
-        return sameContents(old, bytes)
-    }
-
-    /// Whether a file's old bytes are its new ones, by `memcmp`: `==` on two arrays compares them
-    /// a byte at a time, a large share of `generate` when every file is up to date (the everyday
-    /// build step).
-    static func sameContents(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        return a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
-        }
-    }
-
-    /// `Kotlin/com/example/A.kt` → `Kotlin`, `Kotlin/com`, `Kotlin/com/example`.
-    static func parents(of path: String) -> [String] {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-        return parts.indices.map { parts[...$0].joined(separator: "/") }
-    }
-
-    /// The regular files and links below `folder/sub`, by path relative to `folder`, sorted;
-    /// hidden names (temporary files) left out, links to folders not entered.
-    static func filesBelow(_ folder: String, _ sub: String) -> [String] {
-        var out: [String] = []
-        for (name, listed) in entries(folder + "/" + sub) where !name.hasPrefix(".") {
-            let rel = sub + "/" + name
-            switch listed ?? kind(of: folder + "/" + rel) {
-            case .directory: out += filesBelow(folder, rel)
-            case .file, .link: out.append(rel)
-            case .missing, .other: continue
-            }
-        }
-        return out
+        return OutputPlan.sameContents(old, bytes)
     }
 
     /// Carries out `plan`: first every new file to a temporary file, and only when all of them are
@@ -237,7 +118,7 @@ enum OutputFolder {
             }
             // Folders the removal emptied below the target's own (an old Kotlin package's): rmdir
             // removes only empty ones, and the first that is not empty ends it.
-            for sub in parents(of: entry.path).dropFirst().reversed() where rmdir(folder + "/" + sub) != 0 { break }
+            for sub in OutputPlan.parents(of: entry.path).dropFirst().reversed() where rmdir(folder + "/" + sub) != 0 { break }
         }
         return .success(())
     }
@@ -262,7 +143,7 @@ enum OutputFolder {
         }
         switch readNoFollow(target) {
         case .failure(let f): return .failure(f)
-        case .success(let old): if sameContents(old, bytes) { return .success(false) }
+        case .success(let old): if OutputPlan.sameContents(old, bytes) { return .success(false) }
         }
         // Beside it: the folder with its slash (none for a file here), then `.<name>.policyc-tmp-…`.
         let slash = target.utf8.lastIndex(of: UInt8(ascii: "/"))
@@ -282,8 +163,6 @@ enum OutputFolder {
     }
 
     // MARK: - helpers
-
-    enum Kind { case missing, file, directory, link, other }
 
     static func kind(of path: String) -> Kind {
         var info = stat()
@@ -310,7 +189,7 @@ enum OutputFolder {
             return .failure(Failure(message: "output folder '\(printable(folder))' is not a folder (a symbolic link is refused)"))
         }
         var made: Set<String> = []
-        for sub in paths.flatMap(parents(of:)) where made.insert(sub).inserted {
+        for sub in paths.flatMap(OutputPlan.parents(of:)) where made.insert(sub).inserted {
             let path = folder + "/" + sub
             switch kind(of: path) {
             case .directory: continue

@@ -37,9 +37,9 @@ enum Workspace {
         if project.config.policies == nil {
             let folder = project.defaultPaths[0]
             guard Files.isDirectory(folder) else {
-                return ([], [Files.ReadError(
+                return Files.Expanded(errors: [Files.ReadError(
                     path: folder,
-                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")], [], [])
+                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")])
             }
         }
         var gathered = Files.expandAll(project.defaultPaths, allowStdin: false)
@@ -92,10 +92,8 @@ enum Workspace {
         return given.filter { fileID($0).map(ids.contains) ?? false }
     }
 
-    static func fileID(_ path: String) -> Files.FileID? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Files.FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    static func fileID(_ path: String) -> FileID? {
+        try? DiskTree().status(path).get().id
     }
 
     /// `gather`, with the first failure reported on stderr (nil: the command exits 2) and links

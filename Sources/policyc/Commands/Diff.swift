@@ -110,7 +110,8 @@ enum Diff {
             Output.err((reviewBase.map { $0.line + "\n" } ?? "")
                 + "policyc diff \(report.verdict(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen).text)\n")
         case "markdown":
-            Output.out(report.markdown(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen))
+            Output.out(report.markdown(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen,
+                                       allowWiden: allow.widen, command: fullReviewCommand()))
         default:
             Output.out(report.text(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen))
         }

@@ -162,18 +162,18 @@ enum Generate {
             plan = p
         }
         if args.flag("--check") {
-            for entry in plan.entries { Output.out(describe(entry, folder: folder)) }
+            for entry in plan.entries { Output.out(OutputPlan.describe(entry, folder: folder)) }
             if plan.entries.isEmpty {
-                Output.err("\(folder)/ is up to date (\(plan.unchanged) file\(plan.unchanged == 1 ? "" : "s"))\n")
+                Output.err(OutputPlan.upToDate(plan, folder: folder))
                 return 0
             }
-            Output.err("\(plan.entries.count) generated file\(plan.entries.count == 1 ? "" : "s") out of date; run '\(updateCommand(args))' to update\n")
+            Output.err(OutputPlan.outOfDate(plan, update: updateCommand(args)))
             return 1
         }
         // Temporary files of a killed run go even when nothing else changes.
         if OutputFolder.kind(of: folder) == .directory { OutputFolder.removeStaleTemporaries(folder) }
         if plan.entries.isEmpty {
-            Output.err("\(folder)/ is up to date (\(plan.unchanged) file\(plan.unchanged == 1 ? "" : "s"))\n")
+            Output.err(OutputPlan.upToDate(plan, folder: folder))
             return 0
         }
         if case .failure(let f) = OutputFolder.apply(plan, in: folder) {
@@ -181,21 +181,7 @@ enum Generate {
             return 2
         }
         // One write for all the lines: thousands of writes of a line each cost more than the rest.
-        var report = ""
-        for entry in plan.entries {
-            let verb: String
-            switch entry.change {
-            case .create: verb = "created"
-            case .change: verb = "updated"
-            case .remove: verb = "removed"
-            }
-            report += "\(verb) \(printable(folder))/\(entry.path)\n"
-        }
-        Output.err(report)
-        let removed = plan.entries.count { if case .remove = $0.change { return true } else { return false } }
-        let written = plan.entries.count - removed
-        Output.err("wrote \(written) file\(written == 1 ? "" : "s")\(removed > 0 ? ", removed \(removed)" : "")"
-            + "\(plan.unchanged > 0 ? ", \(plan.unchanged) up to date" : "")\n")
+        Output.err(OutputPlan.written(plan, folder: folder))
         return 0
     }
 
@@ -223,93 +209,6 @@ enum Generate {
         if plain { return word }
         if !word.unicodeScalars.contains(where: { "\"$`\\!'".unicodeScalars.contains($0) }) { return "\"" + word + "\"" }
         return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
-
-    /// `would change Generated/Swift/X.swift` and a short diff.
-    static func describe(_ entry: OutputFolder.Entry, folder: String) -> String {
-        let path = printable(folder) + "/" + entry.path
-        switch entry.change {
-        case .create:
-            return "would create \(path)\n"
-        case .remove:
-            return "would remove \(path) (its policy is gone)\n"
-        case .change(let old):
-            guard let old else { return "would replace \(path) (not a regular file)\n" }
-            return "would change \(path)\n" + shortDiff(old: old, new: entry.contents, path: path)
-        }
-    }
-
-    /// At most this many lines of diff a file (hunk headers aside); then how many more there are.
-    static let diffLineLimit = 40
-    /// A changed middle of more lines than this is shown replaced, not searched for a shortest
-    /// diff: Myers' search costs (lines) × (differences), and the lines would all be held.
-    static let diffSearchLimit = 20_000
-
-    /// A unified diff of the generated file against the one on disk, with three lines of context:
-    /// the common first and last lines found on the bytes (linear, whatever the size), a shortest
-    /// edit script (`UnifiedDiff`) for the changed middle and its context only.
-    static func shortDiff(old: [UInt8], new: [UInt8], path: String) -> String {
-        func atLineStart(_ b: [UInt8], _ i: Int) -> Bool { i == 0 || b[i - 1] == 0x0A }
-        func lineCount(_ b: ArraySlice<UInt8>) -> Int { b.count { $0 == 0x0A } + (b.last.map { $0 == 0x0A ? 0 : 1 } ?? 0) }
-        // Common start, back to a line start; common end, back to where a line starts in both.
-        var start = 0
-        let shorter = min(old.count, new.count)
-        while start < shorter, old[start] == new[start] { start += 1 }
-        while !atLineStart(old, start) { start -= 1 }
-        var tail = 0
-        while tail < old.count - start, tail < new.count - start, old[old.count - 1 - tail] == new[new.count - 1 - tail] { tail += 1 }
-        while tail > 0, !(atLineStart(old, old.count - tail) && atLineStart(new, new.count - tail)) { tail -= 1 }
-        var out = "--- \(path)\n+++ \(path) (generated)\n"
-        let oldMiddle = old[start..<(old.count - tail)], newMiddle = new[start..<(new.count - tail)]
-        let linesBefore = old[..<start].count { $0 == 0x0A }
-        let removed = lineCount(oldMiddle), added = lineCount(newMiddle)
-        guard removed + added <= diffSearchLimit else {
-            // Shown replaced whole, the first lines of each side: still a correct account.
-            out += "@@ -\(UnifiedDiff.range(linesBefore + (removed == 0 ? 0 : 1), removed)) "
-                + "+\(UnifiedDiff.range(linesBefore + (added == 0 ? 0 : 1), added)) @@\n"
-            for (sign, middle, count) in [("-", oldMiddle, removed), ("+", newMiddle, added)] {
-                let lines = UnifiedDiff.lines(Array(middle.prefix(1 << 16))).prefix(diffLineLimit / 2)
-                for line in lines { out += sign + UnifiedDiff.shown(line) }
-                if count > lines.count { out += "\(sign) … \(count - lines.count) more line\(count - lines.count == 1 ? "" : "s")\n" }
-            }
-            return out
-        }
-        // Three lines of context each way, taken from the common parts.
-        var from = start
-        for _ in 0..<UnifiedDiff.context where from > 0 {
-            from -= 1
-            while !atLineStart(old, from) { from -= 1 }
-        }
-        var after = 0
-        for _ in 0..<UnifiedDiff.context where after < tail {
-            while after < tail, old[old.count - tail + after] != 0x0A { after += 1 }
-            if after < tail { after += 1 }
-        }
-        let firstLine = linesBefore - old[from..<start].count { $0 == 0x0A }
-        let a = UnifiedDiff.lines(Array(old[from..<(old.count - tail + after)]))
-        let b = UnifiedDiff.lines(Array(new[from..<(new.count - tail + after)]))
-        let hunks = UnifiedDiff.hunks(UnifiedDiff.editScript(a, b))
-        var shown = 0
-        for (h, hunk) in hunks.enumerated() {
-            let oldCount = hunk.count { $0.kind != .insert }
-            let newCount = hunk.count { $0.kind != .delete }
-            let oldStart = firstLine + (hunk.first { $0.kind != .insert }.map { $0.oldIndex + 1 } ?? hunk[0].oldIndex)
-            let newStart = firstLine + (hunk.first { $0.kind != .delete }.map { $0.newIndex + 1 } ?? hunk[0].newIndex)
-            out += "@@ -\(UnifiedDiff.range(oldStart, oldCount)) +\(UnifiedDiff.range(newStart, newCount)) @@\n"
-            for (i, op) in hunk.enumerated() {
-                guard shown < diffLineLimit else {
-                    let rest = hunk.count - i + hunks[(h + 1)...].reduce(0) { $0 + $1.count }
-                    return out + "… \(rest) more line\(rest == 1 ? "" : "s") of diff\n"
-                }
-                switch op.kind {
-                case .equal: out += " " + UnifiedDiff.shown(a[op.oldIndex])
-                case .delete: out += "-" + UnifiedDiff.shown(a[op.oldIndex])
-                case .insert: out += "+" + UnifiedDiff.shown(b[op.newIndex])
-                }
-                shown += 1
-            }
-        }
-        return out
     }
 
     static func currentDirectory() -> String? {

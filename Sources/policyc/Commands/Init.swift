@@ -48,7 +48,7 @@ enum Init {
                 command: spec)
         }
         var dir = args.positionals.first ?? project.defaultPaths[0]
-        if args.positionals.isEmpty, Files.isPolicyFile(dir), !Files.isDirectory(dir) {
+        if args.positionals.isEmpty, PolicyPaths.isPolicyFile(dir), !Files.isDirectory(dir) {
             // The project file lists a policy file first: the new one goes beside it.
             dir = dir.lastIndex(of: "/").map { String(dir[..<$0]) } ?? "."
         }

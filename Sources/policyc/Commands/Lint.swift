@@ -68,7 +68,7 @@ enum Lint {
         if args.flag("--project-only"), !args.positionals.isEmpty {
             // nil: the project file is among them, and so every policy is; none: nothing to check.
             let chosen = Workspace.projectPolicies(among: args.positionals, project: project)
-            gathered = chosen?.isEmpty == true ? ([], [], [], []) : Workspace.gather(chosen ?? [], project: project, allowStdin: false)
+            gathered = chosen?.isEmpty == true ? Files.Expanded() : Workspace.gather(chosen ?? [], project: project, allowStdin: false)
         } else {
             gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
         }

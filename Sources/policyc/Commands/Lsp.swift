@@ -155,16 +155,27 @@ struct DiskScanner {
         let started = Clock.seconds()
         defer { lastDuration = Clock.seconds() - started }
         last = started
-        var found: [String: Stamp] = [:]
-        var budget = Self.maxEntries
+        var walked = PolicyFiles.Walked(entries: Self.maxEntries, files: Self.maxFiles)
         var sets: [String: PolicySet] = [:]
         var missing: Set<String> = []
         for folder in server.folders {
             let set = Self.policySet(of: folder)
             sets[folder] = set
             for root in set.roots {
-                take(root.path, into: &found, budget: &budget, missing: &missing)
+                // A folder is walked, a file taken whatever its name (as `lint` takes a file it is
+                // given), and one that is not there is missing.
+                switch DiskTree().status(root.path) {
+                case .failure: missing.insert(root.path)
+                case .success((.directory, _)): PolicyFiles.walk(root.path, tree: DiskTree(), into: &walked)
+                case .success((.file, _)) where walked.found.count < Self.maxFiles: walked.found.append(root.path)
+                case .success: break
+                }
             }
+        }
+        var found: [String: Stamp] = [:]
+        for path in walked.found {
+            var info = stat()
+            if stat(path, &info) == 0 { found[path] = Stamp(info) }
         }
         var changed: [(path: String, bytes: [UInt8])] = []
         for (path, stamp) in found where known[path] != stamp || !server.knowsDiskFile(path) {
@@ -180,7 +191,7 @@ struct DiskScanner {
     /// The folder's set, from its project file when it has one (`policyc.yaml` before
     /// `policyc.yml`, where `policyc` would refuse to choose) and whether `Policies/` is there.
     static func policySet(of folder: String) -> PolicySet {
-        func inFolder(_ name: String) -> String { folder == "/" ? "/" + name : folder + "/" + name }
+        func inFolder(_ name: String) -> String { PolicyPaths.join(folder, name) }
         var projectFile: (name: String, bytes: [UInt8])?
         for name in ProjectConfig.fileNames where Files.isRegularFile(inFolder(name)) {
             if case .success(let bytes) = Files.read(inFolder(name)) {
@@ -190,48 +201,5 @@ struct DiskScanner {
         }
         return PolicySet.of(folder: folder, projectFile: projectFile,
                             hasPoliciesFolder: Files.isDirectory(inFolder(PolicySet.defaultFolder)))
-    }
-
-    /// A root of a set: a folder is walked, a file is taken whatever its name (as `lint` takes a
-    /// file it is given), and one that is not there is missing.
-    func take(_ root: String, into found: inout [String: Stamp], budget: inout Int, missing: inout Set<String>) {
-        var info = stat()
-        guard stat(root, &info) == 0 else {
-            missing.insert(root)
-            return
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: walk(root, into: &found, budget: &budget)
-        case S_IFREG where found.count < Self.maxFiles: found[root] = Stamp(info)
-        default: break
-        }
-    }
-
-    /// Depth first, as `Files.walk`: hidden folders and links to folders are not entered.
-    func walk(_ dir: String, into found: inout [String: Stamp], budget: inout Int) {
-        guard budget > 0, found.count < Self.maxFiles, let handle = opendir(dir) else { return }
-        defer { closedir(handle) }
-        while let entry = readdir(handle) {
-            budget -= 1
-            guard budget > 0, found.count < Self.maxFiles else { return }
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name.hasPrefix(".") { continue }
-            let path = dir == "/" ? "/" + name : dir + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            let type = info.st_mode & S_IFMT
-            if type == S_IFDIR {
-                walk(path, into: &found, budget: &budget)
-            } else if Files.isWalkedPolicyFile(name) {
-                if type == S_IFLNK {
-                    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-                } else if type != S_IFREG {
-                    continue
-                }
-                found[path] = Stamp(info)
-            }
-        }
     }
 }

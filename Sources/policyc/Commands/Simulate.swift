@@ -14,7 +14,7 @@ enum Simulate {
     static let spec = CommandSpec(
         name: "simulate",
         abstract: "Simulates a fleet of clients following each policy through an outage, a surge or a brownout.",
-        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--base GIT_REF] [--config FILE] [--today DATE] [PATH ...]",
+        usage: "policyc simulate [--scenario NAME|FILE ...] [--profile NAME] [--seed N] [--format FORMAT] [--chart FILE] [--base GIT_REF [--base-exact]] [--config FILE] [--today DATE] [PATH ...]",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--scenario", valueName: "NAME|FILE",
@@ -29,7 +29,8 @@ enum Simulate {
             OptionSpec(name: "--chart", valueName: "FILE",
                        help: "Also write the SVG chart of every run to FILE."),
             OptionSpec(name: "--base", valueName: "GIT_REF",
-                       help: "Also run each policy as GIT_REF has it (as diff --base reads it), under the same scenarios and seeds, side by side."),
+                       help: "Also run each policy as the merge base of GIT_REF and HEAD has it (as diff --base reads it), under the same scenarios and seeds, side by side."),
+            OptionSpec(name: "--base-exact", valueName: nil, help: "With --base: GIT_REF itself, not its merge base with HEAD."),
             Project.option,
             Project.todayOption,
         ],
@@ -180,7 +181,7 @@ enum Simulate {
     /// A value of --scenario: a built-in name, else a file (a value with a '/' or a YAML extension
     /// is always a file).
     static func scenario(_ value: String) -> Loaded {
-        let looksLikeFile = value.contains("/") || Files.isPolicyFile(value)
+        let looksLikeFile = value.contains("/") || PolicyPaths.isPolicyFile(value)
         if !looksLikeFile, let s = Scenario.builtin(value) { return .loaded(s, nil) }
         guard looksLikeFile || Files.exists(value) else {
             let hint = Suggest.nearest(value, in: Scenario.builtinNames).map { "; did you mean '\($0)'?" }

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PolicySource
+
+/// What a path is, as `lstat` tells it: a symbolic link is a link, never what it names.
+package enum PathKind: Sendable, Equatable {
+    case missing, file, directory, link, other
+}
+
+/// The output folder as a plan reads it: the command line reads the disk (never through a link),
+/// tests hand over a dictionary. Paths are the folder joined with a relative path by `/`.
+package protocol FolderReader {
+    func kind(of path: String) -> PathKind
+    /// A regular file's bytes, a link refused.
+    func read(_ path: String) -> Result<[UInt8], OutputPlan.Failure>
+    /// A folder's names (no `.` or `..`), sorted by UTF-8, each with its kind when the listing
+    /// tells it (nil: ask `kind(of:)`); empty for what is not a folder.
+    func entries(_ folder: String) -> [(name: String, kind: PathKind?)]
+}
+
+/// What writing generated files into a folder would create, change and remove, and which files
+/// there policyc owns: only files with its header are ever removed, and stale files are looked
+/// for only in the folders of the targets generated.
+package enum OutputPlan {
+    package struct Failure: Error, Equatable {
+        package var message: String
+        package init(message: String) { self.message = message }
+    }
+
+    package enum Change: Equatable {
+        case create
+        /// `old` is nil when the old entry was not a readable regular file (a symbolic link, say).
+        case change(old: [UInt8]?)
+        case remove(old: [UInt8])
+    }
+
+    package struct Entry: Equatable {
+        /// Relative to the folder: `Swift/PlaybackPolicy.swift`.
+        package var path: String
+        package var change: Change
+        package var contents: [UInt8]
+    }
+
+    package struct Plan: Equatable {
+        package var entries: [Entry] = []
+        package var unchanged = 0
+        package init() {}
+    }
+
+    /// A file to write: its path relative to the folder, its bytes, and whether it was found up to
+    /// date on disk as it was made (then its bytes are gone, and it counts as unchanged).
+    package struct Wanted: Sendable {
+        package var path: String
+        package var bytes: [UInt8]
+        package var isSettled: Bool
+        package init(path: String, bytes: [UInt8], isSettled: Bool = false) {
+            self.path = path
+            self.bytes = bytes
+            self.isSettled = isSettled
+        }
+    }
+
+    /// A folder of one target's files and their extension: where its stale files are looked for.
+    package struct StaleFolder: Sendable, Hashable {
+        package var name: String
+        package var fileExtension: String
+        package init(name: String, fileExtension: String) {
+            self.name = name
+            self.fileExtension = fileExtension
+        }
+    }
+
+    /// The plan for `files` in `folder`. Reads only, through `reader`. Stale files (in `stale`,
+    /// for which `isOurs` holds of their bytes, and not among `files`) are removed.
+    package static func plan(_ files: [Wanted], in folder: String, stale: [StaleFolder],
+                             isOurs: ([UInt8]) -> Bool, reader: some FolderReader) -> Result<Plan, Failure> {
+        var plan = Plan()
+        switch reader.kind(of: folder) {
+        case .missing:
+            // A file found in the folder while it was made, and now no folder: it went meanwhile.
+            guard !files.contains(where: \.isSettled) else {
+                return .failure(Failure(message: "output folder '\(printable(folder))' went away while policyc ran; run it again"))
+            }
+            plan.entries = files.map { Entry(path: $0.path, change: .create, contents: $0.bytes) }
+            return .success(plan)
+        case .link:
+            return .failure(Failure(message: "output folder '\(printable(folder))' is a symbolic link; policyc does not write through links"))
+        case .other, .file:
+            return .failure(Failure(message: "output folder '\(printable(folder))' exists and is not a folder"))
+        case .directory:
+            break
+        }
+        if let failure = checkFolders(of: files, in: folder, stale: stale, reader: reader) { return .failure(failure) }
+        for file in files {
+            switch compare(file, in: folder, reader: reader) {
+            case .failure(let f): return .failure(f)
+            case .success(nil): plan.unchanged += 1
+            case .success(let entry?): plan.entries.append(entry)
+            }
+        }
+        let wanted = Set(files.map(\.path))
+        // Generated files of policies that are gone: only those that carry policyc's header, in
+        // the folders (and their subfolders) of the targets generated.
+        for folderOfTarget in stale {
+            for rel in filesBelow(folder, folderOfTarget.name, reader: reader) where rel.hasSuffix(folderOfTarget.fileExtension) {
+                guard !wanted.contains(rel), reader.kind(of: folder + "/" + rel) == .file,
+                      case .success(let old) = reader.read(folder + "/" + rel), isOurs(old)
+                else { continue }
+                plan.entries.append(Entry(path: rel, change: .remove(old: old), contents: []))
+            }
+        }
+        plan.entries.sort { utf8Precedes($0.path, $1.path) }
+        return .success(plan)
+    }
+
+    /// Every folder a file goes in, and every folder searched for stale files: none may be a link
+    /// (it would be written through) or something else in the way.
+    static func checkFolders(of files: [Wanted], in folder: String, stale: [StaleFolder], reader: some FolderReader) -> Failure? {
+        var folders = Set(stale.map(\.name))
+        // Thousands of files share a few folders: each folder's parents are made once.
+        var seen: Set<Substring> = []
+        for file in files {
+            guard let slash = file.path.utf8.lastIndex(of: UInt8(ascii: "/")),
+                  seen.insert(file.path[..<slash]).inserted else { continue }
+            folders.formUnion(parents(of: file.path))
+        }
+        for sub in folders.sorted(by: utf8Precedes) {
+            switch reader.kind(of: folder + "/" + sub) {
+            case .link:
+                return Failure(message: "'\(printable(folder))/\(printable(sub))' is a symbolic link; policyc does not write through links")
+            case .file, .other:
+                return Failure(message: "'\(printable(folder))/\(printable(sub))' exists and is not a folder")
+            case .missing, .directory:
+                break
+            }
+        }
+        return nil
+    }
+
+    /// One file against what is where it goes: nil when it is there already.
+    static func compare(_ file: Wanted, in folder: String, reader: some FolderReader) -> Result<Entry?, Failure> {
+        if file.isSettled { return .success(nil) }
+        let path = folder + "/" + file.path
+        switch reader.kind(of: path) {
+        case .missing:
+            return .success(Entry(path: file.path, change: .create, contents: file.bytes))
+        case .directory, .other:
+            return .failure(Failure(message: "'\(printable(path))' is in the way: it is not a regular file"))
+        case .link:
+            return .success(Entry(path: file.path, change: .change(old: nil), contents: file.bytes))
+        case .file:
+            return reader.read(path).map { old in
+                sameContents(old, file.bytes) ? nil : Entry(path: file.path, change: .change(old: old), contents: file.bytes)
+            }
+        }
+    }
+
+    /// Whether a file's old bytes are its new ones, by `memcmp`: `==` on two arrays compares them
+    /// a byte at a time, a large share of `generate` when every file is up to date (the everyday
+    /// build step).
+    package static func sameContents(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+    }
+
+    /// `Kotlin/com/example/A.kt` → `Kotlin`, `Kotlin/com`, `Kotlin/com/example`.
+    package static func parents(of path: String) -> [String] {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        return parts.indices.map { parts[...$0].joined(separator: "/") }
+    }
+
+    /// The regular files and links below `folder/sub`, by path relative to `folder`, sorted;
+    /// hidden names (temporary files) left out, links to folders not entered.
+    static func filesBelow(_ folder: String, _ sub: String, reader: some FolderReader) -> [String] {
+        var out: [String] = []
+        for (name, listed) in reader.entries(folder + "/" + sub) where !name.hasPrefix(".") {
+            let rel = sub + "/" + name
+            switch listed ?? reader.kind(of: folder + "/" + rel) {
+            case .directory: out += filesBelow(folder, rel, reader: reader)
+            case .file, .link: out.append(rel)
+            case .missing, .other: continue
+            }
+        }
+        return out
+    }
+}
