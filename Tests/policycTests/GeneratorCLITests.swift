@@ -40,6 +40,32 @@ import Testing
 
     static let generated = ["Generated/Kotlin/PlaybackPolicy.kt", "Generated/Swift/PlaybackPolicy.swift", "Generated/policy.schema.json"]
 
+    /// A hand-written file where a generated one goes survives: exit 1 naming it, nothing written;
+    /// `--force` replaces it. policyc's own files (the schema too) are replaced as before.
+    @Test func aFilePolicycDidNotWriteIsNotReplaced() throws {
+        let box = try Sandbox()
+        defer { try? FileManager.default.removeItem(at: box.root) }
+        let mine = "// My own PlaybackPolicy, written by hand.\nenum PlaybackPolicy {}\n"
+        try GenSupport.write(mine, to: box.root.appendingPathComponent("Generated/Swift/PlaybackPolicy.swift"))
+        try GenSupport.write(SchemaGenerator.text.replacingOccurrences(of: "\"$defs\"", with: "\"$older\""),
+                             to: box.root.appendingPathComponent("Generated/policy.schema.json"))
+        let refused = try box.run("generate")
+        #expect(refused.status == 1 && refused.stderr.contains("Generated/Swift/PlaybackPolicy.swift' was not written by policyc")
+                && refused.stderr.contains("--force"), "\(refused.stderr)")
+        #expect(box.read("Generated/Swift/PlaybackPolicy.swift") == mine && !box.exists("Generated/Kotlin/PlaybackPolicy.kt"))
+        let check = try box.run("generate", "--check")
+        #expect(check.status == 1 && box.read("Generated/Swift/PlaybackPolicy.swift") == mine)
+        let forced = try box.run("generate", "--force")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(box.read("Generated/Swift/PlaybackPolicy.swift")?.hasPrefix(Generator.headerPrefix) == true)
+        #expect(box.read("Generated/policy.schema.json") == SchemaGenerator.text)
+        // Without --force, policyc's own files are replaced when they change.
+        try GenSupport.write(SchemaGenerator.text.replacingOccurrences(of: "\"$defs\"", with: "\"$older\""),
+                             to: box.root.appendingPathComponent("Generated/policy.schema.json"))
+        let again = try box.run("generate")
+        #expect(again.status == 0 && box.read("Generated/policy.schema.json") == SchemaGenerator.text, "\(again.stderr)")
+    }
+
     /// A profile named `default` is a Swift keyword: refused where Swift is generated, fine in a
     /// project that generates only TypeScript (the project file's `targets`).
     @Test func keywordsAreRefusedOnlyForTheTargetsGenerated() throws {
