@@ -129,12 +129,11 @@ public struct FigureChange: Sendable, Hashable {
             case .p95, .recovery: return .int(Int(x))
             }
         }
-        var members: [String: JSON] = [
+        return .object([
             "policy": .string(policy), "profile": .string(profile), "scenario": .string(scenario),
             "figure": .string(figure.rawValue), "base": number(base), "head": number(head), "guide": number(guide),
             "change": changeNumber.map { .double(SimulationReport.rounded($0, 2)) } ?? .null, "changeText": .string(change),
-            "newPolicy": .bool(newPolicy), "withinGuide": .bool(withinGuide)]
-        return .object(members)
+            "newPolicy": .bool(newPolicy), "withinGuide": .bool(withinGuide)])
     }
 
     /// The change as a number, in the unit `change` says (percent, points or seconds); nil
