@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 policyc=${1:-${POLICYC:-$(command -v policyc || echo "$(cd ../.. && swift build --show-bin-path)/policyc")}}
 rm -rf build
-"$policyc" generate --out build/generated --kotlin-package com.example.player.policies Policies
+"$policyc" generate --targets kotlin --out build/generated --kotlin-package com.example.player.policies Policies
 # -Werror: the generated code must compile without a single warning.
 kotlinc -Werror src/main/kotlin/Main.kt build/generated/Kotlin/*.kt -include-runtime -d build/app.jar
 java -jar build/app.jar

@@ -19,7 +19,7 @@ object PlaybackPolicy {
      * @property capMs Largest backoff step, in milliseconds (`cap`).
      * @property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).
      * @property deadlineMs The whole call, retries included, in milliseconds (`deadline`).
-     * @property kind The kind of caller (`kind`): interactive unless given, as before profiles had one.
+     * @property kind The kind of caller (`kind`): interactive unless given.
      */
     data class RetryProfile @JvmOverloads constructor(
         val maxRetries: Int, val baseMs: Long, val capMs: Long, val timeoutMs: Long, val deadlineMs: Long,
@@ -141,12 +141,7 @@ object PlaybackPolicy {
     /**
      * Whether a refused prefetch is retried (`prefetch.retryRefused`).
      */
-    const val PREFETCH_RETRY_REFUSED: Boolean = false
-    /**
-     * The name `PREFETCH_RETRY_REFUSED` had before the prefetch values were named alike.
-     */
-    @Deprecated("Named like the other prefetch values now", ReplaceWith("PREFETCH_RETRY_REFUSED"))
-    const val RETRY_REFUSED_PREFETCH: Boolean = PREFETCH_RETRY_REFUSED
+    const val RETRY_REFUSED_PREFETCH: Boolean = false
     /**
      * What a ticket is reused for: the same of each of these (`tickets.reuseKey`).
      */

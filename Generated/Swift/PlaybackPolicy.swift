@@ -31,7 +31,20 @@ nonisolated public enum PlaybackPolicy {
         /// The kind of caller (`kind`).
         public let kind: Kind
 
-        /// A profile with these values; `kind` is interactive unless given, as before profiles had one.
+        /// `baseMs` as a `Duration`.
+        @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+        public var base: Duration { .milliseconds(baseMs) }
+        /// `capMs` as a `Duration`.
+        @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+        public var cap: Duration { .milliseconds(capMs) }
+        /// `timeoutMs` as a `Duration`.
+        @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+        public var timeout: Duration { .milliseconds(timeoutMs) }
+        /// `deadlineMs` as a `Duration`.
+        @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+        public var deadline: Duration { .milliseconds(deadlineMs) }
+
+        /// A profile with these values; `kind` is interactive unless given.
         public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, kind: Kind = .interactive) {
             self.maxRetries = maxRetries
             self.baseMs = baseMs
@@ -56,14 +69,42 @@ nonisolated public enum PlaybackPolicy {
         }
     }
 
+    /// How the wait between retries grows: the values of `retry.backoff`, by their spelling in the policy.
+    public enum BackoffStrategy: String, Sendable, Hashable, CaseIterable {
+        case fullJitter = "full-jitter"
+        case equalJitter = "equal-jitter"
+        case exponential
+        case constant
+    }
+
+    /// How viewer_ref is made: the values of `tickets.viewerRef`, by their spelling in the policy.
+    public enum ViewerRefKind: String, Sendable, Hashable, CaseIterable {
+        case perViewerDevice = "per-viewer-device"
+        case perSession = "per-session"
+        case userId = "user-id"
+    }
+
+    /// What a reused ticket must have in common: the items of `tickets.reuseKey`, by their spelling in the policy.
+    public enum ReuseKeyItem: String, Sendable, Hashable, CaseIterable {
+        case viewer
+        case device
+        case episode
+        case intent
+    }
+
     /// Profile `interactive`: interactive, a viewer is waiting.
     public static let interactive: RetryProfile = RetryProfile(maxRetries: 3, baseMs: 500, capMs: 8000, timeoutMs: 8000, deadlineMs: 15000, kind: .interactive)
 
     /// Profile `background`: background, no viewer is waiting.
     public static let background: RetryProfile = RetryProfile(maxRetries: 5, baseMs: 1000, capMs: 30000, timeoutMs: 15000, deadlineMs: 120000, kind: .background)
 
-    /// Every profile, by its name in the policy (`retry.profiles`).
-    public static let allProfiles: [String: RetryProfile] = ["interactive": interactive, "background": background]
+    /// Every profile, by its name in the policy, in the policy's order (`retry.profiles`).
+    public static let allProfiles: KeyValuePairs<String, RetryProfile> = ["interactive": interactive, "background": background]
+
+    /// The profile of this name in the policy (`retry.profiles`), or nil.
+    public static func profileNamed(_ name: String) -> RetryProfile? {
+        allProfiles.first(where: { $0.key == name })?.value
+    }
 
     /// The policy's name (`policy`).
     public static let policyName: String = "playback"
@@ -79,8 +120,11 @@ nonisolated public enum PlaybackPolicy {
     public static let retryAfterHonored: Bool = true
     /// Largest random wait added to Retry-After, in milliseconds (`retryAfter.maxJitter`).
     public static let retryAfterMaxJitterMs: Int = 1000
+    /// `retryAfterMaxJitterMs` as a `Duration`.
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+    public static var retryAfterMaxJitter: Duration { .milliseconds(retryAfterMaxJitterMs) }
     /// How the wait between retries grows (`backoff`).
-    public static let backoffStrategy: String = "full-jitter"
+    public static let backoffStrategy: BackoffStrategy = .fullJitter
     /// Retries may be at most this share of the requests of the last minute (`budget.ratio`: 10%).
     public static let budgetRatio: Double = 0.1
     /// Retries always allowed per minute, whatever the ratio (`budget.minPerMinute`).
@@ -92,11 +136,14 @@ nonisolated public enum PlaybackPolicy {
     /// Whether a refused prefetch is retried (`prefetch.retryRefused`).
     public static let retryRefusedPrefetch: Bool = false
     /// What a ticket is reused for: the same of each of these (`tickets.reuseKey`).
-    public static let ticketReuseKey: [String] = ["viewer", "device", "episode", "intent"]
+    public static let ticketReuseKey: [ReuseKeyItem] = [.viewer, .device, .episode, .intent]
     /// Stop reusing a ticket this long before it expires, in milliseconds (`tickets.stopReuseBefore`).
     public static let ticketStopReuseBeforeMs: Int = 300000
+    /// `ticketStopReuseBeforeMs` as a `Duration`.
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+    public static var ticketStopReuseBefore: Duration { .milliseconds(ticketStopReuseBeforeMs) }
     /// How viewer_ref is made (`tickets.viewerRef`).
-    public static let viewerRef: String = "per-viewer-device"
+    public static let viewerRef: ViewerRefKind = .perViewerDevice
 
     /// Whether a failed request may be retried: network errors (`status` nil) as `retryOn` says, never a `neverRetry` pair, else the statuses of `retryOn` (`retryOn`, `neverRetry`).
     public static func isRetryable(status: Int?, errorCode: String? = nil) -> Bool {
@@ -118,6 +165,13 @@ nonisolated public enum PlaybackPolicy {
         let growth = Double(sign: .plus, exponent: attempt, significand: 1)
         let v = Swift.min(Double(profile.capMs), Double(profile.baseMs) * growth)
         return random() * v
+    }
+
+    /// `backoffMs` rounded up to whole milliseconds, as a timer takes them: never shorter than the exact wait, so never before Retry-After (`Int.max` past the range of an `Int`).
+    public static func backoffDelayMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,
+                                      random: () -> Double = { Double.random(in: 0..<1) }) -> Int {
+        let ms = backoffMs(attempt: attempt, retryAfterS: retryAfterS, profile: profile, random: random).rounded(.up)
+        return ms >= 9.223372036854775807e18 ? Int.max : ms > 0 ? Int(ms) : 0
     }
 
     /// Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than `budgetMinPerMinute` a minute (`budget`). Safe to share between threads.
@@ -237,6 +291,8 @@ nonisolated public enum PlaybackPolicy {
     ///
     /// Every time is in milliseconds: `now` is a monotonic clock (`RetryBudget.defaultNowMs`), `wallNow` the time since 1970 that
     /// an HTTP-date Retry-After is read against, `sleep` waits (the default throws on cancellation).
+    /// It runs in the caller's isolation (`isolation`), so `attempt` may use the caller's state,
+    /// the main actor's too.
     @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
     public static func callWithRetries(
         profile: RetryProfile,
@@ -245,6 +301,7 @@ nonisolated public enum PlaybackPolicy {
         wallNow: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
         sleep: (Double) async throws -> Void = { ms in try await Task.sleep(nanoseconds: ms > 0 ? UInt64(Swift.min(ms, 1e12) * 1e6) : 0) },
         random: () -> Double = { Double.random(in: 0..<1) },
+        isolation: isolated (any Actor)? = #isolation,
         attempt: (Int, Int) async -> AttemptResult
     ) async -> CallOutcome {
         let start = now()

@@ -141,7 +141,7 @@ export const PREFETCH_ONLY_UNLOCKED: boolean = true;
 /**
  * Whether a refused prefetch is retried (`prefetch.retryRefused`).
  */
-export const PREFETCH_RETRY_REFUSED: boolean = false;
+export const RETRY_REFUSED_PREFETCH: boolean = false;
 /**
  * What a ticket is reused for: the same of each of these (`tickets.reuseKey`).
  */
@@ -300,6 +300,7 @@ export function callWithRetries(profile: RetryPolicy, budget: RetryBudget, attem
     const end = (reason: CallOutcome["reason"], attempts: number): CallOutcome => ({ reason: reason, attempts: attempts, waitsMs: waitsMs, last: last });
     // Resolves true once `ms` have passed, false as soon as the signal aborts.
     const wait = (ms: number): Promise<boolean> => new Promise<boolean>((resolve, reject) => {
+        if (signal && signal.aborted) return resolve(false);
         let timer: unknown = null;
         const onAbort = (): void => {
             if (timer !== null) clearTimeout(timer);

@@ -65,6 +65,9 @@ public struct CheckOptions: Sendable {
     public var waiverMaxDays: Int
     /// Findings accepted as they are (`lint --baseline FILE`): they become notes.
     public var baseline: Baseline?
+    /// The languages generated from the policies (the project file's `targets`): a profile name
+    /// is refused as a keyword only of a language that is generated. Every language by default.
+    public var targets: Set<CodeTarget> = Set(CodeTarget.allCases)
 
     public static let defaultWaiverMaxDays = 180
 
@@ -142,6 +145,7 @@ public enum Checker {
         found.suppressed += decoder.suppressed
         var findings = Findings()
         findings.limits = options.limits
+        findings.targets = options.targets
         findings.source = decoder.source
         findings.root = root.take()
         for diagnostic in found.diagnostics { _ = findings.reportEnd.admits(diagnostic.span.start) }

@@ -84,7 +84,7 @@ enum KotlinGenerator {
 
     /// One constant of the module: its doc, then `const val NAME: Type = value` (`@JvmField val`
     /// where Kotlin has no constant of the type), and after it what Android code reaches for: an
-    /// enum beside a string of the language's choices, and a constant's former name.
+    /// enum beside a string of the language's choices.
     private static func write(_ c: PolicyModule.Constant, to w: CodeWriter) {
         w.doc(c.doc)
         w.begin()
@@ -134,18 +134,6 @@ enum KotlinGenerator {
         default:
             break
         }
-        if case .bool = c.value, let former = formerNames.first(where: { same($0.name, c.name) })?.former {
-            w.doc("The name `", c.name, "` had before the prefetch values were named alike.")
-            w.line("@Deprecated(\"Named like the other prefetch values now\", ReplaceWith(\"", c.name, "\"))")
-            w.line("const val ", former, ": Boolean = ", c.name)
-        }
-    }
-
-    /// Constants renamed since they were first generated: the old name stays, deprecated.
-    private static let formerNames: [(name: StaticString, former: StaticString)] = [("PREFETCH_RETRY_REFUSED", "RETRY_REFUSED_PREFETCH")]
-
-    private static func same(_ a: StaticString, _ b: StaticString) -> Bool {
-        a.withUTF8Buffer { x in b.withUTF8Buffer { y in x.elementsEqual(y) } }
     }
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
@@ -159,7 +147,7 @@ enum KotlinGenerator {
                 @property capMs Largest backoff step, in milliseconds (`cap`).
                 @property timeoutMs Timeout of one attempt, in milliseconds (`timeout`).
                 @property deadlineMs The whole call, retries included, in milliseconds (`deadline`).
-                @property kind The kind of caller (`kind`): interactive unless given, as before profiles had one.
+                @property kind The kind of caller (`kind`): interactive unless given.
                 """)
         }
         w.line("data class RetryProfile @JvmOverloads constructor(")

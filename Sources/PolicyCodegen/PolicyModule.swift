@@ -101,7 +101,7 @@ struct PolicyModule {
             Constant(swiftName: "prefetchOnlyUnlocked", name: "PREFETCH_ONLY_UNLOCKED",
                      doc: Doc(text: "Whether only unlocked next episodes are prefetched", key: "prefetch.onlyUnlocked"),
                      value: .bool(policy.prefetchOnlyUnlocked)),
-            Constant(swiftName: "retryRefusedPrefetch", name: "PREFETCH_RETRY_REFUSED",
+            Constant(swiftName: "retryRefusedPrefetch", name: "RETRY_REFUSED_PREFETCH",
                      doc: Doc(text: "Whether a refused prefetch is retried", key: "prefetch.retryRefused"),
                      value: .bool(policy.prefetchRetryRefused)),
             Constant(swiftName: "ticketReuseKey", name: "TICKET_REUSE_KEY",

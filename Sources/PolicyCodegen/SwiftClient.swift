@@ -76,6 +76,8 @@ extension SwiftGenerator {
         ///
         /// Every time is in milliseconds: `now` is a monotonic clock (`RetryBudget.defaultNowMs`), `wallNow` the time since 1970 that
         /// an HTTP-date Retry-After is read against, `sleep` waits (the default throws on cancellation).
+        /// It runs in the caller's isolation (`isolation`), so `attempt` may use the caller's state,
+        /// the main actor's too.
         @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
         public static func callWithRetries(
             profile: RetryProfile,
@@ -84,6 +86,7 @@ extension SwiftGenerator {
             wallNow: @escaping @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) },
             sleep: (Double) async throws -> Void = { ms in try await Task.sleep(nanoseconds: ms > 0 ? UInt64(Swift.min(ms, 1e12) * 1e6) : 0) },
             random: () -> Double = { Double.random(in: 0..<1) },
+            isolation: isolated (any Actor)? = #isolation,
             attempt: (Int, Int) async -> AttemptResult
         ) async -> CallOutcome {
             let start = now()

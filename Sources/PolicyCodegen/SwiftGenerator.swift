@@ -37,12 +37,14 @@ enum SwiftGenerator {
                 w.end()
             }
             w.line()
-            w.doc("Every profile, by its name in the policy (`retry.profiles`).")
+            w.doc("Every profile, by its name in the policy, in the policy's order (`retry.profiles`).")
             w.begin()
-            w.put("public static let allProfiles: [String: RetryProfile] = [")
+            w.put("public static let allProfiles: KeyValuePairs<String, RetryProfile> = [")
             w.list(module.profiles) { w.put("", quoted($0.name), ": ", Naming.swiftProfile($0.name)) }
             w.put(module.profiles.isEmpty ? ":]" : "]")
             w.end()
+            w.line()
+            w.emit(Self.profileNamed)
             w.line()
             for constant in module.constants { write(constant, to: w) }
             w.line()
@@ -57,6 +59,8 @@ enum SwiftGenerator {
                 `retryAfterMaxJitterMs` of jitter when `retryAfterHonored`, else 
                 """, PolicyModule.strategyDoc(module.backoff), " (`backoff`, `retryAfter`).")
             w.emit(Self.backoffMs[module.backoff]!)
+            w.line()
+            w.emit(Self.backoffDelayMs)
             w.line()
             w.doc("""
                 Retries may be at most `budgetRatio` of the requests of the last minute and never fewer than \
@@ -78,8 +82,12 @@ enum SwiftGenerator {
         w.begin()
         w.put("public static let ", c.swiftName)
         switch c.value {
-        case .text(let text), .backoff(let text), .viewerRef(let text):
+        case .text(let text):
             w.put(": String = ", quoted(text))
+        case .backoff(let value):
+            w.put(": BackoffStrategy = .", Naming.lowerCamel(value))
+        case .viewerRef(let value):
+            w.put(": ViewerRefKind = .", Naming.lowerCamel(value))
         case .optionalText(let text):
             w.put(": String? = ")
             if let text { w.write(quoted(text)) } else { w.put("nil") }
@@ -98,11 +106,56 @@ enum SwiftGenerator {
             w.list(pairs) { w.put("NeverRetry(status: ", $0.status, ", code: ", quoted($0.code), ")") }
             w.put("]")
         case .reuseKey(let items):
-            w.put(": [String] = [")
-            w.list(items) { w.write(quoted($0)) }
+            w.put(": [ReuseKeyItem] = [")
+            w.list(items) { w.put(".", Naming.lowerCamel($0)) }
             w.put("]")
         }
         w.end()
+        // A duration in milliseconds also as a `Duration`, named without the unit.
+        if case .milliseconds = c.value {
+            let name = String(String(describing: c.swiftName).dropLast(2))
+            w.doc("`", c.swiftName, "` as a `Duration`.")
+            w.line(durationAvailability)
+            w.line("public static var ", name, ": Duration { .milliseconds(", c.swiftName, ") }")
+        }
+    }
+
+    /// Where `Duration` is available.
+    static let durationAvailability: StaticString = "@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)"
+
+    /// `enum Name: String { case a; case bC = "b-c" }`, a case a line, named as Swift names them.
+    private static func enumType(_ w: CodeWriter, _ name: StaticString, _ values: [String]) {
+        w.line("public enum ", name, ": String, Sendable, Hashable, CaseIterable {")
+        w.indent {
+            for value in values {
+                let swift = Naming.lowerCamel(value)
+                if swift == value { w.line("case ", swift) } else { w.line("case ", swift, " = ", quoted(value)) }
+            }
+        }
+        w.line("}")
+    }
+
+    static let profileNamed = FixedLines(.swift, depth: 1) { w, _ in
+        w.doc("The profile of this name in the policy (`retry.profiles`), or nil.")
+        w.block("public static func profileNamed(_ name: String) -> RetryProfile?") {
+            w.line("allProfiles.first(where: { $0.key == name })?.value")
+        }
+    }
+
+    static let backoffDelayMs = FixedLines(.swift, depth: 1) { w, _ in
+        w.doc {
+            w.docText("""
+                `backoffMs` rounded up to whole milliseconds, as a timer takes them: never shorter than the exact \
+                wait, so never before Retry-After (`Int.max` past the range of an `Int`).
+                """)
+        }
+        w.line("public static func backoffDelayMs(attempt: Int, retryAfterS: Double?, profile: RetryProfile,")
+        w.line("                                  random: () -> Double = { Double.random(in: 0..<1) }) -> Int {")
+        w.indent {
+            w.line("let ms = backoffMs(attempt: attempt, retryAfterS: retryAfterS, profile: profile, random: random).rounded(.up)")
+            w.line("return ms >= 9.223372036854775807e18 ? Int.max : ms > 0 ? Int(ms) : 0")
+        }
+        w.line("}")
     }
 
     // The fixed parts of every file (see `FixedLines`), at the depth they stand at.
@@ -131,7 +184,13 @@ enum SwiftGenerator {
             w.doc("The kind of caller (`kind`).")
             w.line("public let kind: Kind")
             w.line()
-            w.doc("A profile with these values; `kind` is interactive unless given, as before profiles had one.")
+            for (name, _) in fields.dropFirst() {
+                w.doc("`", name, "` as a `Duration`.")
+                w.line(durationAvailability)
+                w.line("public var ", String(String(describing: name).dropLast(2)), ": Duration { .milliseconds(", name, ") }")
+            }
+            w.line()
+            w.doc("A profile with these values; `kind` is interactive unless given.")
             w.block("public init(maxRetries: Int, baseMs: Int, capMs: Int, timeoutMs: Int, deadlineMs: Int, kind: Kind = .interactive)") {
                 for (name, _) in fields { w.line("self.", name, " = ", name) }
                 w.line("self.kind = kind")
@@ -151,6 +210,15 @@ enum SwiftGenerator {
                 w.line("self.code = code")
             }
         }
+        w.line()
+        w.doc("How the wait between retries grows: the values of `retry.backoff`, by their spelling in the policy.")
+        enumType(w, "BackoffStrategy", Language.backoffs)
+        w.line()
+        w.doc("How viewer_ref is made: the values of `tickets.viewerRef`, by their spelling in the policy.")
+        enumType(w, "ViewerRefKind", Language.viewerRefs)
+        w.line()
+        w.doc("What a reused ticket must have in common: the items of `tickets.reuseKey`, by their spelling in the policy.")
+        enumType(w, "ReuseKeyItem", Language.reuseKeyParts)
     }
 
     static let isRetryable = FixedLines(.swift, depth: 1) { w, _ in

@@ -73,6 +73,7 @@ extension TypeScriptGenerator {
             const end = (reason: CallOutcome["reason"], attempts: number): CallOutcome => ({ reason: reason, attempts: attempts, waitsMs: waitsMs, last: last });
             // Resolves true once `ms` have passed, false as soon as the signal aborts.
             const wait = (ms: number): Promise<boolean> => new Promise<boolean>((resolve, reject) => {
+                if (signal && signal.aborted) return resolve(false);
                 let timer: unknown = null;
                 const onAbort = (): void => {
                     if (timer !== null) clearTimeout(timer);

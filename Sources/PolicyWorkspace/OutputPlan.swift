@@ -29,7 +29,12 @@ package protocol FolderReader {
 package enum OutputPlan {
     package struct Failure: Error, Equatable {
         package var message: String
-        package init(message: String) { self.message = message }
+        /// A file policyc did not write stands where one goes (`mayReplace` refused it).
+        package var isForeignFile = false
+        package init(message: String, isForeignFile: Bool = false) {
+            self.message = message
+            self.isForeignFile = isForeignFile
+        }
     }
 
     package enum Change: Equatable {
@@ -76,9 +81,12 @@ package enum OutputPlan {
     }
 
     /// The plan for `files` in `folder`. Reads only, through `reader`. Stale files (in `stale`,
-    /// for which `isOurs` holds of their bytes, and not among `files`) are removed.
+    /// for which `isOurs` holds of their bytes, and not among `files`) are removed. A file whose
+    /// bytes change is replaced only when `mayReplace` holds of its old bytes (policyc wrote it),
+    /// else the plan fails naming it.
     package static func plan(_ files: [Wanted], in folder: String, stale: [StaleFolder],
-                             isOurs: ([UInt8]) -> Bool, reader: some FolderReader) -> Result<Plan, Failure> {
+                             isOurs: ([UInt8]) -> Bool, mayReplace: ([UInt8]) -> Bool = { _ in true },
+                             reader: some FolderReader) -> Result<Plan, Failure> {
         var plan = Plan()
         switch reader.kind(of: folder) {
         case .missing:
@@ -97,7 +105,7 @@ package enum OutputPlan {
         }
         if let failure = checkFolders(of: files, in: folder, stale: stale, reader: reader) { return .failure(failure) }
         for file in files {
-            switch compare(file, in: folder, reader: reader) {
+            switch compare(file, in: folder, mayReplace: mayReplace, reader: reader) {
             case .failure(let f): return .failure(f)
             case .success(nil): plan.unchanged += 1
             case .success(let entry?): plan.entries.append(entry)
@@ -143,7 +151,8 @@ package enum OutputPlan {
     }
 
     /// One file against what is where it goes: nil when it is there already.
-    static func compare(_ file: Wanted, in folder: String, reader: some FolderReader) -> Result<Entry?, Failure> {
+    static func compare(_ file: Wanted, in folder: String, mayReplace: ([UInt8]) -> Bool = { _ in true },
+                        reader: some FolderReader) -> Result<Entry?, Failure> {
         if file.isSettled { return .success(nil) }
         let path = folder + "/" + file.path
         switch reader.kind(of: path) {
@@ -154,8 +163,13 @@ package enum OutputPlan {
         case .link:
             return .success(Entry(path: file.path, change: .change(old: nil), contents: file.bytes))
         case .file:
-            return reader.read(path).map { old in
-                sameContents(old, file.bytes) ? nil : Entry(path: file.path, change: .change(old: old), contents: file.bytes)
+            return reader.read(path).flatMap { old in
+                if sameContents(old, file.bytes) { return .success(nil) }
+                guard mayReplace(old) else {
+                    return .failure(Failure(message: "'\(printable(path))' was not written by policyc (it has no policyc header); "
+                                            + "move it away, or pass --force to replace it", isForeignFile: true))
+                }
+                return .success(Entry(path: file.path, change: .change(old: old), contents: file.bytes))
             }
         }
     }

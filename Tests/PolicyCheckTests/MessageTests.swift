@@ -153,11 +153,11 @@ import Testing
     /// three, Kotlin and TypeScript only, TypeScript only.
     @Test func aProfileThatTakesAMemberSaysWhichMembers() {
         let text = "version: 1\npolicy: p\nretry:\n  profiles:\n"
-            + ["budget-ratio", "prefetch-retry-refused", "profile-kinds"].map { "    \($0): {kind: interactive}\n" }.joined()
+            + ["budget-ratio", "policyNAME", "profile-kinds"].map { "    \($0): {kind: interactive}\n" }.joined()
         let messages = Checker.check(Array(text.utf8), path: "p.yaml").diagnostics.filter { $0.rule == "name-collision" }.map(\.message)
         #expect(messages == [
             "profile 'budget-ratio' becomes the Swift member budgetRatio, the Kotlin member BUDGET_RATIO and the TypeScript member BUDGET_RATIO, which every generated policy already declares",
-            "profile 'prefetch-retry-refused' becomes the Kotlin member PREFETCH_RETRY_REFUSED and the TypeScript member PREFETCH_RETRY_REFUSED, which every generated policy already declares",
+            "profile 'policyNAME' becomes the Kotlin member POLICY_NAME and the TypeScript member POLICY_NAME, which every generated policy already declares",
             "profile 'profile-kinds' becomes the TypeScript member PROFILE_KINDS, which every generated policy already declares",
         ])
     }

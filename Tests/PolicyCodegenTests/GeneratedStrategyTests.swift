@@ -79,7 +79,7 @@ import Testing
                       "public let reason: Reason", "public let attempts: Int", "public let waitsMs: [Double]", "public let last: AttemptResult?",
                       "public static func callWithRetries(", "now: @escaping @Sendable () -> Int64 = { RetryBudget.defaultNowMs() },",
                       "sleep: (Double) async throws -> Void = {", "random: () -> Double = { Double.random(in: 0..<1) },",
-                      "attempt: (Int, Int) async -> AttemptResult", ") async -> CallOutcome {",
+                      "isolation: isolated (any Actor)? = #isolation,", "attempt: (Int, Int) async -> AttemptResult", ") async -> CallOutcome {",
                       "public static func parseRetryAfter(_ value: String?, nowMs: Int64) -> Double? {"],
             "Kotlin": ["data class AttemptResult @JvmOverloads constructor(val status: Int?, val errorCode: String? = null, val retryAfter: String? = null)",
                        "data class CallOutcome(val reason: Reason, val attempts: Int, val waitsMs: List<Double>, val last: AttemptResult?)",

@@ -87,7 +87,7 @@ import Testing
         let swift = try #require(files.first { $0.path.hasSuffix(".swift") }).contents
         let kotlin = try #require(files.first { $0.path.hasSuffix(".kt") }).contents
         let typeScript = try #require(files.first { $0.path.hasSuffix(".ts") }).contents
-        let swiftDecl = try Regex(#"^    (?:public|private) (?:static let|static func|struct|final class|typealias) ([A-Za-z0-9_]+)"#)
+        let swiftDecl = try Regex(#"^    (?:public|private) (?:static let|static var|static func|struct|final class|typealias|enum) ([A-Za-z0-9_]+)"#)
         let kotlinDecl = try Regex(#"^    (?:private )?(?:@JvmField val|const val|fun|data class|class|enum class) ([A-Za-z0-9_]+)"#)
         let typeScriptDecl = try Regex(#"^(?:export )?(?:const|function|type|class|declare const|declare function) ([A-Za-z0-9_]+)"#)
         func members(_ text: String, _ regex: Regex<AnyRegexOutput>) -> Set<String> {

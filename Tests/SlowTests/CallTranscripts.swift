@@ -148,6 +148,35 @@ enum CallTranscripts {
         return out
     }
 
+    /// Retry-After texts and the times they are read at (`TEXT<TAB>NOW_MS`, TEXT percent-encoded),
+    /// each with what `parseRetryAfter` must give: the seconds as hex double bits, or `none`.
+    /// Dates fall between 1950 and 2100, read up to 40 years either side (so an RFC 850 two-digit
+    /// year has one answer), at times with milliseconds.
+    static func retryAfterCases(count: Int, seed: UInt64) -> [(line: String, expected: String)] {
+        var rng = Rng(state: seed)
+        var out: [(String, String)] = []
+        for _ in 0..<count {
+            let dateMs = (Int64(rng.below(150 * 365)) * 86_400 + Int64(rng.below(86_400))) * 1000 - 20 * 365 * 86_400_000
+            let nowMs = dateMs + Int64(rng.below(2 * 40 * 365)) * 86_400_000 / 2 - 40 * 365 * 86_400_000 / 2
+                + Int64(rng.below(3)) * Int64(rng.below(100_000)) - Int64(rng.below(1000))
+            let text: String, expected: String
+            switch rng.below(4) {
+            case 0:
+                text = rng.pick(["0", "1", "7", "00009", "120", "3600", "86400", "99999999999999999999",
+                                 String(rng.below(1_000_000)), String(repeating: "9", count: 400)])
+                expected = hex(Double(text)!)
+            case 1:
+                text = rng.pick(garbage)
+                expected = "none"
+            default:
+                text = httpDate(dateMs, form: rng.below(3))
+                expected = hex(max(0, (Double(dateMs) - Double(nowMs)) / 1000))
+            }
+            out.append((encoded(text) + "\t" + String(nowMs), expected))
+        }
+        return out
+    }
+
     // MARK: the reference
 
     /// SPEC §7.1 on the canonical policy, in the transcripts' world: what every driver must print.

@@ -143,7 +143,7 @@ import Testing
         let build = mode == "6" ? try Self.swift6.get() : try Self.buildSwift(mode: mode)
         Self.expectClean(build, "swiftc (\(mode))")
         guard build.compile.status == 0 else { return }
-        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 33, units: Self.scalars)
+        try Self.checkReport(try build.run([GenSupport.vectors.path]), extraChecks: 36, units: Self.scalars)
     }
 
     @Test(.enabled(if: kotlinAvailable || GenSupport.isCI, "kotlinc and java are not installed (required when CI=true)"))
@@ -236,6 +236,30 @@ import Testing
         #expect(reasons == ["succeeded", "notRetryable", "retriesUsed", "deadline", "budget", "cancelled"], "\(reasons)")
         #expect(expected.filter { $0.split(separator: "\t", omittingEmptySubsequences: false)[2].contains(",") }.count > 1000,
                 "calls with several waits")
+    }
+
+    /// `parseRetryAfter` of each language reads 5 000 Retry-After texts as the test that wrote them
+    /// means them: delta-seconds, dates in each HTTP-date form from 1950 to 2100 read at times up to
+    /// 40 years away (the seconds to them, 0 once past), and garbage (none); bit for bit.
+    @Test(arguments: ["Swift", "TypeScript", "Kotlin"])
+    func parseRetryAfterReadsWhatTheTextMeans(language: String) throws {
+        let available = language == "Swift" || (language == "Kotlin" ? Self.kotlinAvailable : Self.typeScriptAvailable)
+        guard available || GenSupport.isCI else { return }
+        try #require(available, "\(language): the compiler is not installed")
+        let cases = CallTranscripts.retryAfterCases(count: 5000, seed: 9110)
+        let dir = try GenSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("retry-after.tsv")
+        try GenSupport.write(cases.map(\.line).joined(separator: "\n") + "\n", to: file)
+        let build = language == "Swift" ? try Self.swift6.get() : language == "Kotlin" ? try Self.kotlin.get() : try Self.typeScript.get()
+        try #require(build.compile.status == 0, "\(language) did not compile")
+        let run = try build.run(["--retry-after", file.path])
+        try #require(run.status == 0, "\(language): \(run.stderr.prefix(2000))")
+        let got = run.stdout.split(separator: "\n").map(String.init)
+        #expect(got.count == cases.count)
+        let differing = zip(got, cases).filter { $0.0 != $0.1.expected }
+        #expect(differing.isEmpty, "\(language): \(differing.count) differ, e.g. \(differing.prefix(5).map { "\($0.1.line): got \($0.0), expected \($0.1.expected)" })")
+        #expect(cases.filter { $0.expected == "none" }.count > 500 && cases.filter { $0.expected == CallTranscripts.hex(0) }.count > 500)
     }
 
     /// The guide's code is cut out whole: it starts with the type, ends with the class, and is

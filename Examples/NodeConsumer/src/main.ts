@@ -37,8 +37,8 @@ function check(condition: boolean, what: string): void {
 }
 
 async function main(): Promise<void> {
-    const busy: Answer = { status: 503, retryAfterS: 2, errorCode: "overloaded" };
-    const ok: Answer = { status: 200, retryAfterS: null, tickets: ["t4", "t5", "t6"] };
+    const busy: Answer = { status: 503, retryAfter: "2", errorCode: "overloaded" };
+    const ok: Answer = { status: 200, retryAfter: null, tickets: ["t4", "t5", "t6"] };
 
     // 503 with Retry-After: 2 s, then the tickets. The wait is Retry-After plus half the jitter.
     const world = fakeWorld([busy, ok]);
@@ -47,12 +47,13 @@ async function main(): Promise<void> {
     check(first.answer === ok && first.attempts === 2 && first.waitedMs === 2500, "503 then 200: " + JSON.stringify(first));
 
     // 503 not_ready is final: no retry at all.
-    const notReady = await requestTickets(fakeWorld([{ status: 503, retryAfterS: 1, errorCode: "not_ready" }, ok]), budget);
+    const notReady = await requestTickets(fakeWorld([{ status: 503, retryAfter: "1", errorCode: "not_ready" }, ok]), budget);
     check(notReady.attempts === 1 && notReady.answer !== null && notReady.answer.status === 503, "503 not_ready is never retried");
 
     // Always busy: the viewer's call gives up after 3 retries, well within 15 s.
     const gaveUp = await requestTickets(fakeWorld([busy]), budget);
-    check(gaveUp.attempts === INTERACTIVE.maxRetries + 1 && gaveUp.waitedMs <= INTERACTIVE.deadlineMs, "interactive gives up: " + JSON.stringify(gaveUp));
+    check(gaveUp.attempts === INTERACTIVE.maxRetries + 1 && gaveUp.reason === "retriesUsed" && gaveUp.waitedMs <= INTERACTIVE.deadlineMs,
+          "interactive gives up: " + JSON.stringify(gaveUp));
 
     // Network errors, then the tickets, for a sync job: exponential full jitter (500 * 0.5, then 1000 * 0.5 ms...).
     const flaky = fakeWorld([]);

@@ -35,6 +35,15 @@ enum NameAdvice {
         reservedIn(taken(Naming.swiftProfile(name)))
     }
 
+    /// `reservedIn` of the languages generated: a Swift keyword is no matter when no Swift is
+    /// generated, nor a Kotlin one without Kotlin.
+    static func reservedIn(_ name: String, targets: Set<CodeTarget>) -> String? {
+        var taken = taken(Naming.swiftProfile(name))
+        if !targets.contains(.swift) { taken.remove(.swiftKeyword) }
+        if !targets.contains(.kotlin) { taken.remove(.kotlinKeyword) }
+        return reservedIn(taken)
+    }
+
     /// `reservedIn` for what the profile's constant (its lowerCamel form) is taken by.
     static func reservedIn(_ taken: Taken) -> String? {
         switch (taken.contains(.swiftKeyword), taken.contains(.kotlinKeyword)) {

@@ -90,6 +90,9 @@ public enum Naming {
         "isRetryable", "backoffMs",
         // The client of SPEC 7.1.
         "AttemptResult", "CallOutcome", "Reason", "callWithRetries", "parseRetryAfter", "httpDateMs", "httpDateFields",
+        // Typed values, durations and whole milliseconds, as the other languages have them.
+        "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem", "retryAfterMaxJitter", "ticketStopReuseBefore",
+        "profileNamed", "backoffDelayMs",
     ]
 
     /// Members that every generated Kotlin object declares.
@@ -100,7 +103,7 @@ public enum Naming {
         "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "RETRY_REFUSED_PREFETCH", "TICKET_REUSE_KEY",
         "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs",
         // Added in 0.2 for Android code: typed companions, one naming pattern, whole milliseconds.
-        "PREFETCH_RETRY_REFUSED", "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem", "BACKOFF_STRATEGY_KIND",
+        "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem", "BACKOFF_STRATEGY_KIND",
         "VIEWER_REF_KIND", "TICKET_REUSE_KEY_ITEMS", "backoffDelayMs",
         // The client of SPEC 7.1.
         "AttemptResult", "CallOutcome", "Reason", "callWithRetries", "parseRetryAfter", "httpDateMs", "httpDateFields",
@@ -111,7 +114,7 @@ public enum Naming {
         "RetryPolicy", "NeverRetry", "ProfileName", "ProfileKind", "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem",
         "ALL_PROFILES", "PROFILE_KINDS", "POLICY_NAME", "POLICY_DESCRIPTION", "RETRY_ON_NETWORK_ERROR",
         "RETRYABLE_STATUSES", "NEVER_RETRY", "RETRY_AFTER_HONORED", "RETRY_AFTER_MAX_JITTER_MS", "BACKOFF_STRATEGY",
-        "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE", "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "PREFETCH_RETRY_REFUSED",
+        "BUDGET_RATIO", "BUDGET_MIN_PER_MINUTE", "PREFETCH_AHEAD", "PREFETCH_ONLY_UNLOCKED", "RETRY_REFUSED_PREFETCH",
         "TICKET_REUSE_KEY", "TICKET_STOP_REUSE_BEFORE_MS", "VIEWER_REF", "isRetryable", "backoffMs", "RetryBudget",
         "performance", "monotonicNow", "clockBase",
         // The client of SPEC 7.1, and the globals it declares for itself.

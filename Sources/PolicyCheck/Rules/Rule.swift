@@ -143,6 +143,8 @@ public struct Findings: Sendable {
     private var madeEditor: FixEditor?
     /// The limits the rules apply: the guide's edition, tightened by the project (see `Limits`).
     public internal(set) var limits = Limits.guide
+    /// The languages generated (see `CheckOptions.targets`).
+    public internal(set) var targets: Set<CodeTarget> = Set(CodeTarget.allCases)
 
     public init() {}
 

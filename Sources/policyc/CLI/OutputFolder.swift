@@ -35,11 +35,13 @@ enum OutputFolder {
 
     /// What writing `files` into `folder` would create, change and remove (`OutputPlan.plan`, on
     /// the disk). Stale files are looked for only in the folders of `targets`.
+    /// A file policyc did not write is replaced only with `force`.
     static func plan(_ files: [GeneratedFile], in folder: String,
-                     targets: some Sequence<Generator.Target> = Generator.Target.allCases) -> Result<Plan, Failure> {
+                     targets: some Sequence<Generator.Target> = Generator.Target.allCases, force: Bool = false) -> Result<Plan, Failure> {
         let wanted = files.map { OutputPlan.Wanted(path: $0.path, bytes: $0.bytes, isSettled: $0.isSettled) }
         let stale = Array(Set(targets)).sorted().compactMap(Self.folder(of:))
-        return OutputPlan.plan(wanted, in: folder, stale: stale, isOurs: Generator.isGenerated, reader: DiskFolder())
+        return OutputPlan.plan(wanted, in: folder, stale: stale, isOurs: Generator.isGenerated,
+                               mayReplace: force ? { _ in true } : Generator.wasWrittenByPolicyc, reader: DiskFolder())
     }
 
     /// The disk as `OutputPlan` reads it: never through a link.

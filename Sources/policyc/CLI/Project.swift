@@ -192,5 +192,6 @@ extension Project {
         self.init(file: path, config: config, folder: ProjectLayout(file: path).folder)
         options.limits = config.effectiveLimits(file: path)
         if let days = config.waiverMaxDays { options.waiverMaxDays = days.value }
+        if let targets = config.targets { options.targets = Set(targets.value) }
     }
 }

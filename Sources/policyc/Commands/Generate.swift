@@ -13,7 +13,7 @@ enum Generate {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "Validates, then writes the generated code and the JSON Schema.",
-        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--config FILE] [--today DATE] [PATH ...]\n"
+        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--force] [--config FILE] [--today DATE] [PATH ...]\n"
             + "       policyc generate --swift-output FILE [--config FILE] [--today DATE] PATH",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
@@ -24,6 +24,7 @@ enum Generate {
                        help: "What to generate, comma-separated: " + Generator.Target.allCases.map(\.rawValue).joined(separator: ", ") + ".",
                        defaultValue: Generator.Target.defaults.map(\.rawValue).joined(separator: ",")),
             OptionSpec(name: "--check", valueName: nil, help: "Write nothing; fail when any generated file would change."),
+            OptionSpec(name: "--force", valueName: nil, help: "Replace files in the output folder that policyc did not write."),
             OptionSpec(name: "--swift-output", valueName: "FILE",
                        help: "Write only the Swift of the one policy given, to FILE (for build-tool plugins)."),
             Project.option,
@@ -46,7 +47,8 @@ enum Generate {
 
             EXIT STATUS:
               0  written, or up to date
-              1  a policy has errors, or (--check) generated files are out of date
+              1  a policy has errors, (--check) generated files are out of date, or a file that
+                 policyc did not write stands where one goes (--force replaces it)
               2  usage error, an error in the project file, unreadable input, or the folder
                  cannot be written
             """,
@@ -123,10 +125,12 @@ enum Generate {
         let removing = !policies.isEmpty && Workspace.isWholeProject(args.positionals, paths: paths, project: project)
         // index.ts names every policy of the project: a part of it cannot write it.
         if !removing { files.removeAll { $0.path == TypeScriptGenerator.indexPath } }
-        switch OutputFolder.plan(files, in: settings.folder, targets: removing ? settings.targets : []) {
+        // --check writes nothing: it shows what a file in the way would become.
+        switch OutputFolder.plan(files, in: settings.folder, targets: removing ? settings.targets : [],
+                                 force: args.flag("--force") || args.flag("--check")) {
         case .failure(let f):
-            Output.err("error: \(f.message)\n")
-            return 2
+            Output.err("error: \(f.message)\n" + (f.isForeignFile ? "nothing written\n" : ""))
+            return f.isForeignFile ? 1 : 2
         case .success(let plan):
             return args.flag("--check") ? check(plan, folder: settings.folder, args) : write(plan, folder: settings.folder)
         }

@@ -5,6 +5,7 @@
 //                           prints what the hostile policy's strings hold, UTF-16 unit by unit
 //   Main --answers CASES    answers every case for each policy, for comparison with the other
 //                           languages (see GeneratorCompileTests.cases)
+//   Main --retry-after CASES  reads every Retry-After case with PlaybackPolicy.parseRetryAfter
 //   Main --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
 //                           (see CallTranscripts for the format and what is printed)
 import wandura.policies.ExoticPolicy
@@ -75,10 +76,6 @@ fun runBudget(face: Face, t0: Long, ops: String): String {
     return answers.toString()
 }
 
-/** The old name still reads the value; the only use of it, so the warning is suppressed here alone. */
-@Suppress("DEPRECATION")
-fun oldRetryRefusedPrefetch(): Boolean = PlaybackPolicy.RETRY_REFUSED_PREFETCH
-
 /** Status, the answer's code, and whether ExoticPolicy retries it (see the Swift driver). */
 val exoticCases = listOf(
     Triple(503, "\u0958", false), Triple(503, "\u0915\u093C", true),
@@ -125,7 +122,7 @@ fun runVectors(path: String) {
     val p = PlaybackPolicy
     expect(p.INTERACTIVE == PlaybackPolicy.RetryProfile(3, 500L, 8000L, 8000L, 15000L), "interactive profile values (kind interactive by default)")
     expect(p.BACKGROUND.kind == PlaybackPolicy.RetryProfile.Kind.BACKGROUND && p.BACKGROUND.kind.value == "background", "profile kinds")
-    expect(p.PREFETCH_RETRY_REFUSED == oldRetryRefusedPrefetch() && !p.PREFETCH_RETRY_REFUSED, "the old name reads the same value")
+    expect(!p.RETRY_REFUSED_PREFETCH, "a refused prefetch is not retried (the name of SPEC 4, as in Swift)")
     expect(p.BACKOFF_STRATEGY_KIND == PlaybackPolicy.BackoffStrategy.FULL_JITTER && p.BACKOFF_STRATEGY_KIND.value == p.BACKOFF_STRATEGY, "backoff enum")
     expect(p.VIEWER_REF_KIND == PlaybackPolicy.ViewerRefKind.PER_VIEWER_DEVICE && p.VIEWER_REF_KIND.value == p.VIEWER_REF, "viewer-ref enum")
     expect(p.TICKET_REUSE_KEY_ITEMS.map { it.value } == p.TICKET_REUSE_KEY, "reuse-key enums")
@@ -259,6 +256,17 @@ fun runCall(f: List<String>): String {
 }
 
 fun main(args: Array<String>) {
+    if (args.size == 2 && args[0] == "--retry-after") {
+        val out = StringBuilder()
+        for (line in File(args[1]).readLines()) {
+            if (line.length == 0) continue
+            val f = line.split("\t")
+            val seconds = PlaybackPolicy.parseRetryAfter(java.net.URLDecoder.decode(f[0], "UTF-8"), f[1].toLong())
+            out.append(if (seconds == null) "none" else bits(seconds)).append('\n')
+        }
+        print(out)
+        return
+    }
     if (args.size == 2 && args[0] == "--calls") {
         val out = StringBuilder()
         for (line in File(args[1]).readLines()) if (line.length > 0 && !line.startsWith("#")) out.append(runCall(line.split("\t"))).append('\n')

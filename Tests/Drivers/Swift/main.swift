@@ -7,6 +7,7 @@
 //                             prints what the hostile policy's strings hold, scalar by scalar
 //   driver --answers CASES    answers every case for each policy, for comparison with the other
 //                             languages (see GeneratorCompileTests.cases)
+//   driver --retry-after CASES  reads every Retry-After case with PlaybackPolicy.parseRetryAfter
 //   driver --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
 //                             (see CallTranscripts for the format and what is printed)
 import Foundation
@@ -90,7 +91,7 @@ nonisolated func runVectors(_ path: String) -> Int32 {
             let got = PlaybackPolicy.isRetryable(status: status, errorCode: code)
             if String(got) != f[3] { fail("\(line): got \(got)") }
         case "backoff":
-            guard let profile = PlaybackPolicy.allProfiles[f[1]], let attempt = Int(f[2]),
+            guard let profile = PlaybackPolicy.profileNamed(String(f[1])), let attempt = Int(f[2]),
                   let r = Double(f[4]), let expected = Double(f[5]) else { fail("bad line \(line)"); continue }
             let retryAfter = f[3] == "-" ? nil : Double(f[3])
             var calls = 0
@@ -121,7 +122,7 @@ nonisolated func runVectors(_ path: String) -> Int32 {
 
     // HostilePolicy has other values: no network, 429/503, jitter 250 ms, ratio 2.5 %, floor 3.
     let h = HostilePolicy.self
-    let slow = h.allProfiles["slow"]!
+    let slow = h.profileNamed("slow")!
     expect(!h.isRetryable(status: nil, errorCode: nil), "hostile: network errors are not retried")
     expect(h.isRetryable(status: 429, errorCode: nil), "hostile: 429 is retried")
     expect(h.isRetryable(status: 429) && !h.isRetryable(status: 500) && PlaybackPolicy.isRetryable(status: nil),
@@ -147,7 +148,7 @@ nonisolated func runVectors(_ path: String) -> Int32 {
     // ExoticPolicy: Retry-After not honored, ratio 7.5 %, floor 0, and codes that only differ from
     // an answer's by Unicode equivalence or look: never the same code.
     let x = ExoticPolicy.self
-    let wait = x.allProfiles["wait"]!
+    let wait = x.profileNamed("wait")!
     expect(x.backoffMs(attempt: 3, retryAfterS: 30, profile: wait, random: { 0.5 }) == 1500, "exotic: Retry-After is not honored; equal jitter")
     expect(x.backoffMs(attempt: 10, retryAfterS: nil, profile: wait, random: { 0.25 }) == 3750, "exotic: the cap of 6 s, equal jitter")
     let exoticClock = Clock()
@@ -166,6 +167,17 @@ nonisolated func runVectors(_ path: String) -> Int32 {
         guard let s else { return "nil" }
         return s.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
     }
+    // Typed values, profiles in the policy's order, durations, whole milliseconds.
+    let p = PlaybackPolicy.self
+    expect(p.backoffStrategy == .fullJitter && p.backoffStrategy.rawValue == "full-jitter" && p.viewerRef == .perViewerDevice
+           && p.ticketReuseKey == [.viewer, .device, .episode, .intent] && HostilePolicy.ViewerRefKind.userId.rawValue == "user-id",
+           "enums for the strategy, the viewer ref and the reuse key")
+    expect(p.allProfiles.map(\.key) == ["interactive", "background"] && p.profileNamed("background") == p.background
+           && p.profileNamed("nope") == nil && CrowdedPolicy.allProfiles.first?.key == "min", "profiles in the policy's order")
+    expect(p.interactive.timeout == .seconds(8) && p.background.deadline == .seconds(120) && p.retryAfterMaxJitter == .seconds(1)
+           && p.backoffDelayMs(attempt: 0, retryAfterS: 2, profile: p.interactive, random: { 0.0001 }) == 2001
+           && p.backoffDelayMs(attempt: 0, retryAfterS: 1e300, profile: p.interactive, random: { 0 }) == Int.max,
+           "durations and whole milliseconds, rounded up")
     print("description: " + scalars(HostilePolicy.policyDescription))
     print("codes: " + HostilePolicy.neverRetry.map { scalars($0.code) }.joined(separator: " | "))
     print("checked \(checked), failed \(failures)")
@@ -288,6 +300,15 @@ let arguments = CommandLine.arguments
 let status = await Task.detached { () async -> Int32 in
     if arguments.count == 3 && arguments[1] == "--answers" { return runAnswers(arguments[2]) }
     if arguments.count == 3 && arguments[1] == "--calls" { return await runCalls(arguments[2]) }
+    if arguments.count == 3 && arguments[1] == "--retry-after", let text = try? String(contentsOfFile: arguments[2], encoding: .utf8) {
+        var out = ""
+        for line in text.split(separator: "\n") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            out += (PlaybackPolicy.parseRetryAfter(String(f[0]).removingPercentEncoding!, nowMs: Int64(f[1])!).map(bits) ?? "none") + "\n"
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+        return 0
+    }
     if arguments.count == 2 { return runVectors(arguments[1]) }
     print("usage: driver VECTORS.tsv | driver --answers CASES.tsv")
     return 2

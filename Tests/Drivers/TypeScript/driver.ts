@@ -8,6 +8,7 @@
 //                                UTF-16 unit by unit
 //   driver.js --answers CASES    answers every case for each policy and for the guide's code, for
 //                                comparison with the other languages (see GeneratorCompileTests.cases)
+//   driver.js --retry-after CASES  reads every Retry-After case with parseRetryAfter
 //   driver.js --calls CALLS      runs every scripted call through PlaybackPolicy's callWithRetries
 //                                (see CallTranscripts for the format and what is printed)
 import * as guide from "./guide";
@@ -312,7 +313,15 @@ function runCalls(path: string): Promise<number> {
 
 const args = process.argv.slice(2);
 let status = 2;
-if (args.length === 2 && args[0] === "--calls") {
+if (args.length === 2 && args[0] === "--retry-after") {
+    for (const line of fs.readFileSync(args[1], "utf8").split("\n")) {
+        if (line.length === 0) continue;
+        const f = line.split("\t");
+        const seconds = playback.parseRetryAfter(decodeURIComponent(f[0]), Number(f[1]));
+        print(seconds === null ? "none" : bits(seconds));
+    }
+    status = 0;
+} else if (args.length === 2 && args[0] === "--calls") {
     runCalls(args[1]).then((code) => {
         process.stdout.write(out);
         process.exitCode = code;

@@ -46,7 +46,7 @@ extension Rule {
                     findings.add(at: name.span,
                                  "profile name '\(excerpt(name.value))' is not a valid name: \(Values.nameProblem(name.value))",
                                  help: NameAdvice.help(for: name.value, isProfile: true))
-                } else if let language = NameAdvice.reservedIn(name.value) {
+                } else if let language = NameAdvice.reservedIn(name.value, targets: findings.targets) {
                     let camel = Naming.lowerCamel(name.value)
                     findings.add(at: name.span,
                                  camel == name.value

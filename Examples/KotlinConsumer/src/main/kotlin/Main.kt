@@ -29,7 +29,17 @@ fun main() {
     check(waits.size == 3 && waits[0] in 2001L..3001L && waits[1] in 0L..1000L && waits[2] in 0L..2000L, "delays: $waits")
     check(p.INTERACTIVE.kind == AndroidPlayerPolicy.RetryProfile.Kind.INTERACTIVE, "the profile's kind")
     check(p.BACKOFF_STRATEGY_KIND == AndroidPlayerPolicy.BackoffStrategy.FULL_JITTER, "the backoff strategy as an enum")
-    check(!p.PREFETCH_RETRY_REFUSED, "a refused prefetch is not retried")
+    check(!p.RETRY_REFUSED_PREFETCH, "a refused prefetch is not retried")
+
+    // One ticket call through the generated retry loop: 503 with Retry-After 2 s, then the tickets.
+    var now = 1_000_000L
+    val answers = listOf(AndroidPlayerPolicy.AttemptResult(503, "overloaded", "2"), AndroidPlayerPolicy.AttemptResult(200))
+    val call = p.callWithRetries(p.INTERACTIVE, AndroidPlayerPolicy.RetryBudget { now }, { now }, { now }, { ms -> now += Math.ceil(ms).toLong() },
+                                 { 0.5 }) { n, timeoutMs ->
+        check(timeoutMs == 8_000L, "each attempt gets the profile's timeout: $timeoutMs")
+        answers[n]
+    }
+    check(call.reason == AndroidPlayerPolicy.Reason.SUCCEEDED && call.attempts == 2 && call.waitsMs == listOf(2500.0), "the call: $call")
 
     var clock = 0L
     val budget = AndroidPlayerPolicy.RetryBudget { clock }
