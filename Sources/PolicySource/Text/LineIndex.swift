@@ -44,7 +44,10 @@ public struct LineIndex: Sendable {
         textStart = (breaks == .editor || breaks == .yaml) && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var i = 0
         while i < bytes.count {
-            let width = Self.breakWidth(bytes, at: i, breaks)
+            // Most bytes start no break of any rule: only LF, VT, FF, CR and the lead bytes of
+            // NEL, LS and PS are looked at further.
+            let byte = bytes[i]
+            let width = (byte >= 0x0A && byte <= 0x0D) || byte == 0xC2 || byte == 0xE2 ? Self.breakWidth(bytes, at: i, breaks) : 0
             if width > 0 {
                 i += width
                 starts.append(i)
@@ -54,11 +57,10 @@ public struct LineIndex: Sendable {
         }
         var count = 0
         scalarsBefore.reserveCapacity(bytes.count / Self.blockSize + 1)
-        for (i, byte) in bytes.enumerated() {
-            if i % Self.blockSize == 0 { scalarsBefore.append(count) }
-            if !Self.continues(byte) { count += 1 }
+        for start in stride(from: 0, through: bytes.count, by: Self.blockSize) {
+            scalarsBefore.append(count)
+            for byte in bytes[start..<min(start + Self.blockSize, bytes.count)] where !Self.continues(byte) { count += 1 }
         }
-        if bytes.count % Self.blockSize == 0 { scalarsBefore.append(count) }
     }
 
     public init(_ text: String, breaks: Breaks = .editor) {
@@ -206,7 +208,11 @@ public struct LineIndex: Sendable {
     private func scalars(before offset: Int) -> Int {
         let block = offset / Self.blockSize
         var count = scalarsBefore[block]
-        for byte in bytes[(block * Self.blockSize)..<offset] where !Self.continues(byte) { count += 1 }
+        var i = block * Self.blockSize
+        while i < offset {
+            if !Self.continues(bytes[i]) { count += 1 }
+            i += 1
+        }
         return count
     }
 

@@ -258,26 +258,28 @@ enum EventSource {
 }
 
 /// libyaml's marks made ours. libyaml also breaks lines at NEL, LS and PS, which editors and our
-/// reports do not (issue 48): in a text that holds one, a mark is found in libyaml's lines and
-/// given again in the editor's, by its byte offset. Other texts (nearly all) have the same marks
-/// both ways.
+/// reports do not (issue 48). Each of libyaml's lines lies within one of the editor's (every
+/// break of the editor's is one of libyaml's), so a mark becomes ours by where its line starts in
+/// the editor's lines, a column added. Other texts (nearly all) have the same marks both ways.
 struct YAMLMarks {
-    private let lines: (yaml: LineIndex, editor: LineIndex)?
+    /// Where each of libyaml's lines starts, as our mark; nil for the same marks either way.
+    private let starts: [Mark]?
 
-    /// The marks of `bytes`, nil for the same marks either way.
     init(_ bytes: [UInt8]?) {
         // Only a byte past ASCII can start a break libyaml counts and the editor does not.
         guard let bytes, bytes.indices.contains(where: { bytes[$0] >= 0x80 && LineIndex.breakWidth(bytes, at: $0, .yaml) > 0 }) else {
-            lines = nil
+            starts = nil
             return
         }
-        lines = (LineIndex(bytes, breaks: .yaml), LineIndex(bytes))
+        let yaml = LineIndex(bytes, breaks: .yaml), editor = LineIndex(bytes)
+        starts = (1...yaml.lineCount).map { editor.mark(at: yaml.range(ofLine: $0)!.lowerBound) }
     }
 
     /// A file is at most 1 MiB (`Loader.maxBytes`): its lines and columns fit in 32 bits.
     func mark(_ m: yaml_mark_t) -> Mark {
         let mark = Mark(line: Int(truncatingIfNeeded: m.line) &+ 1, column: Int(truncatingIfNeeded: m.column) &+ 1)
-        guard let lines, let offset = lines.yaml.offset(of: mark) else { return mark }
-        return lines.editor.mark(at: offset)
+        guard let starts, mark.line >= 1, mark.line <= starts.count else { return mark }
+        let start = starts[mark.line - 1]
+        return Mark(line: start.line, column: start.column + mark.column - 1)
     }
 }
