@@ -685,6 +685,18 @@ import Testing
         #expect(error.span.start.line == 3, "\(error.headline)")
     }
 
+    /// The stream's end, which libyaml may put on a line past its last, is the end of the text:
+    /// a finding that spans the whole document ends inside it.
+    @Test func theEndOfTheStreamIsTheEndOfTheText() throws {
+        for text in ["a: \"x\u{2028}y\"\nb: 1", "a: \"x\u{2028}y\"\nb: 1\n", "a: x\u{85}\n"] {
+            let bytes = Array(text.utf8)
+            let loaded = Loader.load(bytes)
+            let end = try #require(loaded.root?.span.end)
+            let last = LineIndex(bytes).mark(at: bytes.count)
+            #expect(end.line <= last.line, "\(text.debugDescription): \(end) past \(last)")
+        }
+    }
+
     /// A BOM and a separator: columns after both count as the editor's line has them.
     @Test func aByteOrderMarkAndASeparator() throws {
         let text = "\u{FEFF}a: \"\u{2028}\"\nb: 1\n"

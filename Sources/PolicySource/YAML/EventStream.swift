@@ -264,21 +264,27 @@ enum EventSource {
 struct YAMLMarks {
     /// Where each of libyaml's lines starts, as our mark; nil for the same marks either way.
     private let starts: [Mark]?
+    /// The end of the input, as our mark: where libyaml's marks past its last line stand.
+    private let end: Mark
 
     init(_ bytes: [UInt8]?) {
         // Only a byte past ASCII can start a break libyaml counts and the editor does not.
         guard let bytes, bytes.indices.contains(where: { bytes[$0] >= 0x80 && LineIndex.breakWidth(bytes, at: $0, .yaml) > 0 }) else {
             starts = nil
+            end = Mark(line: 1, column: 1)
             return
         }
         let yaml = LineIndex(bytes, breaks: .yaml), editor = LineIndex(bytes)
         starts = (1...yaml.lineCount).map { editor.mark(at: yaml.range(ofLine: $0)!.lowerBound) }
+        end = editor.mark(at: bytes.count)
     }
 
     /// A file is at most 1 MiB (`Loader.maxBytes`): its lines and columns fit in 32 bits.
     func mark(_ m: yaml_mark_t) -> Mark {
         let mark = Mark(line: Int(truncatingIfNeeded: m.line) &+ 1, column: Int(truncatingIfNeeded: m.column) &+ 1)
-        guard let starts, mark.line >= 1, mark.line <= starts.count else { return mark }
+        guard let starts, mark.line >= 1 else { return mark }
+        // The stream's end can stand on a line after the last that holds text.
+        guard mark.line <= starts.count else { return end }
         let start = starts[mark.line - 1]
         return Mark(line: start.line, column: start.column + mark.column - 1)
     }
