@@ -47,19 +47,20 @@ def canonical(policy, *edits):
 
 # -- positions, as libyaml and the protocol count them ------------------------------------------------
 
-YAML_BREAKS = {"\n", "\r", "\x85", "\u2028", "\u2029"}
+LINE_BREAKS = {"\n", "\r"}
 
 
-def _yaml_line_starts(text):
-    """Code-point indexes where libyaml's lines start: LF, CR, CRLF, NEL, LS and PS break lines, and
-    line 1 starts after a byte order mark."""
+def _line_starts(text):
+    """Code-point indexes where lint's lines start: LF, CR and CRLF break lines, as the protocol
+    and editors count them (U+2028, U+2029 and NEL do not), and line 1 starts after a byte order
+    mark."""
     starts = [1 if text.startswith("\ufeff") else 0]
     i = starts[0]
     while i < len(text):
         c = text[i]
         if c == "\r" and i + 1 < len(text) and text[i + 1] == "\n":
             i += 1
-        elif c not in YAML_BREAKS:
+        elif c not in LINE_BREAKS:
             i += 1
             continue
         i += 1
@@ -69,12 +70,12 @@ def _yaml_line_starts(text):
 
 def mark_index(text, line, column):
     """The code-point index of a 1-based line and column (in Unicode scalars) as lint reports it."""
-    starts = _yaml_line_starts(text)
+    starts = _line_starts(text)
     if line > len(starts):
         return len(text)
     i = starts[line - 1]
     end = starts[line] if line < len(starts) else len(text)
-    while end > i and (text[end - 1] in YAML_BREAKS):
+    while end > i and (text[end - 1] in LINE_BREAKS):
         end -= 1
     return min(i + column - 1, end)
 
