@@ -431,4 +431,58 @@ object PlaybackPolicy {
         f[1] = m + 1
         return f
     }
+
+    /**
+     * One item of a ticket answer, as the answer gave it.
+     *
+     * @property intent What the episode was asked for (`intent` in the request).
+     * @property status The item's HTTP status, or null when the item got no answer (a network error).
+     * @property errorCode The item's error code, if it had one.
+     * @property retryAfterS The item's `retry_after`, in seconds.
+     */
+    data class TicketItem @JvmOverloads constructor(val intent: Intent, val status: Int?, val errorCode: String? = null, val retryAfterS: Double? = null) {
+        /** What an episode is asked for, by its spelling in the request. */
+        enum class Intent(val value: String) {
+            /** The viewer is starting this episode. */
+            PLAY("play"),
+            /** An episode the viewer may watch next. */
+            PREFETCH("prefetch")
+        }
+    }
+
+    /**
+     * What `itemsToRetry` found: the items to ask for again and how long to wait first.
+     *
+     * @property indices The positions of the items to ask for again in the answer, in order.
+     * @property items The items to ask for again, in order.
+     * @property retryAfterS The largest positive `retryAfterS` of those items when `RETRY_AFTER_HONORED`, else null.
+     * @property waitMs `retryAfterS` in milliseconds, null when it is null: then wait `backoffMs`. For the
+     *   guide's jitter on top, wait `backoffMs(attempt, retryAfterS, profile)`.
+     */
+    data class BatchRetry(val indices: List<Int>, val items: List<TicketItem>, val retryAfterS: Double?, val waitMs: Double?)
+
+    /**
+     * The items of a ticket answer to ask for again ("Retry only the failed items you need"): never
+     * an item answered 2xx, never one with the code `not_ready` (past the last episode), a refused
+     * prefetch (429 on a `PREFETCH` item) only when `RETRY_REFUSED_PREFETCH`, and else those
+     * `isRetryable` retries (a network error as `retryOn` says).
+     */
+    @JvmStatic
+    fun itemsToRetry(items: List<TicketItem>): BatchRetry {
+        val indices = ArrayList<Int>()
+        val again = ArrayList<TicketItem>()
+        var largest: Double? = null
+        for ((i, item) in items.withIndex()) {
+            val status = item.status
+            if (status != null && status >= 200 && status < 300) continue
+            if (item.errorCode == "not_ready") continue
+            if (item.intent == TicketItem.Intent.PREFETCH && status == 429 && !RETRY_REFUSED_PREFETCH) continue
+            if (!isRetryable(status, item.errorCode)) continue
+            indices.add(i)
+            again.add(item)
+            val s = item.retryAfterS
+            if (RETRY_AFTER_HONORED && s != null && s > 0.0 && (largest == null || s > largest)) largest = s
+        }
+        return BatchRetry(indices.toList(), again.toList(), largest, if (largest == null) null else largest * 1000.0)
+    }
 }

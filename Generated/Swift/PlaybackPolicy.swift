@@ -413,4 +413,73 @@ nonisolated public enum PlaybackPolicy {
         f[1] = m + 1
         return f
     }
+
+    /// One item of a ticket answer, as the answer gave it.
+    public struct TicketItem: Sendable, Hashable {
+        /// What the episode was asked for (`intent` in the request).
+        public enum Intent: String, Sendable, Hashable, CaseIterable {
+            /// The viewer is starting this episode.
+            case play
+            /// An episode the viewer may watch next.
+            case prefetch
+        }
+
+        /// What the episode was asked for.
+        public var intent: Intent
+        /// The item's HTTP status, or nil when the item got no answer (a network error).
+        public var status: Int?
+        /// The item's error code, if it had one.
+        public var errorCode: String?
+        /// The item's `retry_after`, in seconds.
+        public var retryAfterS: Double?
+
+        /// An item with these values.
+        public init(intent: Intent, status: Int? = nil, errorCode: String? = nil, retryAfterS: Double? = nil) {
+            self.intent = intent
+            self.status = status
+            self.errorCode = errorCode
+            self.retryAfterS = retryAfterS
+        }
+    }
+
+    /// What `itemsToRetry` found: the items to ask for again and how long to wait first.
+    public struct BatchRetry: Sendable, Hashable {
+        /// The positions of the items to ask for again in the answer, in order.
+        public let indices: [Int]
+        /// The items to ask for again, in order.
+        public let items: [TicketItem]
+        /// The largest positive `retryAfterS` of those items when `retryAfterHonored`, else nil.
+        public let retryAfterS: Double?
+        /// `retryAfterS` in milliseconds, nil when it is nil: then wait `backoffMs`. For the guide's
+        /// jitter on top, wait `backoffMs(attempt:retryAfterS:profile:)` with `retryAfterS`.
+        public let waitMs: Double?
+
+        /// A result with these values.
+        public init(indices: [Int], items: [TicketItem], retryAfterS: Double?, waitMs: Double?) {
+            self.indices = indices
+            self.items = items
+            self.retryAfterS = retryAfterS
+            self.waitMs = waitMs
+        }
+    }
+
+    /// The items of a ticket answer to ask for again ("Retry only the failed items you need"): never
+    /// an item answered 2xx, never one with the code `not_ready` (past the last episode), a refused
+    /// prefetch (429 on a `prefetch` item) only when `retryRefusedPrefetch`, and else those
+    /// `isRetryable` retries (a network error as `retryOn` says).
+    public static func itemsToRetry(_ items: [TicketItem]) -> BatchRetry {
+        var indices: [Int] = []
+        var again: [TicketItem] = []
+        var largest: Double? = nil
+        for (i, item) in items.enumerated() {
+            if let status = item.status, status >= 200 && status < 300 { continue }
+            if let code = item.errorCode, code.utf8.elementsEqual("not_ready".utf8) { continue }
+            if item.intent == .prefetch && item.status == 429 && !retryRefusedPrefetch { continue }
+            if !isRetryable(status: item.status, errorCode: item.errorCode) { continue }
+            indices.append(i)
+            again.append(item)
+            if retryAfterHonored, let s = item.retryAfterS, s > 0, largest.map({ s > $0 }) ?? true { largest = s }
+        }
+        return BatchRetry(indices: indices, items: again, retryAfterS: largest, waitMs: largest.map { $0 * 1000 })
+    }
 }

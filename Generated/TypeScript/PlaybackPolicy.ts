@@ -422,3 +422,44 @@ function httpDateFields(text: string, pattern: string): HttpDate | null {
     f.month = m + 1;
     return f;
 }
+
+/**
+ * One item of a ticket answer, as the answer gave it: what the episode was asked for (`intent` in
+ * the request), the item's HTTP status (null or absent when the item got no answer: a network
+ * error), its error code and its `retry_after` in seconds.
+ */
+export type TicketItem = { intent: "play" | "prefetch"; status?: number | null; errorCode?: string | null; retryAfterS?: number | null };
+
+/**
+ * What `itemsToRetry` found: the positions of the items to ask for again in the answer and those
+ * items, in order; the largest positive `retryAfterS` of those items when `RETRY_AFTER_HONORED`,
+ * else null; and it in milliseconds (`waitMs`), null when it is null: then wait `backoffMs`. For
+ * the guide's jitter on top, wait `backoffMs(attempt, retryAfterS, profile)`.
+ */
+export type BatchRetry = { indices: number[]; items: TicketItem[]; retryAfterS: number | null; waitMs: number | null };
+
+/**
+ * The items of a ticket answer to ask for again ("Retry only the failed items you need"): never
+ * an item answered 2xx, never one with the code `not_ready` (past the last episode), a refused
+ * prefetch (429 on a `prefetch` item) only when `RETRY_REFUSED_PREFETCH`, and else those
+ * `isRetryable` retries (a network error as `retryOn` says).
+ */
+export function itemsToRetry(items: readonly TicketItem[]): BatchRetry {
+    const indices: number[] = [];
+    const again: TicketItem[] = [];
+    let largest: number | null = null;
+    let i = -1;
+    for (const item of items) {
+        i++;
+        const status = item.status;
+        if (status !== null && status !== undefined && status >= 200 && status < 300) continue;
+        if (item.errorCode === "not_ready") continue;
+        if (item.intent === "prefetch" && status === 429 && !RETRY_REFUSED_PREFETCH) continue;
+        if (!isRetryable(status, item.errorCode)) continue;
+        indices.push(i);
+        again.push(item);
+        const s = item.retryAfterS;
+        if (RETRY_AFTER_HONORED && s !== null && s !== undefined && s > 0 && (largest === null || s > largest)) largest = s;
+    }
+    return { indices: indices, items: again, retryAfterS: largest, waitMs: largest === null ? null : largest * 1000 };
+}

@@ -77,6 +77,8 @@ enum KotlinGenerator {
             w.emit(Self.clientTypes)
             w.line()
             w.emit(Self.client)
+            w.line()
+            w.emit(Self.batch)
         }
         w.line("}")
         return w.bytes

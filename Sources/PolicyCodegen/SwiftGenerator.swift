@@ -71,6 +71,8 @@ enum SwiftGenerator {
             w.emit(Self.clientTypes)
             w.line()
             w.emit(Self.client)
+            w.line()
+            w.emit(Self.batch)
         }
         w.line("}")
         return w.bytes

@@ -91,6 +91,8 @@ package enum TypeScriptGenerator {
         w.emit(Self.clientTypes)
         w.line()
         w.emit(Self.client)
+        w.line()
+        w.emit(Self.batch)
         return w.bytes
     }
 

@@ -26,6 +26,7 @@ import Testing
         hostile.backoff = .exponential
         exotic.backoff = .equalJitter
         crowded.backoff = .constant
+        crowded.prefetchRetryRefused = true  // as a waiver of prefetch-refused-retry would allow
         return [try GenSupport.canonical, hostile, exotic, crowded]
     }
 
@@ -260,6 +261,44 @@ import Testing
         let differing = zip(got, cases).filter { $0.0 != $0.1.expected }
         #expect(differing.isEmpty, "\(language): \(differing.count) differ, e.g. \(differing.prefix(5).map { "\($0.1.line): got \($0.0), expected \($0.1.expected)" })")
         #expect(cases.filter { $0.expected == "none" }.count > 500 && cases.filter { $0.expected == CallTranscripts.hex(0) }.count > 500)
+    }
+
+    /// Batch cases for `itemsToRetry`: the policy, the items of one answer (`intent,status,code,retryAfterS`
+    /// split by `;`, `-` for none) and the answer every language must give: the indices to ask again
+    /// and the wait in milliseconds. Playback and crowded differ only in `retryRefused`; hostile does
+    /// not retry network errors; exotic does not honor Retry-After.
+    static let batchCases: [(policy: String, items: String, indices: String, waitMs: Double?)] = [
+        ("playback", "prefetch,429,-,5;play,200,-,-", "", nil),                           // a refused prefetch is not retried
+        ("crowded", "prefetch,429,-,5;play,200,-,-", "0", 5000),                          // unless retryRefused
+        ("crowded", "play,429,-,3;prefetch,429,-,4", "0,1", 4000),
+        ("playback", "play,429,-,3;prefetch,429,-,4", "0", 3000),                         // a 429 on play is retried
+        ("playback", "play,503,not_ready,30;prefetch,404,not_ready,-;play,503,busy,2", "2", 2000),  // not_ready never
+        ("crowded", "play,500,not_ready,30;prefetch,-,not_ready,-", "", nil),              // whatever its status
+        ("playback", "play,-,-,-;prefetch,-,-,-;play,404,-,-", "0,1", nil),                // network errors
+        ("hostile", "play,-,-,-;prefetch,-,-,-;play,503,-,1", "2", 1000),                 // not for hostile
+        ("playback", "play,503,busy,2;prefetch,503,-,7.5;play,500,-,3;prefetch,200,-,60;play,502,-,-0.5", "0,1,2,4", 7500),
+        ("exotic", "play,503,busy,4;play,429,-,9;prefetch,500,-,-", "0,1,2", nil),        // Retry-After not honored
+        ("playback", "", "", nil),
+    ]
+
+    /// `itemsToRetry` of each language asks again for the failed items that can succeed later and
+    /// waits the largest `retry_after` of those, as `batchCases` say.
+    @Test(arguments: ["Swift", "TypeScript", "Kotlin"])
+    func itemsToRetryAsksAgainOnlyForWhatCanSucceed(language: String) throws {
+        let available = language == "Swift" || (language == "Kotlin" ? Self.kotlinAvailable : Self.typeScriptAvailable)
+        guard available || GenSupport.isCI else { return }
+        try #require(available, "\(language): the compiler is not installed")
+        let dir = try GenSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("batches.tsv")
+        try GenSupport.write(Self.batchCases.map { "\($0.policy)\t\($0.items)\n" }.joined(), to: file)
+        let build = language == "Swift" ? try Self.swift6.get() : language == "Kotlin" ? try Self.kotlin.get() : try Self.typeScript.get()
+        try #require(build.compile.status == 0, "\(language) did not compile:\n\(build.diagnostics.prefix(30).joined(separator: "\n"))")
+        let run = try build.run(["--batches", file.path])
+        try #require(run.status == 0, "\(language): \(run.stderr.prefix(2000))")
+        let got = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let expected = Self.batchCases.map { $0.indices + "\t" + ($0.waitMs.map(CallTranscripts.hex) ?? "none") }
+        #expect(got == expected, "\(language):\n\(zip(Self.batchCases, zip(got, expected)).filter { $1.0 != $1.1 }.map { "\($0.policy) \($0.items): got \($1.0), expected \($1.1)" }.joined(separator: "\n"))")
     }
 
     /// The guide's code is cut out whole: it starts with the type, ends with the class, and is

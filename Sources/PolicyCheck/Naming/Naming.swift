@@ -93,6 +93,8 @@ public enum Naming {
         // Typed values, durations and whole milliseconds, as the other languages have them.
         "BackoffStrategy", "ViewerRefKind", "ReuseKeyItem", "retryAfterMaxJitter", "ticketStopReuseBefore",
         "profileNamed", "backoffDelayMs",
+        // The batch helper (issue 47, item 4).
+        "TicketItem", "BatchRetry", "itemsToRetry",
     ]
 
     /// Members that every generated Kotlin object declares.
@@ -107,6 +109,8 @@ public enum Naming {
         "VIEWER_REF_KIND", "TICKET_REUSE_KEY_ITEMS", "backoffDelayMs",
         // The client of SPEC 7.1.
         "AttemptResult", "CallOutcome", "Reason", "callWithRetries", "parseRetryAfter", "httpDateMs", "httpDateFields",
+        // The batch helper (issue 47, item 4).
+        "TicketItem", "BatchRetry", "itemsToRetry",
     ]
 
     /// Names that every generated TypeScript module declares at its top level (exported or not).
@@ -120,6 +124,8 @@ public enum Naming {
         // The client of SPEC 7.1, and the globals it declares for itself.
         "AttemptResult", "CallOutcome", "AbortSignalLike", "CallOptions", "callWithRetries", "parseRetryAfter",
         "httpDateMs", "httpDateFields", "HttpDate", "Promise", "setTimeout", "clearTimeout",
+        // The batch helper (issue 47, item 4).
+        "TicketItem", "BatchRetry", "itemsToRetry",
     ]
 
     /// JavaScript's reserved words, strict mode's (modules are strict) and TypeScript's own, with

@@ -8,6 +8,9 @@
 //   Main --retry-after CASES  reads every Retry-After case with PlaybackPolicy.parseRetryAfter
 //   Main --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
 //                           (see CallTranscripts for the format and what is printed)
+//   Main --batches CASES    runs every batch case through the named policy's itemsToRetry
+//                           (see GeneratorCompileTests.batchCases)
+import wandura.policies.CrowdedPolicy
 import wandura.policies.ExoticPolicy
 import wandura.policies.HostilePolicy
 import wandura.policies.PlaybackPolicy
@@ -255,6 +258,47 @@ fun runCall(f: List<String>): String {
                   drawn.toString()).joinToString("\t")
 }
 
+/** What one policy's itemsToRetry answered, whatever its item type. */
+class BatchParts<T>(val indices: List<Int>, val items: List<T>, val retryAfterS: Double?, val waitMs: Double?)
+
+/**
+ * One batch case's answer: the indices to ask again, then the wait's bits or `none`; `inconsistent`
+ * when the items are not those at the indices or the wait is not the seconds in milliseconds.
+ */
+fun <T> batchAnswer(raw: List<List<String>>, make: (Boolean, Int?, String?, Double?) -> T, run: (List<T>) -> BatchParts<T>): String {
+    val items = raw.map { f ->
+        make(f[0] == "prefetch", if (f[1] == "-") null else f[1].toInt(), if (f[2] == "-") null else f[2], if (f[3] == "-") null else f[3].toDouble())
+    }
+    val r = run(items)
+    val waitMs = r.waitMs
+    val retryAfterS = r.retryAfterS
+    val consistent = r.items == r.indices.map { items[it] } &&
+        (if (retryAfterS == null) waitMs == null else waitMs != null && waitMs == retryAfterS * 1000.0)
+    return r.indices.joinToString(",") + "\t" + (if (waitMs == null) "none" else bits(waitMs)) + (if (consistent) "" else "\tinconsistent")
+}
+
+/** One line per batch case: `policy<TAB>items`, items `intent,status,code,retryAfterS` split by `;`. */
+fun runBatches(path: String): String {
+    val out = StringBuilder()
+    for (line in File(path).readLines()) {
+        if (line.length == 0 || line.startsWith("#")) continue
+        val f = line.split("\t")
+        val raw = if (f[1].length == 0) listOf<List<String>>() else f[1].split(";").map { it.split(",") }
+        out.append(when (f[0]) {
+            "playback" -> batchAnswer(raw, { p, s, c, r -> PlaybackPolicy.TicketItem(if (p) PlaybackPolicy.TicketItem.Intent.PREFETCH else PlaybackPolicy.TicketItem.Intent.PLAY, s, c, r) },
+                                      { val b = PlaybackPolicy.itemsToRetry(it); BatchParts(b.indices, b.items, b.retryAfterS, b.waitMs) })
+            "hostile" -> batchAnswer(raw, { p, s, c, r -> HostilePolicy.TicketItem(if (p) HostilePolicy.TicketItem.Intent.PREFETCH else HostilePolicy.TicketItem.Intent.PLAY, s, c, r) },
+                                     { val b = HostilePolicy.itemsToRetry(it); BatchParts(b.indices, b.items, b.retryAfterS, b.waitMs) })
+            "exotic" -> batchAnswer(raw, { p, s, c, r -> ExoticPolicy.TicketItem(if (p) ExoticPolicy.TicketItem.Intent.PREFETCH else ExoticPolicy.TicketItem.Intent.PLAY, s, c, r) },
+                                    { val b = ExoticPolicy.itemsToRetry(it); BatchParts(b.indices, b.items, b.retryAfterS, b.waitMs) })
+            "crowded" -> batchAnswer(raw, { p, s, c, r -> CrowdedPolicy.TicketItem(if (p) CrowdedPolicy.TicketItem.Intent.PREFETCH else CrowdedPolicy.TicketItem.Intent.PLAY, s, c, r) },
+                                     { val b = CrowdedPolicy.itemsToRetry(it); BatchParts(b.indices, b.items, b.retryAfterS, b.waitMs) })
+            else -> "unknown policy"
+        }).append('\n')
+    }
+    return out.toString()
+}
+
 fun main(args: Array<String>) {
     if (args.size == 2 && args[0] == "--retry-after") {
         val out = StringBuilder()
@@ -271,6 +315,10 @@ fun main(args: Array<String>) {
         val out = StringBuilder()
         for (line in File(args[1]).readLines()) if (line.length > 0 && !line.startsWith("#")) out.append(runCall(line.split("\t"))).append('\n')
         print(out)
+        return
+    }
+    if (args.size == 2 && args[0] == "--batches") {
+        print(runBatches(args[1]))
         return
     }
     if (args.size == 2 && args[0] == "--answers") {

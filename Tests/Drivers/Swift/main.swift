@@ -10,6 +10,8 @@
 //   driver --retry-after CASES  reads every Retry-After case with PlaybackPolicy.parseRetryAfter
 //   driver --calls CALLS      runs every scripted call through PlaybackPolicy.callWithRetries
 //                             (see CallTranscripts for the format and what is printed)
+//   driver --batches CASES    runs every batch case through the named policy's itemsToRetry
+//                             (see GeneratorCompileTests.batchCases)
 import Foundation
 
 /// A clock the test moves by hand.
@@ -296,10 +298,51 @@ nonisolated func runCalls(_ path: String) async -> Int32 {
     return 0
 }
 
+/// One batch case's answer: the indices to ask again, then the wait's bits or `none`; `inconsistent`
+/// when the items are not those at the indices or the wait is not the seconds in milliseconds.
+nonisolated func batchAnswer<Item: Equatable>(_ raw: [[Substring]], _ make: (Bool, Int?, String?, Double?) -> Item,
+                                              _ run: ([Item]) -> ([Int], [Item], Double?, Double?)) -> String {
+    let items = raw.map { f in make(f[0] == "prefetch", f[1] == "-" ? nil : Int(f[1])!, f[2] == "-" ? nil : String(f[2]),
+                                    f[3] == "-" ? nil : Double(f[3])!) }
+    let (indices, again, retryAfterS, waitMs) = run(items)
+    let consistent = again == indices.map { items[$0] } && waitMs == retryAfterS.map { $0 * 1000 }
+    return indices.map(String.init).joined(separator: ",") + "\t" + (waitMs.map(bits) ?? "none") + (consistent ? "" : "\tinconsistent")
+}
+
+/// One line per batch case: `policy<TAB>items`, items `intent,status,code,retryAfterS` split by `;`.
+nonisolated func runBatches(_ path: String) -> Int32 {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 2 }
+    var out = ""
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+        let raw = f[1].split(separator: ";").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        switch f[0] {
+        case "playback":
+            out += batchAnswer(raw, { PlaybackPolicy.TicketItem(intent: $0 ? .prefetch : .play, status: $1, errorCode: $2, retryAfterS: $3) },
+                               { let r = PlaybackPolicy.itemsToRetry($0); return (r.indices, r.items, r.retryAfterS, r.waitMs) })
+        case "hostile":
+            out += batchAnswer(raw, { HostilePolicy.TicketItem(intent: $0 ? .prefetch : .play, status: $1, errorCode: $2, retryAfterS: $3) },
+                               { let r = HostilePolicy.itemsToRetry($0); return (r.indices, r.items, r.retryAfterS, r.waitMs) })
+        case "exotic":
+            out += batchAnswer(raw, { ExoticPolicy.TicketItem(intent: $0 ? .prefetch : .play, status: $1, errorCode: $2, retryAfterS: $3) },
+                               { let r = ExoticPolicy.itemsToRetry($0); return (r.indices, r.items, r.retryAfterS, r.waitMs) })
+        case "crowded":
+            out += batchAnswer(raw, { CrowdedPolicy.TicketItem(intent: $0 ? .prefetch : .play, status: $1, errorCode: $2, retryAfterS: $3) },
+                               { let r = CrowdedPolicy.itemsToRetry($0); return (r.indices, r.items, r.retryAfterS, r.waitMs) })
+        default:
+            out += "unknown policy"
+        }
+        out += "\n"
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
+    return 0
+}
+
 let arguments = CommandLine.arguments
 let status = await Task.detached { () async -> Int32 in
     if arguments.count == 3 && arguments[1] == "--answers" { return runAnswers(arguments[2]) }
     if arguments.count == 3 && arguments[1] == "--calls" { return await runCalls(arguments[2]) }
+    if arguments.count == 3 && arguments[1] == "--batches" { return runBatches(arguments[2]) }
     if arguments.count == 3 && arguments[1] == "--retry-after", let text = try? String(contentsOfFile: arguments[2], encoding: .utf8) {
         var out = ""
         for line in text.split(separator: "\n") {

@@ -11,6 +11,8 @@
 //   driver.js --retry-after CASES  reads every Retry-After case with parseRetryAfter
 //   driver.js --calls CALLS      runs every scripted call through PlaybackPolicy's callWithRetries
 //                                (see CallTranscripts for the format and what is printed)
+//   driver.js --batches CASES    runs every batch case through the named policy's itemsToRetry
+//                                (see GeneratorCompileTests.batchCases)
 import * as guide from "./guide";
 import * as playback from "./PlaybackPolicy";
 import * as hostile from "./HostilePolicy";
@@ -311,6 +313,31 @@ function runCalls(path: string): Promise<number> {
     return chain.then(() => 0);
 }
 
+/**
+ * One line per batch case: `policy<TAB>items`, items `intent,status,code,retryAfterS` split by `;`;
+ * answers the indices to ask again, then the wait's bits or `none`, and `inconsistent` when the
+ * items are not those at the indices or the wait is not the seconds in milliseconds.
+ */
+function runBatches(path: string): number {
+    const modules: { [name: string]: (items: playback.TicketItem[]) => playback.BatchRetry } = {
+        playback: playback.itemsToRetry, hostile: hostile.itemsToRetry, exotic: exotic.itemsToRetry, crowded: crowded.itemsToRetry,
+    };
+    for (const line of fs.readFileSync(path, "utf8").split("\n")) {
+        if (line.length === 0 || line.charAt(0) === "#") continue;
+        const f = line.split("\t");
+        const items: playback.TicketItem[] = (f[1] === "" ? [] : f[1].split(";")).map((text) => {
+            const g = text.split(",");
+            return { intent: g[0] === "prefetch" ? "prefetch" : "play", status: g[1] === "-" ? null : Number(g[1]),
+                     errorCode: g[2] === "-" ? null : g[2], retryAfterS: g[3] === "-" ? null : Number(g[3]) };
+        });
+        const r = modules[f[0]](items);
+        const consistent = r.items.length === r.indices.length && r.indices.every((i, k) => r.items[k] === items[i])
+            && r.waitMs === (r.retryAfterS === null ? null : r.retryAfterS * 1000);
+        print(r.indices.join(",") + "\t" + (r.waitMs === null ? "none" : bits(r.waitMs)) + (consistent ? "" : "\tinconsistent"));
+    }
+    return 0;
+}
+
 const args = process.argv.slice(2);
 let status = 2;
 if (args.length === 2 && args[0] === "--retry-after") {
@@ -327,7 +354,8 @@ if (args.length === 2 && args[0] === "--retry-after") {
         process.exitCode = code;
     });
     status = -1;
-} else if (args.length === 2 && args[0] === "--answers") status = runAnswers(args[1]);
+} else if (args.length === 2 && args[0] === "--batches") status = runBatches(args[1]);
+else if (args.length === 2 && args[0] === "--answers") status = runAnswers(args[1]);
 else if (args.length === 1) status = runVectors(args[0]);
 else print("usage: driver.js VECTORS.tsv | driver.js --answers CASES.tsv");
 if (status >= 0) {
