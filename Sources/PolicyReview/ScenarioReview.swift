@@ -2,6 +2,12 @@ import PolicySource
 import PolicyCheck
 import PolicySimulation
 
+extension Policy {
+    /// The guide's own policy (`Canonical`), simulated beside a policy's profiles of each kind:
+    /// read once, by explain and diff alike.
+    static let canonical: Policy? = Checker.check(Array(Canonical.text.utf8), path: "canonical.yaml").simulatable
+}
+
 /// The simulations of a review and the verdict they give. The guide's own policy is the
 /// yardstick: a figure is worse only when the head is worse than the base past the thresholds
 /// and worse than the guide's policy of the same kind past them too, so that a change toward
@@ -39,7 +45,7 @@ extension DiffReport {
         }
         guard !pairs.isEmpty || !compared.isEmpty else { return }
 
-        let guide = Checker.check(Array(Canonical.text.utf8), path: "canonical.yaml").simulatable
+        let guide = Policy.canonical
         let builtins = Scenario.builtinNames.compactMap(Scenario.builtin)
         var jobs: [(Policy, Policy.Profile, Scenario)] = []
         for pair in pairs {

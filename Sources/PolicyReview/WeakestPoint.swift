@@ -112,7 +112,7 @@ extension Explanation {
     public mutating func addSimulatedFigures(thresholds: ReviewThresholds = ReviewThresholds()) {
         let builtins = Scenario.builtinNames.compactMap(Scenario.builtin)
         guard !policies.isEmpty, !builtins.isEmpty else { return }
-        let guide = Checker.check(Array(Canonical.text.utf8), path: "canonical.yaml").simulatable
+        let guide = Policy.canonical
         var jobs: [(Policy, Policy.Profile, Scenario)] = []
         for p in policies {
             for e in p.profiles {

@@ -74,7 +74,7 @@ enum Diff {
                 return 2
             case .success(let base):
                 reviewBase = base
-                baseSide = baseProject(at: base.commit, head: project).project
+                baseSide = baseProject(at: base.commit, head: project)
                 if args.value("--baseline") != nil { baseSide.options.baseline = project.options.baseline }
                 sides = againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
                                         options: project.options, baseOptions: baseSide.options)

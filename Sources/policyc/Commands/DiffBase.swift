@@ -29,7 +29,7 @@ extension Diff {
     /// The project file at `commit`: the same file as the working tree's (or, without one, the
     /// one `policyc.yaml` names there), read as the base's policies were judged. Its baseline
     /// is read at `commit` too. A base without one judges with every default.
-    static func baseProject(at commit: String, head: Project) -> (project: Project, review: ReviewProject) {
+    static func baseProject(at commit: String, head: Project) -> Project {
         let names = head.file.map { [$0] } ?? ProjectConfig.fileNames
         for name in names {
             guard case .success(let bytes?) = Git.file(at: commit, path: name) else { continue }
@@ -40,11 +40,11 @@ extension Diff {
                case .success(let baseline) = Baseline.parse(bytes, file: path) {
                 project.options.baseline = baseline
             }
-            return (project, project.review)
+            return project
         }
         var none = Project()
         none.options.today = head.options.today
-        return (none, none.review)
+        return none
     }
 }
 

@@ -64,7 +64,7 @@ extension Simulate {
         switch Diff.resolveBase(ref, exact: args.flag("--base-exact")).flatMap({ base -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> in
             Output.err(base.line + "\n")
             return Diff.againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
-                                        options: project.options, baseOptions: Diff.baseProject(at: base.commit, head: project).project.options)
+                                        options: project.options, baseOptions: Diff.baseProject(at: base.commit, head: project).options)
         }) {
         case .failure(let error):
             Output.err("error: \(error.message)\n")
