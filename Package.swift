@@ -15,6 +15,8 @@ import PackageDescription
 //        ↑
 //   PolicyEditor   the language server's answers          (+ everything below, Workspace too)
 //        ↑
+//   PolicySystem   the machine: files, atomic writes, git, the terminal, the editor's pipe
+//        ↑
 //   PolicyKit      re-exports them all, for policyc, the plugin and Fuzz/
 //        ↑
 //   policyc        the command line: arguments, files, exit codes
@@ -45,7 +47,8 @@ let package = Package(
         .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: simulationOptimized),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
         .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace"]),
-        .target(name: "PolicyKit", dependencies: ["PolicyEditor"]),
+        .target(name: "PolicySystem", dependencies: ["PolicyEditor"]),
+        .target(name: "PolicyKit", dependencies: ["PolicySystem"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
         .executableTarget(
@@ -68,6 +71,7 @@ let package = Package(
         .testTarget(name: "PolicyReviewTests", dependencies: ["PolicyReview", "TestSupport"]),
         .testTarget(name: "PolicyWorkspaceTests", dependencies: ["PolicyWorkspace", "TestSupport"]),
         .testTarget(name: "PolicyEditorTests", dependencies: ["PolicyEditor", "TestSupport"]),
+        .testTarget(name: "PolicySystemTests", dependencies: ["PolicySystem", "TestSupport"]),
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit", "TestSupport"]),
         .testTarget(name: "policycTests", dependencies: ["policyc", "TestSupport"]),
         .testTarget(name: "SlowTests", dependencies: ["policyc", "TestSupport"]),

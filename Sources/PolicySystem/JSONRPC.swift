@@ -5,7 +5,10 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PolicyKit
+import PolicySource
+import PolicyCheck
+import PolicyWorkspace
+import PolicyEditor
 
 extension MessageReader {
     /// Reads the file descriptor `fd`.
@@ -20,7 +23,7 @@ extension MessageReader {
     }
 
     /// Whether input arrives on `fd` within `milliseconds` (or is there already).
-    func waitForInput(fd: Int32 = 0, milliseconds: Int32) -> Bool {
+    package func waitForInput(fd: Int32 = 0, milliseconds: Int32) -> Bool {
         if hasBuffered || ended { return true }
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         while true {
@@ -33,8 +36,8 @@ extension MessageReader {
 
 /// Writes messages with their `Content-Length` header, each in one piece. Nothing else of
 /// `policyc lsp` writes to standard output.
-struct MessageWriter {
-    let fd: Int32
+package struct MessageWriter {
+    package let fd: Int32
     /// The other side stopped reading.
     private(set) var broken = false
 
@@ -42,7 +45,7 @@ struct MessageWriter {
         self.fd = fd
     }
 
-    mutating func send(_ message: JSON) {
+    package mutating func send(_ message: JSON) {
         let body = message.rendered(pretty: false)
         var frame = "Content-Length: \(body.utf8.count)\r\n\r\n" + body
         frame.withUTF8 { bytes in

@@ -1,41 +1,37 @@
-import PolicyKit
+import PolicySource
+import PolicyCheck
+import PolicyWorkspace
+import PolicyReport
 
 /// The project file as the commands use it. Every command that works on policies starts with
-/// `Project.load(args)`: the file named by `--config`, else `policyc.yaml` (or `policyc.yml`) in
+/// `Project.load`: the file named by `--config`, else `policyc.yaml` (or `policyc.yml`) in
 /// the working folder, else none (every default as before). Its findings stop the command (exit 2)
 /// before anything else runs; options given on the command line override what it says.
-struct Project {
+package struct Project {
     /// The file read, as given or found; nil when there is none.
-    var file: String?
-    var config = ProjectConfig()
+    package var file: String?
+    package var config = ProjectConfig()
     /// The folder the file's paths are relative to, "" for the working folder.
-    var folder = ""
+    package var folder = ""
     /// What policies are checked with: the limits (the file's edition and `limits`), today
     /// (`--today`, else `POLICYC_TODAY`, else the UTC date) and the file's `waiverMaxDays`.
-    var options = CheckOptions()
+    package var options = CheckOptions()
 
-    /// The option of every command that reads the project file.
-    static let option = OptionSpec(
-        name: "--config", valueName: "FILE",
-        help: "The project file to read (default: ./policyc.yaml when there is one).")
+    /// No project file: every default.
+    package init() {}
 
-    /// The option of the commands that judge waivers.
-    static let todayOption = OptionSpec(
-        name: "--today", valueName: "DATE",
-        help: "The day waivers are judged by, such as 2027-03-31 (default: $POLICYC_TODAY, else the UTC date).")
-
-    /// `--today`, else `POLICYC_TODAY`, else nil (the UTC date when a waiver needs it); a value
-    /// that is not a date is an error.
-    static func today(_ args: ParsedArguments?) -> Result<Day?, UsageError> {
-        if let given = args?.value(todayOption.name) {
+    /// `--today`'s text, else `POLICYC_TODAY`, else nil (the UTC date when a waiver needs it); a
+    /// value that is not a date is an error.
+    package static func today(given: String?) -> Result<Day?, Problem> {
+        if let given {
             guard let day = Day(given) else {
-                return .failure(UsageError(message: "'--today' is '\(printable(given))', not a date; write YYYY-MM-DD, such as 2027-03-31"))
+                return .failure(Problem(message: "'--today' is '\(printable(given))', not a date; write YYYY-MM-DD, such as 2027-03-31"))
             }
             return .success(day)
         }
         if let text = Output.environment("POLICYC_TODAY"), !text.isEmpty {
             guard let day = Day(text) else {
-                return .failure(UsageError(message: "POLICYC_TODAY is '\(printable(text))', not a date; write YYYY-MM-DD, such as 2027-03-31"))
+                return .failure(Problem(message: "POLICYC_TODAY is '\(printable(text))', not a date; write YYYY-MM-DD, such as 2027-03-31"))
             }
             return .success(day)
         }
@@ -44,31 +40,31 @@ struct Project {
 
     /// The paths to check when none is given and the project file names none; like every path
     /// of the project file, relative to its folder.
-    static let defaultFolder = ProjectLayout.defaultFolder
+    package static let defaultFolder = ProjectLayout.defaultFolder
     /// `generate`'s output folder when neither `--out` nor the project file names one.
-    static let defaultOut = ProjectLayout.defaultOut
+    package static let defaultOut = ProjectLayout.defaultOut
 
     /// Reads the project file; nil after its findings, or why it cannot be read, went to stderr
     /// (the command then exits 2). Without `--config` the working folder's file is read, unless
     /// `lookInWorkingFolder` is false (a build plugin's run, whose folder is not the project's).
     /// With `text`, those bytes are read as the project file's (`lint --diff` of a fixed one).
-    static func load(_ args: ParsedArguments, lookInWorkingFolder: Bool = true, text: [UInt8]? = nil) -> Project? {
+    package static func load(config: String?, today given: String?, lookInWorkingFolder: Bool = true, text: [UInt8]? = nil) -> Project? {
         let today: Day?
-        switch Self.today(args) {
+        switch Self.today(given: given) {
         case .failure(let error):
             Output.err("error: \(error.message)\n")
             return nil
         case .success(let day):
             today = day
         }
-        guard var project = loadFile(args, lookInWorkingFolder: lookInWorkingFolder, text: text) else { return nil }
+        guard var project = loadFile(config: config, lookInWorkingFolder: lookInWorkingFolder, text: text) else { return nil }
         project.options.today = today
         return project
     }
 
-    private static func loadFile(_ args: ParsedArguments, lookInWorkingFolder: Bool, text: [UInt8]?) -> Project? {
+    private static func loadFile(config: String?, lookInWorkingFolder: Bool, text: [UInt8]?) -> Project? {
         let path: String
-        switch locate(args, lookInWorkingFolder: lookInWorkingFolder) {
+        switch locate(config: config, lookInWorkingFolder: lookInWorkingFolder) {
         case .failure: return nil
         case .success(nil): return Project()
         case .success(let found?): path = found
@@ -99,8 +95,8 @@ struct Project {
 
     /// `--baseline FILE`, else the project file's `baseline`, read into `options` (lint and diff
     /// hold the same findings); false once why it cannot be read went to stderr.
-    mutating func readBaseline(_ args: ParsedArguments) -> Bool {
-        guard let path = args.value("--baseline") ?? config.baseline.map({ resolve($0.value) }) else { return true }
+    package mutating func readBaseline(given: String?) -> Bool {
+        guard let path = given ?? config.baseline.map({ resolve($0.value) }) else { return true }
         let parsed = Files.read(path).map { Baseline.parse($0, file: path) }
         switch parsed {
         case .failure(let error):
@@ -117,19 +113,24 @@ struct Project {
     /// Which edition of the guide applies when the project file names none: said once by lint,
     /// so a repository knows what it was checked against (without a project file there is
     /// nothing to write it in, and nothing is said).
-    var editionNote: String? {
+    package var editionNote: String? {
         guard let file, config.guide == nil else { return nil }
         let newest = Guide.newest.name
         let applies = config.limits.isEmpty ? "the newest, \(newest), applies" : "its limits tighten the newest, \(newest)"
         return "note: \(printable(file)) names no guide edition; \(applies) (write 'guide: \(newest)' to keep to it)\n"
     }
 
-    struct Reported: Error {}
+    package struct Reported: Error {}
+
+    /// What is wrong with a value given for the project (a `--today` that is not a date).
+    package struct Problem: Error {
+        package var message: String
+    }
 
     /// The project file to read: `--config`'s, else the working folder's (unless not
     /// `lookInWorkingFolder`); nil for none; a failure once why went to stderr.
-    static func locate(_ args: ParsedArguments, lookInWorkingFolder: Bool = true) -> Result<String?, Reported> {
-        if let given = args.value(option.name) {
+    package static func locate(config given: String?, lookInWorkingFolder: Bool = true) -> Result<String?, Reported> {
+        if let given {
             guard !given.isEmpty else {
                 Output.err("error: '--config' needs a file\n")
                 return .failure(Reported())
@@ -149,8 +150,8 @@ struct Project {
     /// mistakes get the fixes a policy's get (a misspelled key or target). Written as a policy
     /// is; with `diff`, shown and not written, and its fixed text is what is read after.
     /// Nil when the run goes on; else its exit status.
-    static func fix(_ args: ParsedArguments, unsafe: Bool, diff: Bool) -> (status: Int32?, fixed: [UInt8]?, applied: Int) {
-        guard case .success(let found?) = locate(args), case .success(let bytes) = Files.read(found) else { return (nil, nil, 0) }
+    package static func fix(config: String?, unsafe: Bool, diff: Bool) -> (status: Int32?, fixed: [UInt8]?, applied: Int) {
+        guard case .success(let found?) = locate(config: config), case .success(let bytes) = Files.read(found) else { return (nil, nil, 0) }
         let outcome = Fixer.fix(bytes, path: found, unsafe: unsafe, check: ProjectConfig.checked)
         guard outcome.changed else { return (nil, nil, 0) }
         let report = FixReport.lines(outcome.applied, path: found, wouldFix: diff)
@@ -168,19 +169,19 @@ struct Project {
     }
 
     /// A path written in the project file, as seen from the working folder.
-    func resolve(_ path: String) -> String { ProjectLayout(folder: folder).resolve(path) }
+    package func resolve(_ path: String) -> String { ProjectLayout(folder: folder).resolve(path) }
 
     /// What commands check when no PATH is given: the file's `policies`, or `Policies/` beside it.
-    var defaultPaths: [String] {
+    package var defaultPaths: [String] {
         config.policies.map { $0.map { resolve($0.value) } } ?? [resolve(Self.defaultFolder)]
     }
 
     /// `generate`'s output folder as seen from the working folder: the file's `out`, or
     /// `Generated/` beside it.
-    var out: String { resolve(config.out?.value ?? Self.defaultOut) }
+    package var out: String { resolve(config.out?.value ?? Self.defaultOut) }
 
     /// Where a default path was written, for messages: `policyc.yaml:2:12`.
-    func origin(ofDefault path: String) -> String? {
+    package func origin(ofDefault path: String) -> String? {
         guard let file, let entry = config.policies?.first(where: { resolve($0.value) == path }) else { return nil }
         return "\(printable(file)):\(entry.span.start.line):\(entry.span.start.column)"
     }
@@ -188,8 +189,10 @@ struct Project {
 
 extension Project {
     /// The project of a file at `path` that reads as `config`.
-    init(_ path: String, _ config: ProjectConfig) {
-        self.init(file: path, config: config, folder: ProjectLayout(file: path).folder)
+    package init(_ path: String, _ config: ProjectConfig) {
+        file = path
+        self.config = config
+        folder = ProjectLayout(file: path).folder
         options.limits = config.effectiveLimits(file: path)
         if let days = config.waiverMaxDays { options.waiverMaxDays = days.value }
         if let targets = config.targets { options.targets = Set(targets.value) }

@@ -6,20 +6,24 @@ import Musl
 import Darwin
 #endif
 import Dispatch
-import PolicyKit
+import PolicySource
+import PolicyCheck
+import PolicyWorkspace
+import PolicySimulation
+import PolicyEditor
 
 /// Reads and checks the files that PATH arguments name: in parallel on all cores, results in the
 /// order of the paths, then the checks across files.
-enum Workspace {
-    struct Run {
-        var files: [CheckedFile]
+package enum Workspace {
+    package struct Run {
+        package var files: [CheckedFile]
         /// Inputs that could not be read (exit 2).
-        var readErrors: [Files.ReadError]
+        package var readErrors: [Files.ReadError]
 
         /// Keeps the run to the end of the process, for a command that is about to exit: letting
         /// go of a large file's policy piece by piece is slow work for memory the exit hands back
         /// at once.
-        consuming func keepUntilExit() {
+        package consuming func keepUntilExit() {
             _ = Unmanaged.passRetained(Kept(self))
         }
 
@@ -32,7 +36,7 @@ enum Workspace {
     /// The paths to check: the arguments, or the project file's `policies` (`Policies/` by
     /// default) when there are none. Keeps going past a PATH that cannot be read: lint reports
     /// the files it can and exits 2 for the others.
-    static func gather(_ arguments: [String], project: Project, allowStdin: Bool) -> Files.Expanded {
+    package static func gather(_ arguments: [String], project: Project, allowStdin: Bool) -> Files.Expanded {
         guard arguments.isEmpty else { return Files.expandAll(arguments, allowStdin: allowStdin) }
         if project.config.policies == nil {
             let folder = project.defaultPaths[0]
@@ -56,7 +60,7 @@ enum Workspace {
     /// project checks without a PATH is among them. Without a project to compare with (no
     /// `policies` in a project file and no `Policies/` folder), folders named are whole and files
     /// named one by one are a part. Only a whole run may take a policy missing from it for gone.
-    static func isWholeProject(_ arguments: [String], paths: [String], project: Project) -> Bool {
+    package static func isWholeProject(_ arguments: [String], paths: [String], project: Project) -> Bool {
         guard !arguments.isEmpty else { return true }
         let projectKnown = project.config.policies != nil || Files.isDirectory(project.defaultPaths[0])
         guard projectKnown else { return arguments.allSatisfy(Files.isDirectory) }
@@ -70,9 +74,9 @@ enum Workspace {
     /// findings as a policy (a clean policy is no scenario) of at most `scenarioLimit` bytes:
     /// telling them apart walks the lines, which a hostile 1 MiB input must not pay for, and a
     /// scenario is a few lines.
-    static let scenarioLimit = 1 << 16
+    package static let scenarioLimit = 1 << 16
 
-    static func asScenario(_ bytes: [UInt8], path: String, hasFindings: Bool) -> CheckedFile? {
+    package static func asScenario(_ bytes: [UInt8], path: String, hasFindings: Bool) -> CheckedFile? {
         guard hasFindings, bytes.count <= scenarioLimit, EditorFileKind.of(path: path, lines: LineIndex(bytes)) == .scenario else { return nil }
         let loaded = ScenarioLoader.load(bytes, path: path)
         return CheckedFile(path: path, diagnostics: loaded.diagnostics, doc: nil, policy: nil,
@@ -84,7 +88,7 @@ enum Workspace {
     /// when the project file is among them (then the whole project is checked). A PATH that is
     /// not one of them, or cannot be looked at, is left out without a word: a hook passes every
     /// changed YAML file, and only policyc knows which are policies.
-    static func projectPolicies(among arguments: [String], project: Project) -> [String]? {
+    package static func projectPolicies(among arguments: [String], project: Project) -> [String]? {
         if let file = project.file, let own = fileID(file), arguments.contains(where: { fileID($0) == own }) { return nil }
         let projectPaths = gather([], project: project, allowStdin: false).paths
         let ids = Set(projectPaths.compactMap(fileID))
@@ -92,13 +96,13 @@ enum Workspace {
         return given.filter { fileID($0).map(ids.contains) ?? false }
     }
 
-    static func fileID(_ path: String) -> FileID? {
+    package static func fileID(_ path: String) -> FileID? {
         try? DiskTree().status(path).get().id
     }
 
     /// `gather`, with the first failure reported on stderr (nil: the command exits 2) and links
     /// that lead nowhere as warnings.
-    static func inputsOrReport(_ arguments: [String], project: Project, allowStdin: Bool) -> [String]? {
+    package static func inputsOrReport(_ arguments: [String], project: Project, allowStdin: Bool) -> [String]? {
         let gathered = gather(arguments, project: project, allowStdin: allowStdin)
         if let first = gathered.errors.first {
             Output.err("error: \(first.message)\n")
@@ -110,7 +114,7 @@ enum Workspace {
 
     /// With `scenarios`, a file that reads as a `simulate` scenario (as the language server tells
     /// one) is checked as one: `lint` given a scenario reports what is wrong with the scenario.
-    static func check(_ paths: [String], threads: Int? = nil, scenarios: Bool = false,
+    package static func check(_ paths: [String], threads: Int? = nil, scenarios: Bool = false,
                       options: CheckOptions = CheckOptions()) -> Run {
         // Sixteen files a task keep the scheduling cost far below the work.
         var results = parallelMap(paths.count, threads: threads, chunk: 16) { i -> Result<CheckedFile, Files.ReadError>? in

@@ -6,7 +6,10 @@ import Musl
 import Darwin
 #endif
 import Dispatch
-import PolicyKit
+import PolicySource
+import PolicyCheck
+import PolicyWorkspace
+import PolicyCodegen
 
 
 /// The generated files' folder: what a run would change (`plan`) and changing it safely (`apply`).
@@ -14,17 +17,17 @@ import PolicyKit
 /// bytes differ, so build systems see new mtimes only on real changes. Symbolic links are never
 /// followed: the folder and its Swift/Kotlin subfolders may not be links, and a link where a file
 /// goes is replaced, not written through.
-enum OutputFolder {
-    typealias Failure = OutputPlan.Failure
-    typealias Plan = OutputPlan.Plan
-    typealias Entry = OutputPlan.Entry
-    typealias Kind = PathKind
+package enum OutputFolder {
+    package typealias Failure = OutputPlan.Failure
+    package typealias Plan = OutputPlan.Plan
+    package typealias Entry = OutputPlan.Entry
+    package typealias Kind = PathKind
 
-    static let tempMarker = ".policyc-tmp-"
+    package static let tempMarker = ".policyc-tmp-"
 
     /// The folder each target's files go in, and their extension: where stale files of that
     /// target are looked for. Nil for a target of one fixed file (the schema), which is never stale.
-    static func folder(of target: Generator.Target) -> OutputPlan.StaleFolder? {
+    package static func folder(of target: Generator.Target) -> OutputPlan.StaleFolder? {
         switch target {
         case .swift: return OutputPlan.StaleFolder(name: "Swift", fileExtension: ".swift")
         case .kotlin: return OutputPlan.StaleFolder(name: "Kotlin", fileExtension: ".kt")
@@ -36,7 +39,7 @@ enum OutputFolder {
     /// What writing `files` into `folder` would create, change and remove (`OutputPlan.plan`, on
     /// the disk). Stale files are looked for only in the folders of `targets`.
     /// A file policyc did not write is replaced only with `force`.
-    static func plan(_ files: [GeneratedFile], in folder: String,
+    package static func plan(_ files: [GeneratedFile], in folder: String,
                      targets: some Sequence<Generator.Target> = Generator.Target.allCases, force: Bool = false) -> Result<Plan, Failure> {
         let wanted = files.map { OutputPlan.Wanted(path: $0.path, bytes: $0.bytes, isSettled: $0.isSettled) }
         let stale = Array(Set(targets)).sorted().compactMap(Self.folder(of:))
@@ -45,15 +48,15 @@ enum OutputFolder {
     }
 
     /// The disk as `OutputPlan` reads it: never through a link.
-    struct DiskFolder: FolderReader {
-        func kind(of path: String) -> PathKind { OutputFolder.kind(of: path) }
-        func read(_ path: String) -> Result<[UInt8], Failure> { readNoFollow(path) }
-        func entries(_ folder: String) -> [(name: String, kind: PathKind?)] { OutputFolder.entries(folder) }
+    package struct DiskFolder: FolderReader {
+        package func kind(of path: String) -> PathKind { OutputFolder.kind(of: path) }
+        package func read(_ path: String) -> Result<[UInt8], Failure> { readNoFollow(path) }
+        package func entries(_ folder: String) -> [(name: String, kind: PathKind?)] { OutputFolder.entries(folder) }
     }
 
     /// Whether `path` is a regular file (not a link) of exactly `bytes`: what `plan` finds
     /// unchanged. Asked of each generated file as it is made (`Generator.files`' `settled`).
-    static func isOnDisk(_ bytes: [UInt8], at path: String) -> Bool {
+    package static func isOnDisk(_ bytes: [UInt8], at path: String) -> Bool {
         guard case .success(let old) = readNoFollow(path, regularOnly: true) else { return false }
         return OutputPlan.sameContents(old, bytes)
     }
@@ -63,7 +66,7 @@ enum OutputFolder {
     /// The files of each folder (Swift/, Kotlin/, the top) are written on a thread of their own:
     /// creating a file holds its folder's lock in the kernel, so one folder's files go one after
     /// the other, but the folders go side by side.
-    static func apply(_ plan: Plan, in folder: String) -> Result<Void, Failure> {
+    package static func apply(_ plan: Plan, in folder: String) -> Result<Void, Failure> {
         if case .failure(let f) = makeFolders(folder, for: plan.entries.compactMap { entry in
             if case .remove = entry.change { return nil }
             return entry.path
@@ -117,7 +120,7 @@ enum OutputFolder {
     /// only when the bytes differ (answers whether it wrote); the file keeps its mode. A symbolic
     /// link is written through to the file it names, which stays where it is (`lint --fix` on a
     /// linked policy changes the policy, not the link).
-    static func replaceFile(_ path: String, with bytes: [UInt8]) -> Result<Bool, Failure> {
+    package static func replaceFile(_ path: String, with bytes: [UInt8]) -> Result<Bool, Failure> {
         var target = path
         if kind(of: path) == .link {
             guard let resolved = realpath(path, nil) else {
@@ -153,7 +156,7 @@ enum OutputFolder {
 
     // MARK: - helpers
 
-    static func kind(of path: String) -> Kind {
+    package static func kind(of path: String) -> Kind {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
@@ -166,7 +169,7 @@ enum OutputFolder {
 
     /// The folder and the folders its files go in, made when missing (parents too); never a
     /// symbolic link.
-    static func makeFolders(_ folder: String, for paths: [String]) -> Result<Void, Failure> {
+    package static func makeFolders(_ folder: String, for paths: [String]) -> Result<Void, Failure> {
         var prefix = folder.hasPrefix("/") ? "/" : ""
         for part in folder.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
@@ -199,7 +202,7 @@ enum OutputFolder {
     /// Temporary files left by a run that was killed: `.<name>.policyc-tmp-<pid>-<n>`. Those of a
     /// process that is still running are another `generate` at work in the same folder: its
     /// renames would fail if they went.
-    static func removeStaleTemporaries(_ folder: String) {
+    package static func removeStaleTemporaries(_ folder: String) {
         // The listing's kinds: a stat of every generated file cost more than the rest of this.
         for (name, listed) in entries(folder) {
             let path = folder + "/" + name
@@ -214,7 +217,7 @@ enum OutputFolder {
     }
 
     /// Whether the temporary file `name` belongs to a process that is running (not this one).
-    static func isLiveRun(_ name: String) -> Bool {
+    package static func isLiveRun(_ name: String) -> Bool {
         guard let marker = name.firstRange(of: tempMarker) else { return false }
         let digits = name[marker.upperBound...].prefix { $0 >= "0" && $0 <= "9" }
         guard let pid = pid_t(digits), pid > 0, pid != getpid() else { return false }
@@ -224,7 +227,7 @@ enum OutputFolder {
     /// `list`'s names, each with its kind as the folder's listing gives it (`d_type`), nil where
     /// it does not (then `kind(of:)` asks): looking up each of 6,000 generated files again to
     /// find the stale ones was a system call a file.
-    static func entries(_ dir: String) -> [(name: String, kind: Kind?)] {
+    package static func entries(_ dir: String) -> [(name: String, kind: Kind?)] {
         guard kind(of: dir) == .directory, let handle = opendir(dir) else { return [] }
         defer { closedir(handle) }
         var out: [(name: String, kind: Kind?)] = []
@@ -249,11 +252,11 @@ enum OutputFolder {
     /// A regular file's bytes, refusing to follow a symbolic link; at most `limit` + 1 bytes, so a
     /// huge file in the way costs no huge allocation (it differs from anything policyc generates
     /// either way: generated files stay far below the limit, as inputs are at most 1 MiB).
-    static let readLimit = 1 << 24
+    package static let readLimit = 1 << 24
 
     /// With `regularOnly`, anything but a regular file (a folder, a FIFO, which is opened without
     /// waiting for a writer) is a failure too: one `open` and `fstat` instead of an `lstat` first.
-    static func readNoFollow(_ path: String, regularOnly: Bool = false) -> Result<[UInt8], Failure> {
+    package static func readNoFollow(_ path: String, regularOnly: Bool = false) -> Result<[UInt8], Failure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (regularOnly ? O_NONBLOCK : 0))
         guard fd >= 0 else { return .failure(Failure(message: "cannot read '\(printable(path))': \(Files.describeErrno())")) }
         defer { close(fd) }
@@ -285,7 +288,7 @@ enum OutputFolder {
 
     /// Writes a new file (never an existing one, never through a link), flushed to disk if `flush`;
     /// with `mode`, exactly that mode (the umask aside), as a file it replaces had.
-    static func writeNew(_ path: String, _ bytes: [UInt8], flush: Bool = true, mode: mode_t? = nil) -> Result<Void, Failure> {
+    package static func writeNew(_ path: String, _ bytes: [UInt8], flush: Bool = true, mode: mode_t? = nil) -> Result<Void, Failure> {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return .failure(Failure(message: "cannot write '\(printable(path))': \(Files.describeErrno())")) }
         if let mode, fchmod(fd, mode) != 0 {

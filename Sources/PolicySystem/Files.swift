@@ -5,21 +5,23 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PolicyKit
+import PolicySource
+import PolicyCheck
+import PolicyWorkspace
 
 
 /// Reading inputs: files, directories (every *.yaml / *.yml below, sorted; `PolicyFiles`) and `-`
 /// for stdin.
-enum Files {
-    typealias ReadError = PolicyFiles.ReadError
-    typealias Expanded = PolicyFiles.Expanded
+package enum Files {
+    package typealias ReadError = PolicyFiles.ReadError
+    package typealias Expanded = PolicyFiles.Expanded
 
-    static let stdinPath = "<stdin>"
+    package static let stdinPath = "<stdin>"
 
     /// Expands PATH arguments to the policy files they name, in a stable order; fails on the
     /// first PATH that cannot be read. A link in a folder that names no file is a warning on
     /// standard error, as `lint` gives it: a policy must not drop out of a review unsaid.
-    static func expand(_ paths: [String], allowStdin: Bool) -> Result<[String], ReadError> {
+    package static func expand(_ paths: [String], allowStdin: Bool) -> Result<[String], ReadError> {
         let expanded = expandAll(paths, allowStdin: allowStdin)
         if let first = expanded.errors.first { return .failure(first) }
         for link in expanded.skipped { Output.err("warning: \(link.message)\n") }
@@ -27,17 +29,17 @@ enum Files {
     }
 
     /// Every PATH expanded that can be, and the problems of the others (`PolicyFiles.expand`).
-    static func expandAll(_ paths: [String], allowStdin: Bool) -> Expanded {
+    package static func expandAll(_ paths: [String], allowStdin: Bool) -> Expanded {
         PolicyFiles.expand(paths, allowStdin: allowStdin, tree: DiskTree())
     }
 
-    static func isRegularFile(_ path: String) -> Bool {
+    package static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Reads at most `limit` + 1 bytes: a larger input is known to be too large without holding it.
-    static func read(_ path: String, limit: Int = Loader.maxBytes) -> Result<[UInt8], ReadError> {
+    package static func read(_ path: String, limit: Int = Loader.maxBytes) -> Result<[UInt8], ReadError> {
         let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             return .failure(ReadError(path: path, message: "cannot read '\(printable(path))': \(describeErrno())"))
@@ -90,26 +92,26 @@ enum Files {
         return .success(bytes)
     }
 
-    static func describeErrno() -> String {
+    package static func describeErrno() -> String {
         String(cString: strerror(errno))
     }
 }
 
 /// The disk as `PolicyFiles` walks it.
-struct DiskTree: FileTree {
-    func status(_ path: String) -> Result<(kind: PathKind, id: FileID), FileProblem> {
+package struct DiskTree: FileTree {
+    package func status(_ path: String) -> Result<(kind: PathKind, id: FileID), FileProblem> {
         var info = stat()
         guard stat(path, &info) == 0 else { return .failure(Self.problem()) }
         return .success((Self.kind(info), FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))))
     }
 
-    func linkKind(_ path: String) -> Result<PathKind, FileProblem> {
+    package func linkKind(_ path: String) -> Result<PathKind, FileProblem> {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .failure(Self.problem()) }
         return .success(Self.kind(info))
     }
 
-    func names(in folder: String) -> Result<[String], FileProblem> {
+    package func names(in folder: String) -> Result<[String], FileProblem> {
         guard let handle = opendir(folder) else { return .failure(Self.problem()) }
         defer { closedir(handle) }
         var names: [String] = []
@@ -124,14 +126,14 @@ struct DiskTree: FileTree {
     }
 
     /// What a symbolic link says, as written (at most 1 KiB of it).
-    func linkTarget(_ path: String) -> String {
+    package func linkTarget(_ path: String) -> String {
         var buffer = [CChar](repeating: 0, count: 1024)
         let n = readlink(path, &buffer, buffer.count)
         guard n > 0 else { return "" }
         return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func kind(_ info: stat) -> PathKind {
+    package static func kind(_ info: stat) -> PathKind {
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .file
         case S_IFDIR: return .directory
@@ -141,7 +143,7 @@ struct DiskTree: FileTree {
     }
 
     /// `errno` as the walk tells reasons apart.
-    static func problem() -> FileProblem {
+    package static func problem() -> FileProblem {
         let reason: FileProblem.Reason
         switch errno {
         case ENOENT: reason = .noEntry
@@ -154,7 +156,7 @@ struct DiskTree: FileTree {
 }
 
 extension Files {
-    static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }

@@ -5,35 +5,37 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PolicyKit
+import PolicySource
+import PolicyCheck
+import PolicyWorkspace
 
 
 /// Reading policy files as they were at a git revision, by running `git` (posix_spawn, no shell,
 /// no Foundation). Paths are relative to the current directory on both sides.
-enum Git {
-    struct Failure: Error {
-        var message: String
+package enum Git {
+    package struct Failure: Error {
+        package var message: String
     }
 
-    typealias Entry = GitListing.Entry
+    package typealias Entry = GitListing.Entry
 
     /// Every policy file under `paths` at `ref`, as `Files.expand` would find them in a working
     /// tree (`GitListing`).
-    static func list(ref: String, paths: [String]) -> Result<[Entry], Failure> {
+    package static func list(ref: String, paths: [String]) -> Result<[Entry], Failure> {
         run(["ls-tree", "-r", "-l", "-z", ref, "--"] + paths).map { GitListing.policies(in: $0, under: paths) }
     }
 
     /// Kept for the callers in Diff.swift: the rules are `PolicyPaths`'.
-    static func isWanted(_ path: String, under roots: [String]) -> Bool { PolicyPaths.isWanted(path, under: roots) }
-    static func normalize(_ path: String) -> String { PolicyPaths.normalize(path) }
+    package static func isWanted(_ path: String, under roots: [String]) -> Bool { PolicyPaths.isWanted(path, under: roots) }
+    package static func normalize(_ path: String) -> String { PolicyPaths.normalize(path) }
 
     /// A blob's bytes, at most `limit` + 1 of them (more only tells that it is too large).
-    static func blob(_ object: String, limit: Int = Loader.maxBytes) -> Result<[UInt8], Failure> {
+    package static func blob(_ object: String, limit: Int = Loader.maxBytes) -> Result<[UInt8], Failure> {
         run(["cat-file", "blob", object], limit: limit + 1)
     }
 
     /// The commit `ref` names (its full id), so that a typo is a clear error rather than "no files".
-    static func verify(ref: String) -> Result<String, Failure> {
+    package static func verify(ref: String) -> Result<String, Failure> {
         run(["rev-parse", "--verify", "--quiet", "--end-of-options", ref + "^{commit}"])
             .map { String(decoding: $0, as: UTF8.self).filter { !$0.isWhitespace } }
             .mapError { f in
@@ -43,13 +45,13 @@ enum Git {
     }
 
     /// The best common ancestor of two commits, as `git diff A...B` compares from.
-    static func mergeBase(_ a: String, _ b: String) -> Result<String, Failure> {
+    package static func mergeBase(_ a: String, _ b: String) -> Result<String, Failure> {
         run(["merge-base", "--end-of-options", a, b]).map { String(decoding: $0, as: UTF8.self).filter { !$0.isWhitespace } }
     }
 
     /// The bytes of the file at `path` (relative to the current directory) at `commit`; nil when
     /// the commit has no regular file there.
-    static func file(at commit: String, path: String) -> Result<[UInt8]?, Failure> {
+    package static func file(at commit: String, path: String) -> Result<[UInt8]?, Failure> {
         run(["ls-tree", "-z", commit, "--", path]).flatMap { listing in
             let fields = listing.split(separator: 0).first.map { $0.split(separator: 0x09).first ?? [] }?.split(separator: 0x20) ?? []
             guard fields.count == 3, fields[1].elementsEqual("blob".utf8) else { return .success(nil) }
@@ -60,7 +62,7 @@ enum Git {
     /// Runs `git ARGS` with stdin from /dev/null; stdout is the result, stderr the message of a
     /// failure. With `limit`, stops reading stdout after that many bytes (and ignores the status,
     /// since git may then die of a closed pipe).
-    static func run(_ args: [String], limit: Int? = nil) -> Result<[UInt8], Failure> {
+    package static func run(_ args: [String], limit: Int? = nil) -> Result<[UInt8], Failure> {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         guard pipe(&outPipe) == 0 else { return .failure(Failure(message: "cannot run git: \(Files.describeErrno())")) }
         guard pipe(&errPipe) == 0 else {
@@ -139,7 +141,7 @@ enum Git {
 }
 
 extension Files {
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }

@@ -5,16 +5,19 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PolicyKit
+import PolicySource
+import PolicyCheck
+import PolicyWorkspace
+import PolicyReport
 
 /// Where the repository is, for reports that name files by their path in it (`lint --format
 /// github`): found on the file system, without running git.
-enum Repository {
+package enum Repository {
     /// The nearest folder at or above the working folder that holds `.git` (a folder, or a file
     /// in a worktree or submodule); else `GITHUB_WORKSPACE` when the working folder lies in it
     /// (a checkout without `.git`); else nil, and paths stay as given. `.git` comes first: a
     /// checkout into a subfolder of the workspace is a repository of its own.
-    static func location() -> RepositoryLocation? {
+    package static func location() -> RepositoryLocation? {
         guard let cwd = currentDirectory() else { return nil }
         var dir = cwd
         while true {
@@ -32,13 +35,13 @@ enum Repository {
     }
 
     /// The working folder, as the kernel knows it (symbolic links resolved).
-    static func currentDirectory() -> String? {
+    package static func currentDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func realPath(_ path: String) -> String? {
+    package static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
