@@ -25,24 +25,12 @@ package enum OutputFolder {
 
     package static let tempMarker = ".policyc-tmp-"
 
-    /// The folder each target's files go in, and their extension: where stale files of that
-    /// target are looked for. Nil for a target of one fixed file (the schema), which is never stale.
-    package static func folder(of target: Generator.Target) -> OutputPlan.StaleFolder? {
-        switch target {
-        case .swift: return OutputPlan.StaleFolder(name: "Swift", fileExtension: ".swift")
-        case .kotlin: return OutputPlan.StaleFolder(name: "Kotlin", fileExtension: ".kt")
-        case .typescript: return OutputPlan.StaleFolder(name: "TypeScript", fileExtension: ".ts")
-        case .schema: return nil
-        }
-    }
-
     /// What writing `files` into `folder` would create, change and remove (`OutputPlan.plan`, on
-    /// the disk). Stale files are looked for only in the folders of `targets`.
+    /// the disk). Stale files are looked for only in `stale` (`OutputLayout.staleFolders`).
     /// A file policyc did not write is replaced only with `force`.
     package static func plan(_ files: [GeneratedFile], in folder: String,
-                     targets: some Sequence<Generator.Target> = Generator.Target.allCases, force: Bool = false) -> Result<Plan, Failure> {
+                             stale: [OutputPlan.StaleFolder], force: Bool = false) -> Result<Plan, Failure> {
         let wanted = files.map { OutputPlan.Wanted(path: $0.path, bytes: $0.bytes, isSettled: $0.isSettled) }
-        let stale = Array(Set(targets)).sorted().compactMap(Self.folder(of:))
         return OutputPlan.plan(wanted, in: folder, stale: stale, isOurs: Generator.isGenerated,
                                mayReplace: force ? { _ in true } : Generator.wasWrittenByPolicyc, reader: DiskFolder())
     }

@@ -180,6 +180,9 @@ package struct Project {
     /// `Generated/` beside it.
     package var out: String { resolve(config.out?.value ?? Self.defaultOut) }
 
+    /// The folder the JSON Schema goes in: `out`'s `schema` when it names a folder a language.
+    package var schemaFolder: String { config.outFolders?[.schema].map { resolve($0.value) } ?? out }
+
     /// Where a default path was written, for messages: `policyc.yaml:2:12`.
     package func origin(ofDefault path: String) -> String? {
         guard let file, let entry = config.policies?.first(where: { resolve($0.value) == path }) else { return nil }

@@ -22,7 +22,7 @@ extension PolicyDecoder {
             if sameText(text, "none") { return Decoded(value: .string("none"), span: span) }
             return decodeStatusOr("none", text, style, key: key, span: span)
         case .decimal(let lo, let hi): return decodeDecimal(text, style, shape, range: lo...hi, key: key, span: span)
-        case .object, .namedMap, .list:
+        case .object, .namedMap, .list, .either:
             return mismatch(Node(.scalar(text, style), span: span), shape, key)
         }
     }
