@@ -10,6 +10,7 @@ import PackageDescription
 //   PolicyWorkspace  which files are policies, paths, the output folder's plan  (on PolicyCheck)
 //        ↑
 //   PolicyReport · PolicyCodegen · PolicySimulation      (each on PolicyCheck alone)
+//        ↑                PolicyTraffic: verify, recorded traffic (on Report)
 //        ↑
 //   PolicyReview   diff, explain                          (+ Report, Simulation)
 //        ↑
@@ -45,7 +46,8 @@ let package = Package(
         .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: simulationOptimized),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
         .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace"]),
-        .target(name: "PolicyKit", dependencies: ["PolicyEditor"]),
+        .target(name: "PolicyTraffic", dependencies: ["PolicyReport"]),
+        .target(name: "PolicyKit", dependencies: ["PolicyEditor", "PolicyTraffic"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
         .executableTarget(
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "PolicyReviewTests", dependencies: ["PolicyReview", "TestSupport"]),
         .testTarget(name: "PolicyWorkspaceTests", dependencies: ["PolicyWorkspace", "TestSupport"]),
         .testTarget(name: "PolicyEditorTests", dependencies: ["PolicyEditor", "TestSupport"]),
+        .testTarget(name: "PolicyTrafficTests", dependencies: ["PolicyTraffic", "TestSupport"]),
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit", "TestSupport"]),
         .testTarget(name: "policycTests", dependencies: ["policyc", "TestSupport"]),
         .testTarget(name: "SlowTests", dependencies: ["policyc", "TestSupport"]),

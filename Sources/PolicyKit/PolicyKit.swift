@@ -8,3 +8,4 @@
 @_exported import PolicyReview
 @_exported import PolicyWorkspace
 @_exported import PolicyEditor
+@_exported import PolicyTraffic
