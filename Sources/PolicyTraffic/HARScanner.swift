@@ -7,6 +7,13 @@ public struct HARError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int
     public var column: Int
 
+    public init(message: String, offset: Int, line: Int, column: Int) {
+        self.message = message
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
     public var description: String { "\(message) (line \(line), column \(column), byte \(offset))" }
 }
 
