@@ -6,8 +6,11 @@ public struct HARError: Error, Sendable, Hashable, CustomStringConvertible {
     public var offset: Int
     public var line: Int
     public var column: Int
+    /// `unreadable-input`, or `input-limit` for a recording over the size allowed.
+    public var rule: String
 
-    public init(message: String, offset: Int, line: Int, column: Int) {
+    public init(message: String, offset: Int, line: Int, column: Int, rule: String = "unreadable-input") {
+        self.rule = rule
         self.message = message
         self.offset = offset
         self.line = line

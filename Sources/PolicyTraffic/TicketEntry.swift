@@ -54,14 +54,31 @@ public struct TicketEntry: Sendable, Hashable {
 /// fields are ignored and an entry that is no ticket request is skipped; `endpoint` (a path glob)
 /// picks ticket requests by URL, else any POST whose JSON body has an `episodes` list does.
 enum TicketReader {
-    static func read(_ entry: JSON, index: Int, mark: Mark, endpoint: String?) -> TicketEntry? {
+    /// A ticket request, nil for other traffic; a ticket request whose time or status has the
+    /// wrong type is an error (its reason), never a guess.
+    static func read(_ entry: JSON, index: Int, mark: Mark, endpoint: String?) -> Result<TicketEntry?, Invalid> {
         guard let request = entry["request"], let method = request["method"]?.string, method.uppercased() == "POST",
-              let url = request["url"]?.string else { return nil }
-        if let endpoint, !Glob.matches(endpoint, path(of: url)) { return nil }
+              let url = request["url"]?.string else { return .success(nil) }
+        if let endpoint, !Glob.matches(endpoint, path(of: url)) { return .success(nil) }
         guard let body = request["postData"]?["text"]?.string.flatMap(parsed),
-              case .array(let episodes)? = body["episodes"] else { return nil }
-        let asks = episodes.compactMap(ask)
-        guard let started = entry["startedDateTime"]?.string.flatMap(ISOTime.milliseconds) else { return nil }
+              case .array(let episodes)? = body["episodes"] else { return .success(nil) }
+        guard let started = entry["startedDateTime"]?.string.flatMap(ISOTime.milliseconds) else {
+            return .failure(Invalid(message: "entry \(index) is a ticket request whose startedDateTime is not an ISO 8601 time"))
+        }
+        guard entry["time"] == nil || entry["time"]?.number != nil else {
+            return .failure(Invalid(message: "entry \(index) is a ticket request whose time is not a number of milliseconds"))
+        }
+        guard let response = entry["response"], case .object = response, response["status"]?.number != nil else {
+            return .failure(Invalid(message: "entry \(index) is a ticket request without a response whose status is a number"))
+        }
+        return .success(ticket(entry, body: body, asks: episodes.compactMap(ask), index: index, mark: mark, url: url, started: started))
+    }
+
+    struct Invalid: Error {
+        var message: String
+    }
+
+    static func ticket(_ entry: JSON, body: JSON, asks: [Ask], index: Int, mark: Mark, url: String, started: Int) -> TicketEntry {
         let duration = max(0, Int(entry["time"]?.number ?? 0))
         var ticket = TicketEntry(index: index, mark: mark, url: url, startMs: started, durationMs: duration,
                                  device: body["union_info"]?.string ?? "", viewer: body["viewer_ref"]?.string ?? "",

@@ -25,7 +25,11 @@ public enum Traffic {
                 guard case .object = entry else {
                     throw HARError(message: "entry \(index) of log.entries is not an object", offset: 0, line: mark.line, column: mark.column)
                 }
-                if let ticket = TicketReader.read(entry, index: index, mark: mark, endpoint: options.endpoint) { entries.append(ticket) }
+                switch TicketReader.read(entry, index: index, mark: mark, endpoint: options.endpoint) {
+                case .success(let ticket): if let ticket { entries.append(ticket) }
+                case .failure(let invalid):
+                    throw HARError(message: invalid.message, offset: 0, line: mark.line, column: mark.column)
+                }
             }
         } catch {
             return .failure(error)

@@ -34,7 +34,7 @@ public struct TrafficRun: Sendable {
 
     /// `file:line:col: error: ...`, as the text format and stderr show a recording that cannot be read.
     public static func errorLine(_ file: String, _ error: HARError) -> String {
-        "\(printable(file)):\(error.line):\(error.column): error: \(error.message) (byte \(error.offset)) [unreadable-input]"
+        "\(printable(file)):\(error.line):\(error.column): error: \(error.message) (byte \(error.offset)) [\(error.rule)]"
     }
 }
 
@@ -96,7 +96,7 @@ public enum TrafficReport {
             }),
             "errors": .array(run.errors.map { file, error in
                 .object(["file": .string(file), "message": .string(error.message), "line": .int(error.line),
-                         "column": .int(error.column), "offset": .int(error.offset)])
+                         "column": .int(error.column), "offset": .int(error.offset), "rule": .string(error.rule)])
             }),
             "summary": .object(["recordings": .int(run.files.count), "errors": .int(run.errorCount),
                                 "warnings": .int(run.warningCount), "unreadable": .int(run.errors.count),
@@ -108,7 +108,7 @@ public enum TrafficReport {
     static func github(_ run: TrafficRun) -> String {
         var out = ""
         for (file, error) in run.errors {
-            out += "::error file=\(Reporters.githubProperty(file)),line=\(error.line),col=\(error.column),title=unreadable-input::\(Reporters.githubData(error.message))\n"
+            out += "::error file=\(Reporters.githubProperty(file)),line=\(error.line),col=\(error.column),title=\(error.rule)::\(Reporters.githubData(error.message))\n"
         }
         for f in run.findings {
             let kind = f.severity == .error ? "error" : "warning"
@@ -126,7 +126,7 @@ public enum TrafficReport {
             let own = run.findings.filter { $0.file == file }
             var cases = ""
             if let error = run.errors.first(where: { $0.file == file })?.error {
-                cases += "    <testcase name=\"read\" classname=\"\(x(file))\"><error message=\"\(x(error.description))\" type=\"unreadable-input\"/></testcase>\n"
+                cases += "    <testcase name=\"read\" classname=\"\(x(file))\"><error message=\"\(x(error.description))\" type=\"\(x(error.rule))\"/></testcase>\n"
             }
             for f in own {
                 cases += "    <testcase name=\"\(x("\(f.rule) at entries[\(f.entry)]"))\" classname=\"\(x(file))\" file=\"\(x(file))\" line=\"\(f.mark.line)\">"

@@ -34,7 +34,7 @@ extension TrafficReport {
             .object([
                 "level": .string("error"),
                 "message": .object(["text": .string(error.description)]),
-                "descriptor": .object(["id": .string("unreadable-input")]),
+                "descriptor": .object(["id": .string(error.rule)]),
                 "locations": .array([.object(["physicalLocation": .object([
                     "artifactLocation": Reporters.sarifArtifactLocation(file),
                     "region": .object(["startLine": .int(error.line), "startColumn": .int(error.column)]),

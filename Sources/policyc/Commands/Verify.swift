@@ -109,7 +109,8 @@ enum Verify {
             .failure(HARError(message: message, offset: 0, line: 1, column: 1))
         }
         func tooLarge(_ size: Int, _ what: String) -> Result<[UInt8], HARError> {
-            failure("input-limit: the recording is \(what)\(Wording.thousands(size)) bytes, over the limit of \(Wording.thousands(maxSize)); give --max-size to read it")
+            .failure(HARError(message: "the recording is \(what)\(Wording.thousands(size)) bytes, over the limit of \(Wording.thousands(maxSize)); give --max-size to read it",
+                              offset: 0, line: 1, column: 1, rule: "input-limit"))
         }
         var info = stat()
         if stat(path, &info) == 0, Int(info.st_size) > maxSize { return tooLarge(Int(info.st_size), "") }
