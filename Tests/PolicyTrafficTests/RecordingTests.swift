@@ -51,6 +51,16 @@ import Testing
         #expect(findings.first?.entry == 0)
     }
 
+    /// Recorded through mitmproxy by Tests/Traffic (a local ticket server and two real clients).
+    @Test func mitmproxyRecordingsOfRealClients() throws {
+        let (good, clean) = try Self.verify(Self.fixture("mitmproxy-good.har"))
+        #expect(clean.isEmpty, "\(clean.map(\.message))")
+        #expect(good.summaries.first.map { ($0.calls, $0.retries) } ?? (0, 0) == (4, 7))
+        let (_, bad) = try Self.verify(Self.fixture("mitmproxy-bad.har"))
+        #expect(Set(bad.map(\.rule)) == [.trafficRetriesMax, .trafficRetryAfter])
+        #expect(bad.first { $0.rule == .trafficRetriesMax }?.entries == [0, 1, 2, 3, 4, 5])
+    }
+
     @Test func endpointGlobPicksTicketRequests() throws {
         let bytes = try Self.fixture("charles-bad.har")
         #expect(try Self.verify(bytes, endpoint: "/v1/*").1.count == 12)
