@@ -11,7 +11,7 @@ extension TrafficRule {
 
     static let batch = TrafficRule(
         .trafficBatch, .warning,
-        summary: "episode N+1 or N+2 is prefetched in a separate request within 10 s of N's play, or a request holds more prefetch items than prefetch.ahead",
+        summary: "episode N+1 or N+2 is prefetched in a separate request (one without a play) within 10 s of N's play, or a request holds more prefetch items than prefetch.ahead",
         reference: Reference("Request tickets early", quote: "When a viewer starts episode N, send one request"),
         examples: [
             TrafficExample("episode 5 prefetched in a request of its own", triggers: true, [
@@ -23,6 +23,10 @@ extension TrafficRule {
             ]),
             TrafficExample("one request: play 4, prefetch 5 and 6", triggers: false, [
                 .at(0, ["play 4", "prefetch 5", "prefetch 6"], .ok),
+            ]),
+            TrafficExample("the viewer skips to episode 5 after 3 s: its own play request", triggers: false, [
+                .at(0, ["play 4", "prefetch 5"], .ok),
+                .at(3, ["play 5", "prefetch 6"], .ok),
             ]),
         ],
         check: { recording, findings in
@@ -37,8 +41,14 @@ extension TrafficRule {
                                      "one request asks for \(prefetches.count) prefetches; prefetch.ahead allows \(ahead)")
                     }
                     plays.removeAll { entry.startMs - client.attempts[$0.attempt].entry.startMs > batchWindowMs }
-                    if let earlier = plays.first(where: { play in
-                        prefetches.contains { $0.film == play.ask.film && (1...2).contains($0.episode - play.ask.episode) }
+                    // A request with a play of its own is the viewer moving on (a skip), not a
+                    // prefetch split off; an item the play request already asked is not batching.
+                    let playRequest = { (attempt: Int) in client.attempts[attempt].entry.asks }
+                    if !entry.asks.contains(where: \.isPlay), let earlier = plays.first(where: { play in
+                        prefetches.contains { ask in
+                            ask.film == play.ask.film && (1...2).contains(ask.episode - play.ask.episode)
+                                && !playRequest(play.attempt).contains { $0.film == ask.film && $0.episode == ask.episode }
+                        }
                     }) {
                         findings.add(client, at: i, involving: [earlier.attempt, i],
                                      "\(client.asks(i)) came in a request of its own \(Clock.wait(entry.startMs - client.attempts[earlier.attempt].entry.startMs)) after \(earlier.ask.words); ask for the next episodes in the play request")

@@ -6,6 +6,9 @@ extension RuleID {
 }
 
 extension TrafficRule {
+    /// How long a failure without a reason must have lasted to count as given up.
+    static let silentGiveUpMs = 300
+
     static let timeoutMin = TrafficRule(
         .trafficTimeoutMin, .error,
         summary: "an attempt is given up (aborted or timed out without an answer) before 5 s, or before the profile's timeout when the deadline leaves that much",
@@ -41,10 +44,11 @@ extension TrafficRule {
         })
 
     /// An attempt the client gave up: aborted, cancelled or timed out, or failed with no reason
-    /// given; a refused or reset connection is the network's doing, not a timeout.
+    /// given after `silentGiveUpMs` (sooner, a failure with no reason is a refused connection as
+    /// some recorders show it); a refused or reset connection is the network's doing, not a timeout.
     static func gaveUp(_ entry: TicketEntry) -> Bool {
         let error = (entry.networkError ?? "").lowercased()
-        if error.isEmpty { return true }
+        if error.isEmpty { return entry.durationMs >= silentGiveUpMs }
         return ["abort", "cancel", "timed out", "timed_out", "timeout"].contains { error.contains($0) }
     }
 }
