@@ -10,6 +10,7 @@ import PackageDescription
 //   PolicyWorkspace  which files are policies, paths, the output folder's plan  (on PolicyCheck)
 //        ↑
 //   PolicyReport · PolicyCodegen · PolicySimulation      (each on PolicyCheck alone)
+//        ↑                PolicyTraffic: verify, recorded traffic (on Report)
 //        ↑
 //   PolicyReview   diff, explain                          (+ Report, Simulation)
 //        ↑
@@ -48,7 +49,8 @@ let package = Package(
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
         .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace"]),
         .target(name: "PolicySystem", dependencies: ["PolicyEditor"]),
-        .target(name: "PolicyKit", dependencies: ["PolicySystem"]),
+        .target(name: "PolicyTraffic", dependencies: ["PolicyReport"]),
+        .target(name: "PolicyKit", dependencies: ["PolicySystem", "PolicyTraffic"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
         .executableTarget(
@@ -72,6 +74,7 @@ let package = Package(
         .testTarget(name: "PolicyWorkspaceTests", dependencies: ["PolicyWorkspace", "TestSupport"]),
         .testTarget(name: "PolicyEditorTests", dependencies: ["PolicyEditor", "TestSupport"]),
         .testTarget(name: "PolicySystemTests", dependencies: ["PolicySystem", "TestSupport"]),
+        .testTarget(name: "PolicyTrafficTests", dependencies: ["PolicyTraffic", "TestSupport"]),
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit", "TestSupport"]),
         .testTarget(name: "policycTests", dependencies: ["policyc", "TestSupport"]),
         .testTarget(name: "SlowTests", dependencies: ["policyc", "TestSupport"]),

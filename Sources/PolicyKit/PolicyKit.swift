@@ -9,3 +9,4 @@
 @_exported import PolicyWorkspace
 @_exported import PolicyEditor
 @_exported import PolicySystem
+@_exported import PolicyTraffic

@@ -114,7 +114,7 @@ extension Reporters {
         ])
     }
 
-    static func sarifDescriptor(id: RuleID, rule: Rule?) -> JSON {
+    package static func sarifDescriptor(id: RuleID, rule: Rule?) -> JSON {
         var descriptor: [String: JSON] = ["id": .string(id.rawValue), "name": .string(upperCamelRuleName(id.rawValue))]
         guard let rule else { return .object(descriptor) }
         var full = "Fires when \(rule.summary)."
@@ -154,7 +154,7 @@ extension Reporters {
     }
 
     /// A relative path becomes a URI reference under `%SRCROOT%`; an absolute one a `file:` URI.
-    static func sarifArtifactLocation(_ path: String) -> JSON {
+    package static func sarifArtifactLocation(_ path: String) -> JSON {
         if path.hasPrefix("/") {
             return .object(["uri": .string("file://" + percentEncodedPath(path))])
         }

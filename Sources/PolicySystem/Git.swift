@@ -62,12 +62,12 @@ package enum Git {
     /// Runs `git ARGS` with stdin from /dev/null; stdout is the result, stderr the message of a
     /// failure. With `limit`, stops reading stdout after that many bytes (and ignores the status,
     /// since git may then die of a closed pipe).
-    package static func run(_ args: [String], limit: Int? = nil) -> Result<[UInt8], Failure> {
+    package static func run(_ args: [String], limit: Int? = nil, program: String = "git") -> Result<[UInt8], Failure> {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard pipe(&outPipe) == 0 else { return .failure(Failure(message: "cannot run git: \(Files.describeErrno())")) }
+        guard pipe(&outPipe) == 0 else { return .failure(Failure(message: "cannot run \(program): \(Files.describeErrno())")) }
         guard pipe(&errPipe) == 0 else {
             close(outPipe[0]); close(outPipe[1])
-            return .failure(Failure(message: "cannot run git: \(Files.describeErrno())"))
+            return .failure(Failure(message: "cannot run \(program): \(Files.describeErrno())"))
         }
         // Close-on-exec, so git gets only the ends that the file actions give it.
         for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -82,18 +82,18 @@ package enum Git {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
-        let argv = ["git"] + args
+        let argv = [program] + args
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for p in cArgs { free(p) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "git", &actions, nil, &cArgs, environ)
+        let spawned = posix_spawnp(&pid, program, &actions, nil, &cArgs, environ)
         close(outPipe[1])
         close(errPipe[1])
         guard spawned == 0 else {
             close(outPipe[0]); close(errPipe[0])
             // The usual cause on a machine with only the policyc binary: say what is missing.
-            if spawned == ENOENT { return .failure(Failure(message: "git was not found on PATH; diff --base needs git")) }
-            return .failure(Failure(message: "cannot run git: \(String(cString: strerror(spawned)))"))
+            if spawned == ENOENT { return .failure(Failure(message: program == "git" ? "git was not found on PATH; diff --base needs git" : "\(program) was not found on PATH")) }
+            return .failure(Failure(message: "cannot run \(program): \(String(cString: strerror(spawned)))"))
         }
 
         var out: [UInt8] = [], err: [UInt8] = []
@@ -135,7 +135,7 @@ package enum Git {
         if exitedCleanly || truncated { return .success(out) }
         var message = String(decoding: err, as: UTF8.self)
         while message.last?.isNewline == true { message.removeLast() }
-        if message.isEmpty { message = "git \(args.first ?? "") failed" }
+        if message.isEmpty { message = "\(program) \(args.first ?? "") failed" }
         return .failure(Failure(message: printable(message)))
     }
 }

@@ -16,6 +16,7 @@ import PolicySource
 /// limits: {interactiveMaxRetries: 2}  # the guide's limits, tightened
 /// baseline: policyc-baseline.json   # findings accepted as they are (lint)
 /// review: {peakLoad: 20%}           # how much worse diff lets a simulated outage get
+/// verify: {endpoint: "/v1/tickets"}  # which recorded requests verify checks (a path glob)
 /// ```
 ///
 /// Every key but `version` is optional; a key left out keeps the command's default. Read with the
@@ -48,6 +49,9 @@ public struct ProjectConfig: Sendable, Hashable {
     public var baseline: Located<String>?
     /// How much worse `diff` lets a simulated outage's figures get (`review:`).
     public var review = ReviewThresholds()
+    /// `verify: {endpoint: GLOB}`: the path of the ticket requests in a recording (`verify`);
+    /// nil: every POST whose JSON body has an `episodes` list.
+    public var verifyEndpoint: Located<String>?
 
     public static let maxWaiverMaxDays = 365
 
@@ -109,6 +113,12 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "Findings recorded by 'policyc lint --write-baseline FILE': lint reports them as notes. Relative to this file's folder."),
         Field("review", .object(ReviewThresholds.fields), required: false, title: "Review thresholds",
               help: "How much worse a figure of a simulated outage may get before 'policyc diff' fails a change as worse (--allow-worse accepts it)."),
+        Field("verify", .object([
+            Field("endpoint", .string, required: false, title: "Ticket endpoint",
+                  help: "A glob of the URL path of ticket requests in a recording ('*' within a segment, '**' across them), such as /v1/tickets. "
+                    + "Default: every POST whose JSON body has an 'episodes' list."),
+        ]), required: false, title: "Recorded traffic",
+              help: "What 'policyc verify' reads from HAR recordings."),
     ]
 
     /// Bytes → the project file and its findings (file names left empty, as `Checker` leaves them
@@ -234,6 +244,14 @@ public struct ProjectConfig: Sendable, Hashable {
             }
         }
         if let review = root["review"] { config.review = ReviewThresholds.read(review) }
+        if let endpoint = root["verify"]?["endpoint"], case .string(let glob) = endpoint.value {
+            if glob.isEmpty {
+                decoder.fail(.typeMismatch, at: endpoint.span, "'verify.endpoint' is empty; it must be a path glob such as /v1/tickets",
+                             help: "leave 'endpoint' out to check every POST whose body has an 'episodes' list")
+            } else {
+                config.verifyEndpoint = Located(glob, endpoint.span)
+            }
+        }
         if let package = root["kotlinPackage"], case .string(let name) = package.value {
             if Naming.isKotlinPackage(name) {
                 config.kotlinPackage = Located(name, package.span)

@@ -27,7 +27,7 @@ enum Rules {
         }
         let format = CatalogReport.Format(rawValue: args.value("--format") ?? "text") ?? .text
         guard let project = Project.load(args) else { return 2 }
-        Output.out(CatalogReport.render(format, limits: project.options.limits))
+        Output.out(CatalogReport.render(format, limits: project.options.limits, Traffic.catalog))
         return 0
     }
 }
