@@ -7,4 +7,5 @@
 @_exported import PolicySimulation
 @_exported import PolicyReview
 @_exported import PolicyWorkspace
+@_exported import PolicyFormat
 @_exported import PolicyEditor
