@@ -74,6 +74,22 @@ import Testing
         #expect(try Self.read("messy.yaml", in: dir) == CLITests.canonical)
     }
 
+    /// As the pre-commit hook runs it: every changed YAML file is passed, only the project's
+    /// policies (and its project file) are formatted; a CI workflow is left as it is.
+    @Test func projectOnlyFormatsThePoliciesAmongThePaths() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let workflow = "on:   push\njobs: {}\n"
+        try CLITests.write(Self.messy, to: "Policies/playback.yaml", in: dir)
+        try CLITests.write(workflow, to: ".github/workflows/ci.yml", in: dir)
+        try CLITests.write("out:   gen\nversion: 1\n", to: "policyc.yaml", in: dir)
+        let run = try CLITests.policyc(["fmt", "--project-only", "Policies/playback.yaml", ".github/workflows/ci.yml", "policyc.yaml"], in: dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(try Self.read("Policies/playback.yaml", in: dir) == CLITests.canonical)
+        #expect(try Self.read("policyc.yaml", in: dir) == "version: 1\nout: gen\n")
+        #expect(try Self.read(".github/workflows/ci.yml", in: dir) == workflow)
+    }
+
     @Test func unreadableInputExitsTwoAndStandardInputGoesToStdout() throws {
         let dir = try CLITests.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

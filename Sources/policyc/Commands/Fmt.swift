@@ -6,11 +6,13 @@ enum Fmt {
     static let spec = CommandSpec(
         name: "fmt",
         abstract: "Formats policy files in the canonical layout, comments kept.",
-        usage: "policyc fmt [--check] [--diff] [--config FILE] [PATH ...]",
+        usage: "policyc fmt [--check] [--diff] [--project-only] [--config FILE] [PATH ...]",
         arguments: [("PATH", "Policy files, folders, or - for standard input (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--check", valueName: nil, help: "Write nothing; list the files that would change and fail if any would."),
             OptionSpec(name: "--diff", valueName: nil, help: "Write nothing; print what would change as a unified diff."),
+            OptionSpec(name: "--project-only", valueName: nil,
+                       help: "Format only the PATHs that are the project's policies or its project file, skipping others quietly (for pre-commit hooks)."),
             Project.option,
         ],
         discussion: """
@@ -41,7 +43,9 @@ enum Fmt {
     static func run(_ args: ParsedArguments) -> Int32 {
         let check = args.flag("--check"), diff = args.flag("--diff")
         guard let project = Project.load(args) else { return 2 }
-        let gathered = Workspace.gather(args.positionals, project: project, allowStdin: true)
+        let gathered = args.flag("--project-only") && !args.positionals.isEmpty
+            ? projectFiles(among: args.positionals, project: project)
+            : Workspace.gather(args.positionals, project: project, allowStdin: true)
         if gathered.paths.contains("-"), gathered.paths.count > 1 {
             return CommandLine.usageError("standard input ('-') must be the only PATH (its formatted text goes to stdout)", command: spec)
         }
@@ -82,6 +86,16 @@ enum Fmt {
         Output.err(summary(files: gathered.paths.count, changed: changed, refused: refused, writing: !check && !diff))
         if failed != 0 { return failed }
         return refused > 0 || ((check || diff) && changed > 0) ? 1 : 0
+    }
+
+    /// `--project-only`: those of `arguments` that are the project's policies (what lint checks
+    /// without a PATH) or its project file, by file, not by spelling. A hook passes every changed
+    /// YAML file; a CI workflow is none of policyc's to format.
+    static func projectFiles(among arguments: [String], project: Project) -> Files.Expanded {
+        var own = Set(Workspace.gather([], project: project, allowStdin: false).paths.compactMap(Workspace.fileID))
+        if let file = project.file, let id = Workspace.fileID(file) { own.insert(id) }
+        let given = Files.expandAll(arguments.filter { $0 != "-" }, allowStdin: false).paths
+        return Files.Expanded(paths: given.filter { Workspace.fileID($0).map(own.contains) ?? false })
     }
 
     /// `2 files would change, 1 refused, 3 files` as the run ends.
