@@ -47,6 +47,16 @@ public enum PolicyFormatter {
         return .formatted(out)
     }
 
+    /// `fixed`, the text of `original` after `lint --fix`, formatted when `original` was: fixes
+    /// change only the text they correct (a shorter value leaves its comment out of line, an added
+    /// key may stand out of order), and a file kept formatted stays so. A file in a layout of its
+    /// own keeps it: only the corrected text changes.
+    public static func keepingLayout(of original: [UInt8], fixed: [UInt8], shape: Shape = .object(Language.root)) -> [UInt8] {
+        guard fixed != original, format(original, shape: shape) == .formatted(original),
+              case .formatted(let formatted) = format(fixed, shape: shape) else { return fixed }
+        return formatted
+    }
+
     /// The document: what stands before the root (comments, `%` directives, `---`), the root
     /// with its comments, and what follows a `...` at the end.
     static func layout(_ content: [UInt8], root: Node?, shape: Shape) -> [OutLine] {

@@ -85,3 +85,20 @@ import Testing
         #expect(unsure.count * 200 < files.count, "refused: \(unsure)")
     }
 }
+
+/// `lint --fix` leaves a formatted file formatted (`keepingLayout`): the catalog's examples of
+/// fixes, which start from the canonical policy, are what it writes.
+@Suite struct FixLayoutTests {
+    @Test func fixesOfTheCatalogKeepTheirLayout() {
+        for rule in Catalog.rules {
+            for (i, example) in rule.examples.enumerated() {
+                let source = Array(example.source.utf8)
+                for (unsafe, expected) in [(false, example.expectedSafe), (true, example.expectedUnsafe)] {
+                    let fixed = Fixer.fix(source, path: "playback.yaml", unsafe: unsafe, options: example.options).bytes
+                    let kept = PolicyFormatter.keepingLayout(of: source, fixed: fixed)
+                    #expect(String(decoding: kept, as: UTF8.self) == expected, "\(rule.id) #\(i + 1)\(unsafe ? " unsafe" : "")")
+                }
+            }
+        }
+    }
+}
