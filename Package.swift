@@ -9,7 +9,7 @@ import PackageDescription
 //        ↑
 //   PolicyWorkspace  which files are policies, paths, the output folder's plan  (on PolicyCheck)
 //        ↑
-//   PolicyReport · PolicyCodegen · PolicySimulation      (each on PolicyCheck alone)
+//   PolicyReport · PolicyCodegen · PolicySimulation · PolicyFormat   (each on PolicyCheck alone)
 //        ↑                PolicyTraffic: verify, recorded traffic (on Report)
 //        ↑
 //   PolicyReview   diff, explain                          (+ Report, Simulation)
@@ -46,8 +46,9 @@ let package = Package(
         .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyWorkspace", dependencies: ["PolicySource", "PolicyCheck"]),
         .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: simulationOptimized),
+        .target(name: "PolicyFormat", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
-        .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace"]),
+        .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace", "PolicyFormat"]),
         .target(name: "PolicySystem", dependencies: ["PolicyEditor"]),
         .target(name: "PolicyTraffic", dependencies: ["PolicyReport"]),
         .target(name: "PolicyKit", dependencies: ["PolicySystem", "PolicyTraffic"]),
@@ -70,6 +71,7 @@ let package = Package(
         .testTarget(name: "PolicyReportTests", dependencies: ["PolicyReport", "TestSupport"]),
         .testTarget(name: "PolicyCodegenTests", dependencies: ["PolicyCodegen", "TestSupport"]),
         .testTarget(name: "PolicySimulationTests", dependencies: ["PolicySimulation", "PolicyReport", "PolicyCodegen", "TestSupport"]),
+        .testTarget(name: "PolicyFormatTests", dependencies: ["PolicyFormat", "TestSupport"]),
         .testTarget(name: "PolicyReviewTests", dependencies: ["PolicyReview", "TestSupport"]),
         .testTarget(name: "PolicyWorkspaceTests", dependencies: ["PolicyWorkspace", "TestSupport"]),
         .testTarget(name: "PolicyEditorTests", dependencies: ["PolicyEditor", "TestSupport"]),

@@ -148,6 +148,24 @@ check() {
     verify_recordings "$policyc" "$scratch"
     output verify-status "$verify_status"
 
+    # Formatting, when asked for: the files that `policyc fmt` would change, each an error
+    # annotation, and the diff in the log.
+    local fmt_status=
+    if is_true "${POLICYC_ACTION_FMT:-false}"; then
+        fmt_status=0
+        echo "::group::policyc fmt --check"
+        "$policyc" fmt --check "${paths[@]}" > "$scratch/policyc-fmt.txt" || fmt_status=$?
+        if ((fmt_status == 1)); then
+            "$policyc" fmt --diff "${paths[@]}" || true
+            while IFS= read -r file; do
+                [[ -z $file ]] || echo "::error file=$file,title=policyc fmt::$file is not formatted; run policyc fmt"
+            done < "$scratch/policyc-fmt.txt"
+        fi
+        echo "::endgroup::"
+        worst=$((fmt_status > worst ? fmt_status : worst))
+    fi
+    output fmt-status "$fmt_status"
+
     {
         echo "### policyc $("$policyc" --version)"
         echo
@@ -156,6 +174,7 @@ check() {
         echo "| \`lint\` | $(verdict "$lint_status") |"
         [[ -z $generate_status ]] || echo "| \`generate --check\` | $(verdict "$generate_status")${generate_note:+ ($generate_note)} |"
         [[ -z $verify_status ]] || echo "| \`verify\` (recorded traffic) | $(verdict "$verify_status") |"
+        [[ -z $fmt_status ]] || echo "| \`fmt --check\` | $(verdict "$fmt_status") |"
     } >> "$summary"
 
     case "${GITHUB_EVENT_NAME:-}" in pull_request|pull_request_target) ;; *) POLICYC_ACTION_REVIEW=false ;; esac

@@ -144,6 +144,8 @@ public struct LanguageServer: Sendable {
                 return completion(params)
             case "textDocument/codeAction":
                 return codeActions(params)
+            case "textDocument/formatting":
+                return formatting(params)
             default:
                 return .failure(Failure(.methodNotFound, "unknown method '\(printable(method))'"))
             }

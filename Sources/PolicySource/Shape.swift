@@ -41,7 +41,7 @@ public indirect enum Shape: Sendable {
     }
 
     /// The shape of a list's items.
-    var itemShape: Shape? {
+    package var itemShape: Shape? {
         if case .list(let item, _) = self { return item }
         return nil
     }

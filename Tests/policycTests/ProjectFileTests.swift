@@ -30,7 +30,7 @@ import Testing
         let manifest = try String(contentsOf: CLITests.packageRoot.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)
         let patterns = manifest.split(separator: "\n").filter { $0.hasPrefix("  files: ") }.map { String($0.dropFirst(9)) }
         #expect(!patterns.contains { $0.contains("Policies") }, "a hook hardcodes a folder")
-        #expect(patterns.count == 4)
+        #expect(patterns.count == 6)
         for pattern in patterns {
             let regex = try Regex(pattern)
             for path in ["app/policies/playback.yaml", "policyc.yaml", "policyc.yml", "x.yml"] {
@@ -39,6 +39,7 @@ import Testing
         }
         #expect(manifest.components(separatedBy: "entry: policyc lint --project-only\n").count == 3)
         #expect(manifest.components(separatedBy: "entry: policyc generate --check\n").count == 3)
+        #expect(manifest.components(separatedBy: "entry: policyc fmt --project-only\n").count == 3)
 
         let bad = CLITests.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 6 ")
         let dir = try Self.project("version: 1\nguide: 2026-11\npolicies: [app/policies]\n",

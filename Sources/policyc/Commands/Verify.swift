@@ -121,7 +121,7 @@ enum Verify {
         }
         if bytes.count > maxSize { return tooLarge(bytes.count, "over ") }
         guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return .success(bytes) }
-        switch Git.run(["-dc", "--", path], limit: maxSize + 1, program: "gzip") {
+        switch Subprocess.run("gzip", ["-dc", "--", path], limit: maxSize + 1) {
         case .failure(let error): return failure("cannot decompress the gzip recording: \(error.message)")
         case .success(let plain):
             return plain.count > maxSize ? tooLarge(plain.count, "over ") : .success(plain)
