@@ -12,7 +12,14 @@ struct Project {
     var folder = ""
     /// What policies are checked with: the limits (the file's edition and `limits`), today
     /// (`--today`, else `POLICYC_TODAY`, else the UTC date) and the file's `waiverMaxDays`.
-    var options = CheckOptions()
+    var options = Project.defaultOptions
+
+    /// The parents a policy `extends` are read from disk, as every input is.
+    static var defaultOptions: CheckOptions {
+        var options = CheckOptions()
+        options.parents = Files.parents
+        return options
+    }
 
     /// The option of every command that reads the project file.
     static let option = OptionSpec(

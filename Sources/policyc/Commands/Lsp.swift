@@ -46,6 +46,7 @@ enum Lsp {
         var server = LanguageServer()
         // POLICYC_TODAY, as the other commands read it; a value that is not a date is left aside.
         if case .success(let today) = Project.today(nil) { server.judgeWaivers(on: today) }
+        server.readParents(with: Files.parents)
         var disk = DiskScanner()
         var deferredSince: Double?
 
