@@ -159,8 +159,11 @@ public enum Checker {
             found.diagnostics += findings(of: Rule.unsupportedVersion, in: doc)
             return
         }
-        // A base leaves required keys to its children (see `PolicyDoc.isAbstract`).
-        if doc.isAbstract { decoder.diagnostics.removeAll { $0.rule == .missingKey } }
+        // A base leaves required keys to its children (see `PolicyDoc.isAbstract`), and a parent
+        // that could not be read may hold the keys missing: its finding is the one mistake.
+        if doc.isAbstract || found.diagnostics.contains(where: { $0.rule == .extendsParent }) {
+            decoder.diagnostics.removeAll { $0.rule == .missingKey }
+        }
         found.diagnostics += decoder.diagnostics
         found.suppressed += decoder.suppressed
         var findings = Findings()

@@ -16,6 +16,9 @@ struct ParentChain {
     var diagnostics: [Diagnostic] = []
     /// The files being merged, the child first: a parent among them closes a cycle.
     var stack: [String]
+    /// The child's own `extends` entry being followed: a cycle through the child is reported
+    /// there, in the file being checked, whichever file closes it.
+    var childEntry: Span?
 
     /// Whether a root names parents: the one question asked of a plain policy.
     static func extends(_ root: Node?) -> Bool {
@@ -38,6 +41,7 @@ struct ParentChain {
         guard let named = TreeMerge.entry("extends", of: node) else { return node }
         var base: Node?
         for (text, span) in Self.paths(named.value) {
+            if depth == 0 { childEntry = span }
             guard let parent = parent(text, span: span, from: file, depth: depth + 1) else { continue }
             base = base.map { TreeMerge.merge($0, parent) } ?? parent
         }
@@ -65,7 +69,8 @@ struct ParentChain {
         let path = ParentPath.resolve(text, from: file)
         if let start = stack.firstIndex(of: path) {
             let cycle = (stack[start...] + [path]).map(printable).joined(separator: " → ")
-            return fail(at: span, "extends forms a cycle: \(cycle)", help: "a policy cannot extend itself; remove one of these extends")
+            return fail(at: start == 0 ? childEntry ?? span : span, "extends forms a cycle: \(cycle)",
+                        help: "a policy cannot extend itself; remove one of these extends")
         }
         guard depth <= Self.maxDepth, inheritance.parts.count < Self.maxFiles else {
             return fail(at: span, "'\(printable(path))' is past the limit of \(Self.maxDepth) levels and \(Self.maxFiles) files of extends",
