@@ -224,6 +224,8 @@ public enum Hover {
             return "an HTTP status code, or \(p.code("none")) for no answer at all."
         case .either(let scalar, let container):
             return "either " + spelling(of: scalar, p).dropLast() + ", or " + spelling(of: container, p)
+        case .paths:
+            return "a policy file, relative to this one (\(p.code("base.yaml"))), or a list of them, applied in order."
         case .object(let fields):
             let required = fields.filter(\.required).map { p.code($0.key) }
             let optional = fields.filter { !$0.required }.map { p.code($0.key) }
@@ -301,7 +303,7 @@ public enum Hover {
             } else {
                 problem("'\(text)' is not a name: \(Values.nameProblem(text))", nil, &prose)
             }
-        case .string:
+        case .string, .paths:
             prose.add("the text " + (prose.markdown ? Wording.markdown(text) : "'\(printable(text))'"))
         case .decimal:
             switch Values.decimal(text) {

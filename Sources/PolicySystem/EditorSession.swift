@@ -22,6 +22,7 @@ package enum EditorSession {
         var server = LanguageServer()
         // POLICYC_TODAY, as the other commands read it; a value that is not a date is left aside.
         if case .success(let today) = Project.today(given: nil) { server.judgeWaivers(on: today) }
+        server.readParents(with: Files.parents)
         var disk = DiskScanner()
         var deferredSince: Double?
 

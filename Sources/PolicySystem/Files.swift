@@ -18,6 +18,11 @@ package enum Files {
 
     package static let stdinPath = "<stdin>"
 
+    /// The files policies `extends`, read as any input is (at most 1 MiB, and a folder refused).
+    package static let parents = ParentReader { path in
+        read(path).mapError { ParentReader.Failure($0.message) }
+    }
+
     /// Expands PATH arguments to the policy files they name, in a stable order; fails on the
     /// first PATH that cannot be read. A link in a folder that names no file is a warning on
     /// standard error, as `lint` gives it: a policy must not drop out of a review unsaid.

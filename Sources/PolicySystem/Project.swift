@@ -15,7 +15,14 @@ package struct Project {
     package var folder = ""
     /// What policies are checked with: the limits (the file's edition and `limits`), today
     /// (`--today`, else `POLICYC_TODAY`, else the UTC date) and the file's `waiverMaxDays`.
-    package var options = CheckOptions()
+    package var options = Project.defaultOptions
+
+    /// The parents a policy `extends` are read from disk, as every input is.
+    static var defaultOptions: CheckOptions {
+        var options = CheckOptions()
+        options.parents = Files.parents
+        return options
+    }
 
     /// No project file: every default.
     package init() {}

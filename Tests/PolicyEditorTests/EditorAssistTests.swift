@@ -50,14 +50,14 @@ import Testing
     }
 
     @Test func keysAtTheRootAndInMappings() {
-        #expect(Self.labels(Self.canonical("description: Ticket requests made by the iOS and Android players.\n", "‸\n")) == ["description", "waivers"])
+        #expect(Self.labels(Self.canonical("description: Ticket requests made by the iOS and Android players.\n", "‸\n")) == ["description", "extends", "abstract", "waivers"])
         #expect(Self.labels(Self.canonical("    minPerMinute: 10\n", "    ‸\n")) == ["minPerMinute"])
         #expect(Self.labels(Self.canonical("  viewerRef: per-viewer-device\n", "  ‸\n")) == ["viewerRef"])
         // A new profile's keys, all of them, required ones in the language's order.
         let profile = Self.canonical("    background:\n", "    extra:\n      ‸\n    background:\n")
         #expect(Self.labels(profile) == ["kind", "maxRetries", "base", "cap", "timeout", "deadline"])
         // An empty file: the root keys.
-        #expect(Self.labels("‸") == ["version", "policy", "description", "retry", "prefetch", "tickets", "waivers"])
+        #expect(Self.labels("‸") == ["version", "policy", "description", "extends", "abstract", "retry", "prefetch", "tickets", "waivers"])
     }
 
     @Test func keysOfAListItemMapping() {

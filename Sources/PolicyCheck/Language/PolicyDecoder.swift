@@ -174,6 +174,13 @@ package struct PolicyDecoder {
                 return decode(node, as: container, key: key, owner: owner, keySpan: keySpan)
             default: return mismatch(node, shape, key)
             }
+        case .paths:
+            // One path, or a list of them (`extends`).
+            if case .sequence(var items) = node.kind {
+                return decodeList(&items, .string, unique: true, span: node.span, key: key)
+            }
+            guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
+            return decodeScalar(text, style, .string, key: key, span: node.span)
         default:
             guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
             return decodeScalar(text, style, shape, key: key, span: node.span)

@@ -7,7 +7,7 @@ extension PolicyDecoder {
         switch shape {
         case .integer(let lo, let hi): return decodeInteger(text, style, shape, range: lo...hi, key: key, span: span)
         case .status: return decodeInteger(text, style, shape, range: 100...599, key: key, span: span)
-        case .string, .name: return Decoded(value: .string(text), span: span)
+        case .string, .name, .paths: return Decoded(value: .string(text), span: span)
         case .boolean: return decodeBoolean(text, style, key: key, span: span)
         case .duration: return decodeDuration(text, key: key, span: span)
         case .percent: return decodePercent(text, key: key, span: span)

@@ -290,6 +290,8 @@ private struct EventReader {
         switch expected {
         case .object?, .namedMap?: return isMapping ? expected : nil
         case .list?: return isMapping ? nil : expected
+        // A list of paths is read as a list of strings.
+        case .paths?: return isMapping ? nil : .list(.string, unique: true)
         default: return nil
         }
     }

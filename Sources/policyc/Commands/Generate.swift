@@ -225,6 +225,7 @@ enum Generate {
         return .success((gathered.paths, run.files.compactMap { file -> Policy? in
             guard var p = file.policy else { return nil }
             p.file = Generator.displayPath(p.file, workingDirectory: cwd)
+            p.parents = p.parents.map { Generator.displayPath($0, workingDirectory: cwd) }
             return p
         }))
     }

@@ -85,7 +85,7 @@ extension Simulate {
         var failed = failedBefore
         Output.err(Reporters.text(sides.new.map(\.file), color: Output.useColor(fd: 2)))
         var pairs: [(base: Policy?, head: Policy)] = []
-        for input in sides.new {
+        for input in sides.new where input.file.doc?.isAbstract != true {
             guard let head = input.file.simulatable else {
                 failed = true
                 Output.err("\(printable(input.file.path)): not simulated: the file has errors other than the guide's limits\n")
