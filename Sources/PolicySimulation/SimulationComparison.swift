@@ -186,3 +186,49 @@ struct SimulatedValues: Equatable {
         statuses = Set(policy.retryStatuses)
     }
 }
+
+extension SimulationComparison {
+    /// The runs of `simulate --base`: base and head of each pair under each scenario, for every
+    /// profile whose retry values differ (`profile` when given; the scenario's own when none
+    /// differs). `slots` says which jobs make each comparison (a profile the base lacks is new:
+    /// head alone).
+    public static func plan(_ pairs: [(base: Policy?, head: Policy)], scenarios: [Scenario], profile: String?)
+        -> (jobs: [(Policy, Scenario, String?)], slots: [(base: Int?, head: Int)]) {
+        var jobs: [(Policy, Scenario, String?)] = []
+        var slots: [(base: Int?, head: Int)] = []
+        for pair in pairs {
+            let changed = changedProfiles(base: pair.base, head: pair.head)
+            let profiles: [String?] = profile.map { [$0] } ?? (changed.isEmpty ? [nil] : changed.map { Optional($0) })
+            for name in profiles {
+                let base = pair.base.flatMap { b in name == nil || b.profiles.contains { $0.name == name } ? b : nil }
+                for s in scenarios {
+                    var b: Int?
+                    if let base {
+                        b = jobs.count
+                        jobs.append((base, s, name))
+                    }
+                    slots.append((b, jobs.count))
+                    jobs.append((pair.head, s, name))
+                }
+            }
+        }
+        return (jobs, slots)
+    }
+
+    /// `simulate --base --format json`: the ref and every run of both sides.
+    public static func json(_ comparisons: [SimulationComparison], ref: String) -> JSON {
+        .object(["base": .string(ref), "runs": .array(comparisons.flatMap(\.jsonRuns))])
+    }
+
+    /// `simulate --base --format csv`: the report's rows, each marked with its side.
+    public static func csv(_ comparisons: [SimulationComparison]) -> String {
+        var out = "side," + SimulationReport([]).csv
+        for c in comparisons {
+            for (side, run) in [("base", c.base), ("head", c.head)] {
+                guard let run else { continue }
+                for line in SimulationReport([run]).csv.split(separator: "\n").dropFirst() { out += "\(side),\(line)\n" }
+            }
+        }
+        return out
+    }
+}

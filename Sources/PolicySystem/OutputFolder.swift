@@ -103,6 +103,20 @@ package enum OutputFolder {
         return .success(())
     }
 
+    /// Writes `bytes` to `path` through a temporary file beside it and a rename: the file (a
+    /// chart) is whole or not there, never half written. Nil, or what went wrong.
+    package static func writeWhole(_ bytes: [UInt8], to path: String) -> String? {
+        let temp = path + tempMarker + "\(getpid())"
+        unlink(temp)
+        if case .failure(let f) = writeNew(temp, bytes, flush: false) { return f.message }
+        guard rename(temp, path) == 0 else {
+            let message = "cannot write '\(printable(path))': \(Files.describeErrno())"
+            unlink(temp)
+            return message
+        }
+        return nil
+    }
+
     /// Replaces one existing file with `bytes` as `apply` replaces a generated file: written to a
     /// temporary file beside it, flushed, then renamed over it, so it is always either old or new;
     /// only when the bytes differ (answers whether it wrote); the file keeps its mode. A symbolic

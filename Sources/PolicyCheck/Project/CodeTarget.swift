@@ -22,3 +22,32 @@ public enum CodeTarget: String, Sendable, Hashable, CaseIterable, Comparable {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
+
+extension CodeTarget {
+    /// Why a `--targets` list was refused.
+    public struct ListProblem: Error, Equatable {
+        public var message: String
+    }
+
+    /// `swift,kotlin` → the targets, in the order given; an unknown (with a did-you-mean),
+    /// repeated or missing name is refused.
+    public static func list(_ list: String) -> Result<[CodeTarget], ListProblem> {
+        let names = allCases.map(\.rawValue)
+        var out: [CodeTarget] = []
+        for item in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            guard !name.isEmpty else {
+                return .failure(ListProblem(message: "'--targets' needs a comma-separated list of targets (\(names.joined(separator: ", "))); '\(printable(list))' has an empty item"))
+            }
+            guard let target = CodeTarget(rawValue: name) else {
+                let hint = Suggest.nearest(name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                return .failure(ListProblem(message: "unknown target '\(printable(name))' in '--targets'\(hint) (targets: \(names.joined(separator: ", ")))"))
+            }
+            guard !out.contains(target) else {
+                return .failure(ListProblem(message: "target '\(name)' is given twice in '--targets'"))
+            }
+            out.append(target)
+        }
+        return .success(out)
+    }
+}

@@ -59,28 +59,6 @@ enum Generate {
             """,
         run: run)
 
-    /// `swift,kotlin` → the targets, in the order given; a usage error for an unknown, repeated
-    /// or missing name.
-    static func targets(_ list: String) -> Result<[Generator.Target], UsageError> {
-        let names = Generator.Target.allCases.map(\.rawValue)
-        var out: [Generator.Target] = []
-        for item in list.split(separator: ",", omittingEmptySubsequences: false) {
-            let name = String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-            guard !name.isEmpty else {
-                return .failure(UsageError(message: "'--targets' needs a comma-separated list of targets (\(names.joined(separator: ", "))); '\(printable(list))' has an empty item"))
-            }
-            guard let target = Generator.Target(rawValue: name) else {
-                let hint = Suggest.nearest(name, in: names).map { "; did you mean '\($0)'?" } ?? ""
-                return .failure(UsageError(message: "unknown target '\(printable(name))' in '--targets'\(hint) (targets: \(names.joined(separator: ", ")))"))
-            }
-            guard !out.contains(target) else {
-                return .failure(UsageError(message: "target '\(name)' is given twice in '--targets'"))
-            }
-            out.append(target)
-        }
-        return .success(out)
-    }
-
     /// What a run generates and where: from the options, else the project file.
     struct Settings {
         var package: String
@@ -169,8 +147,8 @@ enum Generate {
         }
         var targets = project.config.targets?.value ?? Generator.Target.defaults
         if let list = args.value("--targets") {
-            switch Self.targets(list) {
-            case .failure(let error): return .failure(error)
+            switch CodeTarget.list(list) {
+            case .failure(let problem): return .failure(UsageError(message: problem.message))
             case .success(let t): targets = t
             }
         }
@@ -273,18 +251,6 @@ enum Generate {
             if args.positionals.contains(where: { $0.hasPrefix("-") }) { words.append("--") }
             words += args.positionals
         }
-        return words.map(shellQuoted).joined(separator: " ")
-    }
-
-    /// A word as a POSIX shell reads it back: as is when it is plain, else in double quotes (the
-    /// hint itself stands in single ones), else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
-        let word = printable(word)
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "-_./,=:@%+".unicodeScalars.contains($0)
-        }
-        if plain { return word }
-        if !word.unicodeScalars.contains(where: { "\"$`\\!'".unicodeScalars.contains($0) }) { return "\"" + word + "\"" }
-        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        return words.map(Shell.quoted).joined(separator: " ")
     }
 }

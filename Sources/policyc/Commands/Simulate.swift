@@ -115,7 +115,7 @@ enum Simulate {
                             seed: seed, failed: &failed)
         let report = SimulationReport(runs)
         if let chart = args.value("--chart") {
-            if let message = write(SimulationChart.svg(runs), to: chart) {
+            if let message = OutputFolder.writeWhole(Array(SimulationChart.svg(runs).utf8), to: chart) {
                 Output.err("error: \(message)\n")
                 return 2
             }
@@ -218,20 +218,6 @@ enum Simulate {
             }
             return .invalid(file)
         }
-    }
-
-    /// Writes `text` to `path` through a temporary file beside it and a rename: the chart is whole
-    /// or not there, never half written. Nil, or what went wrong.
-    static func write(_ text: String, to path: String) -> String? {
-        let temp = path + ".policyc-tmp-\(getpid())"
-        unlink(temp)
-        if case .failure(let f) = OutputFolder.writeNew(temp, Array(text.utf8), flush: false) { return f.message }
-        guard rename(temp, path) == 0 else {
-            let message = "cannot write '\(printable(path))': \(Files.describeErrno())"
-            unlink(temp)
-            return message
-        }
-        return nil
     }
 }
 

@@ -16,25 +16,7 @@ extension Simulate {
     /// (the one named with `--profile`; the scenario's own when none differs).
     static func compare(_ pairs: [(base: Policy?, head: Policy)], scenarios: [Scenario], ref: String, profile: String?,
                         seed: UInt64?) -> (comparisons: [SimulationComparison], failed: Bool) {
-        var jobs: [(Policy, Scenario, String?)] = []
-        var slots: [(base: Int?, head: Int)] = []
-        for pair in pairs {
-            let changed = SimulationComparison.changedProfiles(base: pair.base, head: pair.head)
-            let profiles: [String?] = profile.map { [$0] } ?? (changed.isEmpty ? [nil] : changed.map { Optional($0) })
-            for name in profiles {
-                // A profile the base lacks is new: head alone.
-                let base = pair.base.flatMap { b in name == nil || b.profiles.contains { $0.name == name } ? b : nil }
-                for s in scenarios {
-                    var b: Int?
-                    if let base {
-                        b = jobs.count
-                        jobs.append((base, s, name))
-                    }
-                    slots.append((b, jobs.count))
-                    jobs.append((pair.head, s, name))
-                }
-            }
-        }
+        let (jobs, slots) = SimulationComparison.plan(pairs, scenarios: scenarios, profile: profile)
         let results = runAll(jobs, seed: seed)
         var failed = false
         var comparisons: [SimulationComparison] = []
@@ -97,21 +79,13 @@ extension Simulate {
         let (comparisons, runFailed) = compare(pairs, scenarios: scenarios, ref: ref, profile: args.value("--profile"), seed: seed)
         failed = failed || runFailed
         let svg = SimulationComparison.svg(comparisons)
-        if let chart = args.value("--chart"), let message = write(svg, to: chart) {
+        if let chart = args.value("--chart"), let message = OutputFolder.writeWhole(Array(svg.utf8), to: chart) {
             Output.err("error: \(message)\n")
             return 2
         }
         switch format {
-        case "json": Output.out(JSON.object(["base": .string(ref), "runs": .array(comparisons.flatMap(\.jsonRuns))]).rendered())
-        case "csv":
-            var out = "side," + SimulationReport([]).csv
-            for c in comparisons {
-                for (side, run) in [("base", c.base), ("head", c.head)] {
-                    guard let run else { continue }
-                    for line in SimulationReport([run]).csv.split(separator: "\n").dropFirst() { out += "\(side),\(line)\n" }
-                }
-            }
-            Output.out(out)
+        case "json": Output.out(SimulationComparison.json(comparisons, ref: ref).rendered())
+        case "csv": Output.out(SimulationComparison.csv(comparisons))
         case "svg": Output.out(svg)
         case "markdown": Output.out(comparisons.map(\.markdown).joined(separator: "\n"))
         default: Output.out(comparisons.map(\.text).joined(separator: "\n"))
