@@ -1,11 +1,56 @@
 // Runs the backend's ticket call against a fake Wandura, with an injected clock and random source,
 // and checks what a viewer would get. Built and run by build.sh (and by Examples/test).
 import { requestTickets, Answer, World } from "./tickets";
-import { BACKGROUND, INTERACTIVE, POLICY_NAME, RetryBudget } from "../build/generated/TypeScript/PlaybackPolicy";
+import { BACKGROUND, INTERACTIVE, POLICY_NAME, RETRY_AFTER_MAX_JITTER_MS, RetryBudget } from "../build/generated/TypeScript/PlaybackPolicy";
 
-// No @types/node in this example: the two things it uses of node, declared.
+// No @types/node in this example: the things it uses of node, declared.
 declare const console: { log(text: string): void; error(text: string): void };
 declare const process: { exitCode?: number };
+declare function require(name: "http"): {
+    createServer(handler: (req: unknown, res: { writeHead(status: number, headers: Record<string, string>): void; end(body: string): void }) => void): {
+        listen(port: number, host: string, done: () => void): void;
+        address(): { port: number };
+        close(): void;
+    };
+};
+declare function fetch(url: string, init: { method: string; body: string; headers: Record<string, string>; signal: unknown }):
+    Promise<{ status: number; headers: { get(name: string): string | null }; json(): Promise<{ code?: string; tickets?: string[] }> }>;
+declare const AbortSignal: { timeout(ms: number): unknown };
+
+/**
+ * A small Wandura on 127.0.0.1: busy once (503 with Retry-After: 1), then the tickets. The world
+ * that talks to it sends real HTTP with the attempt's timeout, and really sleeps.
+ */
+async function localWandura(): Promise<{ world: World; served: () => number; close: () => void }> {
+    let served = 0;
+    const server = require("http").createServer((_req, res) => {
+        served++;
+        if (served === 1) {
+            res.writeHead(503, { "Retry-After": "1", "Content-Type": "application/json" });
+            res.end(JSON.stringify({ code: "overloaded" }));
+        } else {
+            res.writeHead(200, { "Content-Type": "application/json" });
+            res.end(JSON.stringify({ tickets: ["t4", "t5", "t6"] }));
+        }
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const url = "http://127.0.0.1:" + server.address().port + "/v1/tickets";
+    const world: World = {
+        async send(timeoutMs: number): Promise<Answer> {
+            const response = await fetch(url, {
+                method: "POST", body: JSON.stringify({ episodes: [{ film_ref: "f1", episode_no: 4, intent: "play" }] }),
+                headers: { "Content-Type": "application/json" }, signal: AbortSignal.timeout(timeoutMs),
+            });
+            const body = await response.json();
+            return { status: response.status, retryAfter: response.headers.get("retry-after"), errorCode: body.code, tickets: body.tickets };
+        },
+        sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
+        now: () => Date.now(),
+        random: () => Math.random(),
+    };
+    return { world, served: () => served, close: () => server.close() };
+}
+declare function setTimeout(callback: () => void, ms: number): unknown;
 
 /** A fake Wandura that gives `answers` in turn, on a clock that only sleeping moves. */
 function fakeWorld(answers: Answer[]): World & { sent: number; clock: number } {
@@ -65,6 +110,19 @@ async function main(): Promise<void> {
     };
     const sync = await requestTickets(flaky, new RetryBudget(flaky.now), BACKGROUND);
     check(sync.answer === ok && sync.attempts === 3 && sync.waitedMs === 500 + 1000, "network errors then 200: " + JSON.stringify(sync));
+
+    // The same call over real HTTP against a local server: one 503 with Retry-After, then tickets,
+    // after a real wait of Retry-After plus jitter.
+    const local = await localWandura();
+    try {
+        const real = await requestTickets(local.world, new RetryBudget(local.world.now));
+        check(real.reason === "succeeded" && real.attempts === 2 && local.served() === 2 && real.answer?.tickets?.length === 3,
+              "a local server, 503 then 200: " + JSON.stringify(real));
+        check(real.waitedMs >= 1000 && real.waitedMs <= 1000 + RETRY_AFTER_MAX_JITTER_MS,
+              "the wait is Retry-After plus at most the jitter: " + real.waitedMs);
+    } finally {
+        local.close();
+    }
 
     if (failed) {
         process.exitCode = 1;
