@@ -48,5 +48,44 @@ fun main() {
     check(granted == 10, "at least 10 retries a minute: got $granted")
     clock = 60_001L
     check(budget.tryRetry(), "a new minute gives a new budget")
+    localServerCall()
     println("KotlinConsumer: ok (" + p.POLICY_NAME + ")")
+}
+
+/**
+ * The same call over real HTTP against a small Wandura on 127.0.0.1 (the JDK's own server): busy
+ * once (503 with Retry-After: 1), then the tickets, with the default clock and sleep.
+ */
+fun localServerCall() {
+    val p = AndroidPlayerPolicy
+    var served = 0
+    val server = com.sun.net.httpserver.HttpServer.create(java.net.InetSocketAddress("127.0.0.1", 0), 0)
+    server.createContext("/v1/tickets") { exchange ->
+        served++
+        val busy = served == 1
+        if (busy) exchange.responseHeaders.add("Retry-After", "1")
+        val body = (if (busy) "{\"code\":\"overloaded\"}" else "{\"tickets\":[\"t4\"]}").toByteArray()
+        exchange.sendResponseHeaders(if (busy) 503 else 200, body.size.toLong())
+        exchange.responseBody.use { it.write(body) }
+    }
+    server.start()
+    try {
+        val url = java.net.URL("http://127.0.0.1:" + server.address.port + "/v1/tickets")
+        val call = p.callWithRetries(p.INTERACTIVE, AndroidPlayerPolicy.RetryBudget()) { _, timeoutMs ->
+            val connection = url.openConnection() as java.net.HttpURLConnection
+            connection.connectTimeout = timeoutMs.toInt()
+            connection.readTimeout = timeoutMs.toInt()
+            connection.requestMethod = "POST"
+            connection.doOutput = true
+            connection.outputStream.use { it.write("{\"episodes\":[{\"film_ref\":\"f1\",\"episode_no\":4,\"intent\":\"play\"}]}".toByteArray()) }
+            val status = connection.responseCode
+            val code = if (status == 503) "overloaded" else null
+            AndroidPlayerPolicy.AttemptResult(status, code, connection.getHeaderField("Retry-After"))
+        }
+        check(call.reason == AndroidPlayerPolicy.Reason.SUCCEEDED && call.attempts == 2 && served == 2, "a local server, 503 then 200: $call")
+        check(call.waitsMs.size == 1 && call.waitsMs[0] >= 1000.0 && call.waitsMs[0] <= 1000.0 + p.RETRY_AFTER_MAX_JITTER_MS,
+              "the wait is Retry-After plus at most the jitter: ${call.waitsMs}")
+    } finally {
+        server.stop(0)
+    }
 }
