@@ -23,6 +23,10 @@ public struct Outcome: Sendable, Hashable {
     public var itemRefused = false
 
     public var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
+
+    /// A paused prefetch: a `prefetch` item answered 429 on its own, as the generated
+    /// `itemsToRetry` tells it (asked again only when `retryRefused` is true).
+    func refusesPrefetch(_ ask: Ask) -> Bool { ask.isPrefetch && itemRefused && status == 429 }
     public var words: String {
         guard let status else { return "a network failure" }
         return String(status) + (code.map { " \($0)" } ?? "")

@@ -51,6 +51,8 @@ extension Policy {
     /// Whether the policy retries an item that failed so (a network failure: status nil).
     func retries(_ outcome: Outcome) -> Bool {
         guard let status = outcome.status else { return retryOnNetwork }
+        // Past the last episode whatever the status, as the generated itemsToRetry reads it.
+        if outcome.code == "not_ready" { return false }
         if neverRetry.contains(where: { $0.status == status && $0.code == outcome.code }) { return false }
         return retryStatuses.contains(status)
     }
@@ -105,7 +107,7 @@ extension Retry {
     /// the backoff rules); re-asking for what it never retries has rules of its own.
     func isRetryOf(_ policy: Policy) -> Bool {
         failures.indices.contains { n in
-            policy.retries(failures[n]) && !(asks[n].isPrefetch && failures[n].itemRefused && !policy.prefetchRetryRefused)
+            policy.retries(failures[n]) && !(failures[n].refusesPrefetch(asks[n]) && !policy.prefetchRetryRefused)
         }
     }
 }
