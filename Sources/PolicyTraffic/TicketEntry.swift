@@ -9,7 +9,13 @@ public struct Ask: Sendable, Hashable {
     public var isPlay: Bool { intent == "play" }
     public var isPrefetch: Bool { intent == "prefetch" }
     /// `the-heiress-returns 4 play`.
-    public var words: String { "\(film) \(episode) \(intent)" }
+    public var words: String { "\(excerpt(film)) \(episode) \(excerpt(intent))" }
+
+    /// `a, b and c`, the first three of a long list and how many more: a message stays a line.
+    static func list(_ asks: [Ask]) -> String {
+        asks.count <= 3 ? Wording.list(asks.map(\.words))
+            : asks.prefix(3).map(\.words).joined(separator: ", ") + " and \(asks.count - 3) more"
+    }
 }
 
 /// What the answer said about one item: its status (nil: a network failure), its error code,
@@ -83,12 +89,12 @@ enum TicketReader {
     }
 
     static func ticket(_ entry: JSON, body: JSON, asks: [Ask], index: Int, mark: Mark, url: String, started: Int) -> TicketEntry {
-        let duration = max(0, Int(entry["time"]?.number ?? 0))
+        let duration = max(0, entry["time"]?.integer ?? 0)
         var ticket = TicketEntry(index: index, mark: mark, url: url, startMs: started, durationMs: duration,
                                  device: body["union_info"]?.string ?? "", viewer: body["viewer_ref"]?.string ?? "",
                                  asks: asks, outcomes: [], networkError: nil)
         let response = entry["response"]
-        let status = Int(response?["status"]?.number ?? 0)
+        let status = response?["status"]?.integer ?? 0
         let error = entry["_error"]?.string ?? response?["_error"]?.string ?? response?["error"]?.string
         if status <= 0 || error != nil {
             ticket.networkError = error ?? ""
@@ -103,8 +109,8 @@ enum TicketReader {
     }
 
     static func ask(_ item: JSON) -> Ask? {
-        guard let film = item["film_ref"]?.string, let episode = item["episode_no"]?.number else { return nil }
-        return Ask(film: film, episode: Int(episode), intent: item["intent"]?.string ?? "play")
+        guard let film = item["film_ref"]?.string, let episode = item["episode_no"]?.integer else { return nil }
+        return Ask(film: film, episode: episode, intent: item["intent"]?.string ?? "play")
     }
 
     /// Each asked item's outcome: a failed answer fails them all; a given one says per item,
@@ -115,10 +121,10 @@ enum TicketReader {
         guard (200..<300).contains(status) else { return asks.map { _ in whole } }
         let items = answer.flatMap(itemList) ?? []
         return asks.enumerated().map { n, ask in
-            let item = items.first { $0["film_ref"]?.string == ask.film && $0["episode_no"]?.number.map(Int.init) == ask.episode }
+            let item = items.first { $0["film_ref"]?.string == ask.film && $0["episode_no"]?.integer == ask.episode }
                 ?? (n < items.count && items[n]["film_ref"] == nil ? items[n] : nil)
             guard let item else { return whole }
-            let itemStatus = Int(item["status"]?.number ?? Double(status))
+            let itemStatus = item["status"]?.integer ?? status
             return Outcome(status: itemStatus, code: errorCode(item),
                            retryAfterMs: item["retry_after"].flatMap(retryAfterValue) ?? retryAfter,
                            expiresAtMs: item["expires_at"].flatMap(expiry),
@@ -147,14 +153,15 @@ enum TicketReader {
     }
 
     static func retryAfterValue(_ value: JSON) -> Int? {
-        if let n = value.number { return n >= 0 ? Int(n * 1000) : nil }
+        if let n = value.number { return n >= 0 && n < 1e9 ? Int(n * 1000) : nil }
         return value.string.flatMap { RetryAfter.milliseconds($0, nowMs: nil) }
     }
 
     /// `expires_at` as an ISO time, or seconds (or milliseconds) since 1970.
     static func expiry(_ value: JSON) -> Int? {
-        if let n = value.number { return n > 1e11 ? Int(n) : Int(n * 1000) }
-        return value.string.flatMap(ISOTime.milliseconds)
+        guard let n = value.number else { return value.string.flatMap(ISOTime.milliseconds) }
+        guard n > 0, n < 1e15 else { return nil }
+        return n > 1e11 ? Int(n) : Int(n * 1000)
     }
 
     static func header(_ name: String, in headers: JSON) -> String? {
@@ -195,6 +202,13 @@ extension JSON {
     var string: String? {
         if case .string(let s) = self { return s }
         return nil
+    }
+
+    /// A whole number a recording may hold (a status, an episode, milliseconds); nil past 2^53,
+    /// where a conversion would trap.
+    var integer: Int? {
+        guard let n = number, n.isFinite, abs(n) < 9e15 else { return nil }
+        return Int(n.rounded(.down))
     }
 
     var number: Double? {

@@ -41,7 +41,7 @@ struct TrafficFindings {
         let entry = client.attempts[attempt].entry
         let involved = Array(Set(involving.map { client.attempts[$0].entry.index } + [entry.index])).sorted()
         list.append(TrafficFinding(rule: rule.id, severity: rule.severity,
-                                   message: message + " (entries[\(entry.index)] at \(Clock.iso(entry.startMs)), \(entry.url))",
+                                   message: message + " (entries[\(entry.index)] at \(Clock.iso(entry.startMs)), \(excerpt(entry.url)))",
                                    file: file, entry: entry.index, entries: involved, client: client.name, mark: entry.mark))
     }
 }
@@ -80,7 +80,7 @@ extension ClientTraffic {
 
     func profile(of attempt: Int) -> Policy.Profile { calls[attempts[attempt].call].profile }
 
-    func asks(_ attempt: Int) -> String { Wording.list(attempts[attempt].entry.asks.map(\.words)) }
+    func asks(_ attempt: Int) -> String { Ask.list(attempts[attempt].entry.asks) }
 }
 
 /// Times as the findings show them.

@@ -94,6 +94,22 @@ import Testing
         #expect(recording.entryCount == 0)
     }
 
+    /// Numbers past what an integer holds, long strings and thousands of plays at one instant:
+    /// findings or skipped values, never a trap, and messages of a line.
+    @Test func hostileValuesNeitherTrapNorGrow() throws {
+        let long = String(repeating: "x", count: 100_000)
+        func entry(_ n: Int, episode: String, time: String, status: String, intent: String) -> String {
+            let long = n < 10 ? long : "f"
+            let body = #"{\"episodes\":[{\"film_ref\":\"\#(long)\",\"episode_no\":\#(episode),\"intent\":\"\#(intent)\"}],\"union_info\":\"\#(long)\",\"viewer_ref\":\"v\"}"#
+            return #"{"startedDateTime":"2026-12-07T10:00:00Z","time":\#(time),"request":{"method":"POST","url":"https://a/\#(long)","postData":{"text":"\#(body)"}},"response":{"status":\#(status),"content":{"text":"{\"items\":[{\"status\":1e300,\"retry_after\":1e300,\"expires_at\":-1e300}]}"}}}"#
+        }
+        var entries = [entry(0, episode: "1e300", time: "1e300", status: "1e300", intent: "play")]
+        for n in 1..<3000 { entries.append(entry(n, episode: String(n), time: "1", status: "503", intent: n % 2 == 0 ? "play" : "prefetch")) }
+        let (recording, findings) = try Self.verify(Array(("{\"log\":{\"entries\":[" + entries.joined(separator: ",") + "]}}").utf8))
+        #expect(recording.entryCount == 3000)
+        #expect(findings.allSatisfy { $0.message.utf8.count < 1000 && $0.client.utf8.count < 300 })
+    }
+
     @Test func timesAndRetryAfter() {
         #expect(ISOTime.milliseconds("2026-12-07T10:00:00.250Z") == ISOTime.milliseconds("2026-12-07T11:00:00.250+01:00"))
         #expect(ISOTime.milliseconds("2026-12-07T10:00:00.123456+00:00").map { $0 % 1000 } == 123)
