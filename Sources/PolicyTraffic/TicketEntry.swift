@@ -1,4 +1,5 @@
 import PolicySource
+import PolicyCheck
 
 /// An episode asked for: the key a retry and a reused ticket are matched by.
 public struct Ask: Sendable, Hashable {
@@ -33,6 +34,12 @@ public struct Outcome: Sendable, Hashable {
     /// A paused prefetch: a `prefetch` item answered 429 on its own, as the generated
     /// `itemsToRetry` tells it (asked again only when `retryRefused` is true).
     func refusesPrefetch(_ ask: Ask) -> Bool { ask.isPrefetch && itemRefused && status == 429 }
+
+    /// A prefetch the answer turned down on its own: paused (429), or refused with a status the
+    /// policy never retries (a locked episode's 403) other than `not_ready` (past the last episode).
+    func refusesPrefetch(_ ask: Ask, under policy: Policy) -> Bool {
+        refusesPrefetch(ask) || (ask.isPrefetch && itemRefused && code != "not_ready" && !policy.retries(self))
+    }
     public var words: String {
         guard let status else { return "a network failure" }
         return String(status) + (code.map { " \($0)" } ?? "")
@@ -70,7 +77,7 @@ enum TicketReader {
         guard let request = entry["request"], let method = request["method"]?.string, method.uppercased() == "POST",
               let url = request["url"]?.string else { return .success(nil) }
         if let endpoint, !Glob.matches(endpoint, path(of: url)) { return .success(nil) }
-        guard let body = request["postData"]?["text"]?.string.flatMap(parsed),
+        guard let postData = request["postData"], let body = bodyJSON(postData),
               case .array(let episodes)? = body["episodes"] else { return .success(nil) }
         guard let started = entry["startedDateTime"]?.string.flatMap(ISOTime.milliseconds) else {
             return .failure(Invalid(message: "entry \(index) is a ticket request whose startedDateTime is not an ISO 8601 time"))
@@ -78,8 +85,10 @@ enum TicketReader {
         guard entry["time"] == nil || entry["time"]?.number != nil else {
             return .failure(Invalid(message: "entry \(index) is a ticket request whose time is not a number of milliseconds"))
         }
-        guard let response = entry["response"], case .object = response, response["status"]?.number != nil else {
-            return .failure(Invalid(message: "entry \(index) is a ticket request without a response whose status is a number"))
+        // No answer at all (a missing or null response, no status) is a network failure; a status
+        // that is no number is a broken recording.
+        if let status = entry["response"]?["status"], status.integer == nil, status != .null {
+            return .failure(Invalid(message: "entry \(index) is a ticket request whose response.status is not a number"))
         }
         return .success(ticket(entry, body: body, asks: episodes.compactMap(ask), index: index, mark: mark, url: url, started: started))
     }
@@ -95,7 +104,8 @@ enum TicketReader {
                                  asks: asks, outcomes: [], networkError: nil)
         let response = entry["response"]
         let status = response?["status"]?.integer ?? 0
-        let error = entry["_error"]?.string ?? response?["_error"]?.string ?? response?["error"]?.string
+        let error = [entry["_error"], response?["_error"], status <= 0 ? response?["error"] : nil]
+            .lazy.compactMap { $0?.string }.first { !$0.isEmpty }
         if status <= 0 || error != nil {
             ticket.networkError = error ?? ""
             ticket.outcomes = asks.map { _ in Outcome(status: nil) }
@@ -138,7 +148,7 @@ enum TicketReader {
         while let next = stack.popLast() {
             switch next {
             case .array(let items):
-                if !items.isEmpty, items.allSatisfy({ $0["status"]?.number != nil }) { return items }
+                if !items.isEmpty, items.allSatisfy({ $0["status"]?.integer != nil }) { return items }
                 stack += items.reversed()
             case .object(let members):
                 stack += members.keys.sorted().reversed().compactMap { members[$0] }
@@ -150,6 +160,7 @@ enum TicketReader {
 
     static func errorCode(_ value: JSON) -> String? {
         value["code"]?.string ?? value["error"]?.string ?? value["error"]?["code"]?.string ?? value["error_code"]?.string
+            ?? value["errorCode"]?.string ?? value["reason"]?.string
     }
 
     static func retryAfterValue(_ value: JSON) -> Int? {
@@ -168,6 +179,9 @@ enum TicketReader {
         guard case .array(let list) = headers else { return nil }
         return list.first { $0["name"]?.string?.lowercased() == name }?["value"]?.string
     }
+
+    /// The request's body as JSON: `postData.text`, base64 when `encoding` says so.
+    static func bodyJSON(_ postData: JSON) -> JSON? { contentJSON(postData) }
 
     /// The answer's body as JSON: HAR's `content.text`, base64 when `encoding` says so.
     static func contentJSON(_ content: JSON) -> JSON? {
@@ -207,6 +221,7 @@ extension JSON {
     /// A whole number a recording may hold (a status, an episode, milliseconds); nil past 2^53,
     /// where a conversion would trap.
     var integer: Int? {
+        if case .string(let text) = self, text.utf8.count <= 15, let n = Int(text) { return n }
         guard let n = number, n.isFinite, abs(n) < 9e15 else { return nil }
         return Int(n.rounded(.down))
     }

@@ -107,7 +107,7 @@ extension Retry {
     /// the backoff rules); re-asking for what it never retries has rules of its own.
     func isRetryOf(_ policy: Policy) -> Bool {
         failures.indices.contains { n in
-            policy.retries(failures[n]) && !(failures[n].refusesPrefetch(asks[n]) && !policy.prefetchRetryRefused)
+            policy.retries(failures[n]) && !(failures[n].refusesPrefetch(asks[n], under: policy) && !policy.prefetchRetryRefused)
         }
     }
 }
