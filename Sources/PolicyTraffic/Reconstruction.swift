@@ -63,7 +63,7 @@ public struct ClientTraffic: Sendable {
     var calls: [Call] = []
 
     /// `device D, viewer V`, as findings and the summary name it.
-    public var name: String { "device \(device.isEmpty ? "?" : device), viewer \(viewer.isEmpty ? "?" : viewer)" }
+    public var name: String { "device \(device.isEmpty ? "?" : excerpt(device)), viewer \(viewer.isEmpty ? "?" : excerpt(viewer))" }
 }
 
 /// A recording's ticket traffic, reconstructed: clients, calls and retries.

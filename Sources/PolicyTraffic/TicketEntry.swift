@@ -1,4 +1,5 @@
 import PolicySource
+import PolicyCheck
 
 /// An episode asked for: the key a retry and a reused ticket are matched by.
 public struct Ask: Sendable, Hashable {
@@ -9,7 +10,13 @@ public struct Ask: Sendable, Hashable {
     public var isPlay: Bool { intent == "play" }
     public var isPrefetch: Bool { intent == "prefetch" }
     /// `the-heiress-returns 4 play`.
-    public var words: String { "\(film) \(episode) \(intent)" }
+    public var words: String { "\(excerpt(film)) \(episode) \(excerpt(intent))" }
+
+    /// `a, b and c`, the first three of a long list and how many more: a message stays a line.
+    static func list(_ asks: [Ask]) -> String {
+        asks.count <= 3 ? Wording.list(asks.map(\.words))
+            : asks.prefix(3).map(\.words).joined(separator: ", ") + " and \(asks.count - 3) more"
+    }
 }
 
 /// What the answer said about one item: its status (nil: a network failure), its error code,
@@ -23,6 +30,16 @@ public struct Outcome: Sendable, Hashable {
     public var itemRefused = false
 
     public var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
+
+    /// A paused prefetch: a `prefetch` item answered 429 on its own, as the generated
+    /// `itemsToRetry` tells it (asked again only when `retryRefused` is true).
+    func refusesPrefetch(_ ask: Ask) -> Bool { ask.isPrefetch && itemRefused && status == 429 }
+
+    /// A prefetch the answer turned down on its own: paused (429), or refused with a status the
+    /// policy never retries (a locked episode's 403) other than `not_ready` (past the last episode).
+    func refusesPrefetch(_ ask: Ask, under policy: Policy) -> Bool {
+        refusesPrefetch(ask) || (ask.isPrefetch && itemRefused && code != "not_ready" && !policy.retries(self))
+    }
     public var words: String {
         guard let status else { return "a network failure" }
         return String(status) + (code.map { " \($0)" } ?? "")
@@ -60,7 +77,7 @@ enum TicketReader {
         guard let request = entry["request"], let method = request["method"]?.string, method.uppercased() == "POST",
               let url = request["url"]?.string else { return .success(nil) }
         if let endpoint, !Glob.matches(endpoint, path(of: url)) { return .success(nil) }
-        guard let body = request["postData"]?["text"]?.string.flatMap(parsed),
+        guard let postData = request["postData"], let body = bodyJSON(postData),
               case .array(let episodes)? = body["episodes"] else { return .success(nil) }
         guard let started = entry["startedDateTime"]?.string.flatMap(ISOTime.milliseconds) else {
             return .failure(Invalid(message: "entry \(index) is a ticket request whose startedDateTime is not an ISO 8601 time"))
@@ -68,8 +85,10 @@ enum TicketReader {
         guard entry["time"] == nil || entry["time"]?.number != nil else {
             return .failure(Invalid(message: "entry \(index) is a ticket request whose time is not a number of milliseconds"))
         }
-        guard let response = entry["response"], case .object = response, response["status"]?.number != nil else {
-            return .failure(Invalid(message: "entry \(index) is a ticket request without a response whose status is a number"))
+        // No answer at all (a missing or null response, no status) is a network failure; a status
+        // that is no number is a broken recording.
+        if let status = entry["response"]?["status"], status.integer == nil, status != .null {
+            return .failure(Invalid(message: "entry \(index) is a ticket request whose response.status is not a number"))
         }
         return .success(ticket(entry, body: body, asks: episodes.compactMap(ask), index: index, mark: mark, url: url, started: started))
     }
@@ -79,13 +98,14 @@ enum TicketReader {
     }
 
     static func ticket(_ entry: JSON, body: JSON, asks: [Ask], index: Int, mark: Mark, url: String, started: Int) -> TicketEntry {
-        let duration = max(0, Int(entry["time"]?.number ?? 0))
+        let duration = max(0, entry["time"]?.integer ?? 0)
         var ticket = TicketEntry(index: index, mark: mark, url: url, startMs: started, durationMs: duration,
                                  device: body["union_info"]?.string ?? "", viewer: body["viewer_ref"]?.string ?? "",
                                  asks: asks, outcomes: [], networkError: nil)
         let response = entry["response"]
-        let status = Int(response?["status"]?.number ?? 0)
-        let error = entry["_error"]?.string ?? response?["_error"]?.string ?? response?["error"]?.string
+        let status = response?["status"]?.integer ?? 0
+        let error = [entry["_error"], response?["_error"], status <= 0 ? response?["error"] : nil]
+            .lazy.compactMap { $0?.string }.first { !$0.isEmpty }
         if status <= 0 || error != nil {
             ticket.networkError = error ?? ""
             ticket.outcomes = asks.map { _ in Outcome(status: nil) }
@@ -99,8 +119,8 @@ enum TicketReader {
     }
 
     static func ask(_ item: JSON) -> Ask? {
-        guard let film = item["film_ref"]?.string, let episode = item["episode_no"]?.number else { return nil }
-        return Ask(film: film, episode: Int(episode), intent: item["intent"]?.string ?? "play")
+        guard let film = item["film_ref"]?.string, let episode = item["episode_no"]?.integer else { return nil }
+        return Ask(film: film, episode: episode, intent: item["intent"]?.string ?? "play")
     }
 
     /// Each asked item's outcome: a failed answer fails them all; a given one says per item,
@@ -111,10 +131,10 @@ enum TicketReader {
         guard (200..<300).contains(status) else { return asks.map { _ in whole } }
         let items = answer.flatMap(itemList) ?? []
         return asks.enumerated().map { n, ask in
-            let item = items.first { $0["film_ref"]?.string == ask.film && $0["episode_no"]?.number.map(Int.init) == ask.episode }
+            let item = items.first { $0["film_ref"]?.string == ask.film && $0["episode_no"]?.integer == ask.episode }
                 ?? (n < items.count && items[n]["film_ref"] == nil ? items[n] : nil)
             guard let item else { return whole }
-            let itemStatus = Int(item["status"]?.number ?? Double(status))
+            let itemStatus = item["status"]?.integer ?? status
             return Outcome(status: itemStatus, code: errorCode(item),
                            retryAfterMs: item["retry_after"].flatMap(retryAfterValue) ?? retryAfter,
                            expiresAtMs: item["expires_at"].flatMap(expiry),
@@ -128,7 +148,7 @@ enum TicketReader {
         while let next = stack.popLast() {
             switch next {
             case .array(let items):
-                if !items.isEmpty, items.allSatisfy({ $0["status"]?.number != nil }) { return items }
+                if !items.isEmpty, items.allSatisfy({ $0["status"]?.integer != nil }) { return items }
                 stack += items.reversed()
             case .object(let members):
                 stack += members.keys.sorted().reversed().compactMap { members[$0] }
@@ -140,23 +160,28 @@ enum TicketReader {
 
     static func errorCode(_ value: JSON) -> String? {
         value["code"]?.string ?? value["error"]?.string ?? value["error"]?["code"]?.string ?? value["error_code"]?.string
+            ?? value["errorCode"]?.string ?? value["reason"]?.string
     }
 
     static func retryAfterValue(_ value: JSON) -> Int? {
-        if let n = value.number { return n >= 0 ? Int(n * 1000) : nil }
+        if let n = value.number { return n >= 0 && n < 1e9 ? Int(n * 1000) : nil }
         return value.string.flatMap { RetryAfter.milliseconds($0, nowMs: nil) }
     }
 
     /// `expires_at` as an ISO time, or seconds (or milliseconds) since 1970.
     static func expiry(_ value: JSON) -> Int? {
-        if let n = value.number { return n > 1e11 ? Int(n) : Int(n * 1000) }
-        return value.string.flatMap(ISOTime.milliseconds)
+        guard let n = value.number else { return value.string.flatMap(ISOTime.milliseconds) }
+        guard n > 0, n < 1e15 else { return nil }
+        return n > 1e11 ? Int(n) : Int(n * 1000)
     }
 
     static func header(_ name: String, in headers: JSON) -> String? {
         guard case .array(let list) = headers else { return nil }
         return list.first { $0["name"]?.string?.lowercased() == name }?["value"]?.string
     }
+
+    /// The request's body as JSON: `postData.text`, base64 when `encoding` says so.
+    static func bodyJSON(_ postData: JSON) -> JSON? { contentJSON(postData) }
 
     /// The answer's body as JSON: HAR's `content.text`, base64 when `encoding` says so.
     static func contentJSON(_ content: JSON) -> JSON? {
@@ -191,6 +216,14 @@ extension JSON {
     var string: String? {
         if case .string(let s) = self { return s }
         return nil
+    }
+
+    /// A whole number a recording may hold (a status, an episode, milliseconds); nil past 2^53,
+    /// where a conversion would trap.
+    var integer: Int? {
+        if case .string(let text) = self, text.utf8.count <= 15, let n = Int(text) { return n }
+        guard let n = number, n.isFinite, abs(n) < 9e15 else { return nil }
+        return Int(n.rounded(.down))
     }
 
     var number: Double? {

@@ -50,14 +50,17 @@ enum ISOTime {
     }
 }
 
-/// A Retry-After value → milliseconds: delta-seconds (`2`, `1.5` in an item's `retry_after`), or
-/// an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) against `nowMs`, the answer's time.
+/// A Retry-After value → milliseconds: delta-seconds, or an IMF-fixdate (`Sun, 06 Nov 1994
+/// 08:49:37 GMT`) against `nowMs`, the answer's time. A header is read as the generated
+/// `parseRetryAfter` reads it (`^[0-9]+$`, else a date); an item's `retry_after` text may have a
+/// fraction (`nowMs` nil).
 enum RetryAfter {
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     static func milliseconds(_ text: String, nowMs: Int?) -> Int? {
         let trimmed = text.trimmingSpaces
-        if let seconds = Double(trimmed), seconds >= 0, seconds < 1e9 { return Int(seconds * 1000) }
+        let digitsOnly = !trimmed.isEmpty && trimmed.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        if digitsOnly || nowMs == nil, let seconds = Double(trimmed), seconds >= 0, seconds < 1e9 { return Int(seconds * 1000) }
         let parts = trimmed.split(separator: " ")
         guard let nowMs, parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]),
               let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]) else { return nil }

@@ -41,7 +41,7 @@ struct TrafficFindings {
         let entry = client.attempts[attempt].entry
         let involved = Array(Set(involving.map { client.attempts[$0].entry.index } + [entry.index])).sorted()
         list.append(TrafficFinding(rule: rule.id, severity: rule.severity,
-                                   message: message + " (entries[\(entry.index)] at \(Clock.iso(entry.startMs)), \(entry.url))",
+                                   message: message + " (entries[\(entry.index)] at \(Clock.iso(entry.startMs)), \(excerpt(entry.url)))",
                                    file: file, entry: entry.index, entries: involved, client: client.name, mark: entry.mark))
     }
 }
@@ -51,6 +51,8 @@ extension Policy {
     /// Whether the policy retries an item that failed so (a network failure: status nil).
     func retries(_ outcome: Outcome) -> Bool {
         guard let status = outcome.status else { return retryOnNetwork }
+        // Past the last episode whatever the status, as the generated itemsToRetry reads it.
+        if outcome.code == "not_ready" { return false }
         if neverRetry.contains(where: { $0.status == status && $0.code == outcome.code }) { return false }
         return retryStatuses.contains(status)
     }
@@ -78,7 +80,7 @@ extension ClientTraffic {
 
     func profile(of attempt: Int) -> Policy.Profile { calls[attempts[attempt].call].profile }
 
-    func asks(_ attempt: Int) -> String { Wording.list(attempts[attempt].entry.asks.map(\.words)) }
+    func asks(_ attempt: Int) -> String { Ask.list(attempts[attempt].entry.asks) }
 }
 
 /// Times as the findings show them.
@@ -105,7 +107,7 @@ extension Retry {
     /// the backoff rules); re-asking for what it never retries has rules of its own.
     func isRetryOf(_ policy: Policy) -> Bool {
         failures.indices.contains { n in
-            policy.retries(failures[n]) && !(asks[n].isPrefetch && failures[n].itemRefused && !policy.prefetchRetryRefused)
+            policy.retries(failures[n]) && !(failures[n].refusesPrefetch(asks[n], under: policy) && !policy.prefetchRetryRefused)
         }
     }
 }

@@ -26,6 +26,14 @@ import Testing
         #expect(loaded.config.kotlinPackage?.value == "com.example.player")
     }
 
+    @Test func verifyEndpoint() {
+        let loaded = Self.load("version: 1\nverify: {endpoint: \"/v1/tickets\"}\n")
+        #expect(loaded.diagnostics.isEmpty && loaded.config.verifyEndpoint?.value == "/v1/tickets")
+        let empty = Self.load("version: 1\nverify:\n  endpoint: \"\"\n")
+        #expect(empty.diagnostics.map(\.rule) == [.typeMismatch] && empty.config.verifyEndpoint == nil)
+        #expect(Self.load("version: 1\nverify: {endpiont: /v1}\n").diagnostics.map(\.rule) == [.unknownKey])
+    }
+
     @Test func onlyTheVersionIsRequired() {
         let loaded = Self.load("version: 1\n# nothing else\n")
         #expect(loaded.diagnostics.isEmpty)

@@ -85,13 +85,48 @@ import Testing
         #expect(Self.error(#"{"log":{"entries":["# + ticket + #""startedDateTime":5,"response":{"status":200}}]}}"#)?
             .message.contains("startedDateTime is not an ISO 8601 time") == true)
         #expect(Self.error(#"{"log":{"entries":["# + ticket + #""startedDateTime":"2026-12-07T10:00:00Z","response":{"status":"x"}}]}}"#)?
-            .message.contains("status is a number") == true)
+            .message.contains("response.status is not a number") == true)
+    }
+
+    /// Read tolerantly: no response is a network failure; statuses as text, base64 request bodies,
+    /// `reason` as the error code.
+    @Test func tolerantReading() throws {
+        let body = #"{\"episodes\":[{\"film_ref\":\"f\",\"episode_no\":4,\"intent\":\"play\"}],\"union_info\":\"d\",\"viewer_ref\":\"v\"}"#
+        let encoded = "eyJlcGlzb2RlcyI6W3siZmlsbV9yZWYiOiJmIiwiZXBpc29kZV9ubyI6NCwiaW50ZW50IjoicGxheSJ9XSwidW5pb25faW5mbyI6ImQiLCJ2aWV3ZXJfcmVmIjoidiJ9"
+        let har = #"{"log":{"entries":[{"startedDateTime":"2026-12-07T10:00:00Z","time":3000,"request":{"method":"POST","url":"https://a/v1/tickets","postData":{"text":"\#(body)"}}},"#
+            + #"{"startedDateTime":"2026-12-07T10:00:03.2Z","time":100,"request":{"method":"POST","url":"https://a/v1/tickets","postData":{"text":"\#(encoded)","encoding":"base64"}},"#
+            + #""response":{"status":"200","content":{"text":"{\"data\":{\"items\":[{\"status\":\"404\",\"reason\":\"not_ready\"}]}}"}}},"#
+            + #"{"startedDateTime":"2026-12-07T10:00:03.5Z","time":100,"request":{"method":"POST","url":"https://a/v1/tickets","postData":{"text":"\#(body)"}},"response":{"status":200}}]}}"#
+        let (recording, findings) = try Self.verify(Array(har.utf8))
+        let client = try #require(recording.clients.first)
+        #expect(client.attempts.map(\.entry.outcomes.first?.status) == [nil, 404, 200])
+        #expect(client.attempts[1].entry.outcomes.first?.code == "not_ready")
+        #expect(findings.map(\.rule) == [.trafficTimeoutMin, .trafficNotRetryable], "\(findings.map(\.message))")
     }
 
     @Test func deepNestingOutsideEntriesIsSkippedWithoutRecursion() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let (recording, _) = try Self.verify(Array("{\"x\": \(deep), \"log\": {\"entries\": []}}".utf8))
         #expect(recording.entryCount == 0)
+    }
+
+    /// Numbers past what an integer holds, long strings and thousands of plays at one instant:
+    /// findings or skipped values, never a trap, and messages of a line (a response status past
+    /// an integer is a broken recording, with its position).
+    @Test func hostileValuesNeitherTrapNorGrow() throws {
+        let long = String(repeating: "x", count: 100_000)
+        func entry(_ n: Int, episode: String, time: String, status: String, intent: String) -> String {
+            let long = n < 10 ? long : "f"
+            let body = #"{\"episodes\":[{\"film_ref\":\"\#(long)\",\"episode_no\":\#(episode),\"intent\":\"\#(intent)\"}],\"union_info\":\"\#(long)\",\"viewer_ref\":\"v\"}"#
+            return #"{"startedDateTime":"2026-12-07T10:00:00Z","time":\#(time),"request":{"method":"POST","url":"https://a/\#(long)","postData":{"text":"\#(body)"}},"response":{"status":\#(status),"content":{"text":"{\"items\":[{\"status\":1e300,\"retry_after\":1e300,\"expires_at\":-1e300}]}"}}}"#
+        }
+        var entries = [entry(0, episode: "1e300", time: "1e300", status: "503", intent: "play")]
+        for n in 1..<3000 { entries.append(entry(n, episode: String(n), time: "1", status: "503", intent: n % 2 == 0 ? "play" : "prefetch")) }
+        let (recording, findings) = try Self.verify(Array(("{\"log\":{\"entries\":[" + entries.joined(separator: ",") + "]}}").utf8))
+        #expect(recording.entryCount == 3000)
+        #expect(findings.allSatisfy { $0.message.utf8.count < 1000 && $0.client.utf8.count < 300 })
+        #expect(Self.error("{\"log\":{\"entries\":[" + entry(0, episode: "1", time: "1", status: "1e300", intent: "play") + "]}}")?
+            .message.contains("response.status is not a number") == true)
     }
 
     @Test func timesAndRetryAfter() {

@@ -42,7 +42,7 @@ extension TrafficRule {
                     guard retry.waitMs > range.high + tolerance || retry.waitMs + tolerance < range.low else { continue }
                     let allowed = range.low == range.high ? Clock.wait(range.low) : "\(Clock.wait(range.low))–\(Clock.wait(range.high))"
                     findings.add(client, at: i, involving: [retry.previous, i],
-                                 "retry \(retry.number) of \(Wording.list(retry.asks.map(\.words))) waited \(Clock.wait(retry.waitMs)); \(policy.backoff.rawValue) backoff of profile '\(profile.name)' allows \(allowed) for it")
+                                 "retry \(retry.number) of \(Ask.list(retry.asks)) waited \(Clock.wait(retry.waitMs)); \(policy.backoff.rawValue) backoff of profile '\(profile.name)' allows \(allowed) for it")
                 }
                 let shares = samples.map(\.share)
                 guard policy.backoffJitters, samples.count >= jitterSamples, let low = shares.min(), let high = shares.max(),

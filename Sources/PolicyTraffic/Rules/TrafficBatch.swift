@@ -32,7 +32,9 @@ extension TrafficRule {
         check: { recording, findings in
             let ahead = recording.options.policy.prefetchAhead
             for client in recording.clients {
-                var plays: [(attempt: Int, ask: Ask)] = []
+                // The latest play of each episode, with the episodes its request asked for: looked
+                // up, never scanned, so that a recording of many plays stays linear.
+                var plays: [Episode: (attempt: Int, asked: Set<Episode>)] = [:]
                 for (i, attempt) in client.attempts.enumerated() where attempt.retry == nil {
                     let entry = attempt.entry
                     let prefetches = entry.asks.filter(\.isPrefetch)
@@ -40,21 +42,39 @@ extension TrafficRule {
                         findings.add(client, at: i, involving: [i],
                                      "one request asks for \(prefetches.count) prefetches; prefetch.ahead allows \(ahead)")
                     }
-                    plays.removeAll { entry.startMs - client.attempts[$0.attempt].entry.startMs > batchWindowMs }
                     // A request with a play of its own is the viewer moving on (a skip), not a
                     // prefetch split off; an item the play request already asked is not batching.
-                    let playRequest = { (attempt: Int) in client.attempts[attempt].entry.asks }
-                    if !entry.asks.contains(where: \.isPlay), let earlier = plays.first(where: { play in
-                        prefetches.contains { ask in
-                            ask.film == play.ask.film && (1...2).contains(ask.episode - play.ask.episode)
-                                && !playRequest(play.attempt).contains { $0.film == ask.film && $0.episode == ask.episode }
-                        }
-                    }) {
-                        findings.add(client, at: i, involving: [earlier.attempt, i],
-                                     "\(client.asks(i)) came in a request of its own \(Clock.wait(entry.startMs - client.attempts[earlier.attempt].entry.startMs)) after \(earlier.ask.words); ask for the next episodes in the play request")
+                    if !entry.asks.contains(where: \.isPlay), let split = TrafficRule.splitPrefetch(prefetches, plays, at: entry.startMs, client) {
+                        let play = client.attempts[split.play]
+                        findings.add(client, at: i, involving: [split.play, i],
+                                     "\(split.ask.words) came in a request of its own \(Clock.wait(entry.startMs - play.entry.startMs)) after \(excerpt(split.ask.film)) \(split.ask.episode - split.distance) play; ask for the next episodes in the play request")
                     }
-                    plays += entry.asks.filter(\.isPlay).map { (i, $0) }
+                    let asked = Set(entry.asks.map { Episode(film: $0.film, episode: $0.episode) })
+                    for ask in entry.asks where ask.isPlay { plays[Episode(film: ask.film, episode: ask.episode)] = (i, asked) }
                 }
             }
         })
+}
+
+/// A film's episode, whatever the intent.
+struct Episode: Hashable {
+    var film: String
+    var episode: Int
+}
+
+extension TrafficRule {
+    /// The first prefetch of N+1 or N+2 asked within the window after N's play, in a request of
+    /// its own (not one the play request asked already): the play's attempt and the distance.
+    static func splitPrefetch(_ prefetches: [Ask], _ plays: [Episode: (attempt: Int, asked: Set<Episode>)], at start: Int,
+                              _ client: ClientTraffic) -> (play: Int, ask: Ask, distance: Int)? {
+        for ask in prefetches {
+            for distance in 1...2 {
+                guard let play = plays[Episode(film: ask.film, episode: ask.episode - distance)],
+                      start - client.attempts[play.attempt].entry.startMs <= batchWindowMs,
+                      !play.asked.contains(Episode(film: ask.film, episode: ask.episode)) else { continue }
+                return (play.attempt, ask, distance)
+            }
+        }
+        return nil
+    }
 }

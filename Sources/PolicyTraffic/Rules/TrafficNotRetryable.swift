@@ -29,7 +29,7 @@ extension TrafficRule {
             let policy = recording.options.policy
             for client in recording.clients {
                 for (i, retry) in client.retries {
-                    let refusedPrefetch = { (n: Int) in retry.asks[n].isPrefetch && retry.failures[n].itemRefused && !policy.prefetchRetryRefused }
+                    let refusedPrefetch = { (n: Int) in retry.failures[n].refusesPrefetch(retry.asks[n], under: policy) && !policy.prefetchRetryRefused }
                     guard let n = retry.asks.indices.first(where: { !policy.retries(retry.failures[$0]) && !refusedPrefetch($0) }) else { continue }
                     findings.add(client, at: i, involving: [retry.previous, i],
                                  "\(retry.asks[n].words) was asked again after \(retry.failures[n].words), which the policy never retries")

@@ -8,12 +8,20 @@ extension RuleID {
 extension TrafficRule {
     static let prefetchRetried = TrafficRule(
         .trafficPrefetchRetried, .error,
-        summary: "a prefetch the answer refused (its own item status) is asked again as a prefetch while the policy's retryRefused is false",
+        summary: "a prefetch the answer turned down on its own (paused with 429, or a status the policy never retries other than not_ready) is asked again as a prefetch while the policy's retryRefused is false",
         reference: Reference("Keep the viewer watching", quote: "A refused prefetch is not a failure"),
         examples: [
             TrafficExample("a paused prefetch (429) asked again", triggers: true, [
                 .at(0, ["play 4", "prefetch 5"], .items(["200", "429"])),
                 .at(1.0, ["prefetch 5"], .ok, marked: true),
+            ]),
+            TrafficExample("a locked episode's prefetch (403) asked again", triggers: true, [
+                .at(0, ["play 4", "prefetch 5"], .items(["200", "403 locked"])),
+                .at(2.0, ["prefetch 5"], .ok, marked: true),
+            ]),
+            TrafficExample("a prefetch that failed with a 503 of its own is retried like any item", triggers: false, [
+                .at(0, ["play 4", "prefetch 5"], .items(["200", "503"])),
+                .at(0.4, ["prefetch 5"], .ok),
             ]),
             TrafficExample("asked with intent play when the viewer gets there", triggers: false, [
                 .at(0, ["play 4", "prefetch 5"], .items(["200", "429"])),
@@ -24,7 +32,7 @@ extension TrafficRule {
             guard !recording.options.policy.prefetchRetryRefused else { return }
             for client in recording.clients {
                 for (i, retry) in client.retries {
-                    guard let n = retry.asks.indices.first(where: { retry.asks[$0].isPrefetch && retry.failures[$0].itemRefused }) else { continue }
+                    guard let n = retry.asks.indices.first(where: { retry.failures[$0].refusesPrefetch(retry.asks[$0], under: recording.options.policy) }) else { continue }
                     findings.add(client, at: i, involving: [retry.previous, i],
                                  "the prefetch of \(retry.asks[n].film) \(retry.asks[n].episode) was refused (\(retry.failures[n].words)) and asked again; the policy leaves refused prefetches alone (retryRefused: false)")
                 }

@@ -31,7 +31,7 @@ extension TrafficRule {
                 for (i, retry) in client.retries {
                     guard let asked = retry.retryAfterMs, retry.waitMs + options.toleranceMs < asked else { continue }
                     findings.add(client, at: i, involving: [retry.previous, i],
-                                 "a retry of \(Wording.list(retry.asks.map(\.words))) waited \(Clock.wait(retry.waitMs)); the answer asked for Retry-After \(Clock.wait(asked))")
+                                 "a retry of \(Ask.list(retry.asks)) waited \(Clock.wait(retry.waitMs)); the answer asked for Retry-After \(Clock.wait(asked))")
                 }
             }
         })

@@ -54,7 +54,7 @@ extension TrafficRule {
                     samples.append((i, retry.waitMs - asked))
                     guard retry.waitMs > asked + maxJitter + tolerance else { continue }
                     findings.add(client, at: i, involving: [retry.previous, i],
-                                 "a retry of \(Wording.list(retry.asks.map(\.words))) waited \(Clock.wait(retry.waitMs)), \(Clock.wait(retry.waitMs - asked)) past Retry-After \(Clock.wait(asked)); the policy's maxJitter is \(Clock.wait(maxJitter))")
+                                 "a retry of \(Ask.list(retry.asks)) waited \(Clock.wait(retry.waitMs)), \(Clock.wait(retry.waitMs - asked)) past Retry-After \(Clock.wait(asked)); the policy's maxJitter is \(Clock.wait(maxJitter))")
                 }
                 let extras = samples.map(\.extra)
                 guard samples.count >= jitterSamples, let low = extras.min(), let high = extras.max(),

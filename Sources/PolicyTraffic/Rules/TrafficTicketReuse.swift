@@ -8,12 +8,16 @@ extension RuleID {
 extension TrafficRule {
     static let ticketReuse = TrafficRule(
         .trafficTicketReuse, .warning,
-        summary: "a ticket is asked again for the same viewer, device, episode and intent while the earlier one was still reusable (more than stopReuseBefore before its expires_at)",
+        summary: "a ticket is asked again for the same viewer, device, episode and intent while the earlier one was still reusable (more than stopReuseBefore before its expires_at); prefetches riding along with a new play, as the guide's batch asks them, excepted",
         reference: Reference("Request tickets early", quote: "Reuse it only for the same viewer, the same device, the same episode and the same intent, and only until 5 minutes before expires_at"),
         examples: [
             TrafficExample("episode 4 asked again 30 s later; its ticket is valid for an hour", triggers: true, [
                 .at(0, ["play 4"], .ok),
                 .at(30, ["play 4"], .ok, marked: true),
+            ]),
+            TrafficExample("prefetch 6 asked again beside a new play, as the guide's batch does", triggers: false, [
+                .at(0, ["play 4", "prefetch 5", "prefetch 6"], .ok),
+                .at(90, ["play 5", "prefetch 6", "prefetch 7"], .ok),
             ]),
             TrafficExample("another intent asks for another ticket", triggers: false, [
                 .at(0, ["play 4", "prefetch 5"], .ok),
@@ -26,9 +30,14 @@ extension TrafficRule {
                 var tickets: [Ask: (attempt: Int, expiresAtMs: Int)] = [:]
                 for (i, attempt) in client.attempts.enumerated() {
                     let entry = attempt.entry
-                    if attempt.retry == nil, let ask = entry.asks.first(where: { ask in
+                    let reusable = entry.asks.filter { ask in
                         tickets[ask].map { entry.startMs + recording.options.toleranceMs < $0.expiresAtMs - policy.stopReuseBeforeMs } ?? false
-                    }), let earlier = tickets[ask] {
+                    }
+                    // The guide's batch asks N+1 and N+2 again as prefetches with each new play
+                    // (Wandura reuses them for a stable viewer_ref): only a play asked again, or a
+                    // request of nothing new, wastes a ticket request.
+                    let batchRide = reusable.allSatisfy(\.isPrefetch) && reusable.count < entry.asks.count
+                    if attempt.retry == nil, !batchRide, let ask = reusable.first(where: \.isPlay) ?? reusable.first, let earlier = tickets[ask] {
                         findings.add(client, at: i, involving: [earlier.attempt, i],
                                      "a ticket for \(ask.words) was asked again while the one from entries[\(client.attempts[earlier.attempt].entry.index)] was reusable (it expires at \(Clock.iso(earlier.expiresAtMs)); reuse stops \(Clock.wait(policy.stopReuseBeforeMs)) before)")
                     }

@@ -65,6 +65,11 @@ enum Verify {
             switch read(file, maxSize: maxSize).flatMap({ Traffic.read($0, file: file, options: options) }) {
             case .failure(let error): run.errors.append((file, error))
             case .success(let recording):
+                if recording.clients.isEmpty {
+                    // A recording without ticket requests passes, but say so: a wrong export or endpoint looks clean.
+                    Output.err("note: \(printable(file)) holds no ticket request among its \(Wording.count(recording.entryCount, "entry", "entries")) "
+                        + "(\(options.endpoint.map { "verify.endpoint '\(printable($0))'" } ?? "a POST whose JSON body has an 'episodes' list"))\n")
+                }
                 run.findings += Traffic.check(recording)
                 run.summaries += recording.summaries
             }
