@@ -158,10 +158,11 @@ public struct EditorWorkspace: Sendable {
             let document = open[uri]!.document
             let kind = kind(of: document)
             let path = displayPath(of: document.path)
-            let checked: CheckedFile
+            var checked: CheckedFile
             switch kind {
             case .policy:
-                checked = Checker.check(document.bytes, path: path, options: checkOptions)
+                checked = Checker.check(document.bytes, path: path, options: options(for: document))
+                checked.diagnostics = EditorInheritance.placed(checked.diagnostics, of: checked)
                 if let doc = checked.doc { open[uri]!.lastGoodDoc = doc }
             case .scenario:
                 checked = CheckedFile(path: path, diagnostics: ScenarioLoader.load(document.bytes, path: path).diagnostics,
@@ -174,6 +175,16 @@ public struct EditorWorkspace: Sendable {
             open[uri]!.kind = kind
             open[uri]!.checked = checked
         }
+    }
+
+    /// The check options for a document: parents named relative to its shown path are read
+    /// from its folder (the checker sees the path as the workspace shows it).
+    func options(for document: EditorDocument) -> CheckOptions {
+        var options = checkOptions
+        let shown = displayPath(of: document.path), reader = checkOptions.parents
+        let folder = document.path.hasSuffix(shown) ? String(document.path.dropLast(shown.count)) : ""
+        options.parents = ParentReader { path in reader.read(path.hasPrefix("/") ? path : folder + path) }
+        return options
     }
 
     /// A project file's findings: its reader's, and for the project file of a workspace folder,

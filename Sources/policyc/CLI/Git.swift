@@ -57,6 +57,17 @@ enum Git {
         }
     }
 
+    /// The files policies `extends`, read as they are at `commit`.
+    static func parents(at commit: String) -> ParentReader {
+        ParentReader { path in
+            switch file(at: commit, path: path) {
+            case .success(let bytes?): return .success(bytes)
+            case .success(nil): return .failure(ParentReader.Failure("cannot read '\(printable(path))': no such file at \(printable(commit))"))
+            case .failure(let f): return .failure(ParentReader.Failure(f.message))
+            }
+        }
+    }
+
     /// Runs `git ARGS` with stdin from /dev/null; stdout is the result, stderr the message of a
     /// failure. With `limit`, stops reading stdout after that many bytes (and ignores the status,
     /// since git may then die of a closed pipe).

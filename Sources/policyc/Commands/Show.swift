@@ -4,7 +4,7 @@ enum Show {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Prints each policy as it takes effect: its values over those of the files it extends.",
-        usage: "policyc show [PATH ...] [--origin] [--format yaml|json] [--config FILE]",
+        usage: "policyc show [PATH ...] [--origin] [--format FORMAT] [--config FILE]",
         options: [
             OptionSpec(name: "--format", valueName: "FORMAT", allowed: ["yaml", "json"],
                        help: "yaml (a policy that lints as the file does) or json.", defaultValue: "yaml"),
