@@ -108,4 +108,30 @@ import Testing
         let made = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("Swift").path)
         #expect(made == ["IosPolicy.swift"])
     }
+
+    @Test func diffOfABaseListsEachChildItChanges() throws {
+        let repo = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: repo) }
+        let org = Self.fixtures.appendingPathComponent("Extends/org")
+        for name in ["base.yaml", "tight.yaml", "tv.yaml", "ios.yaml"] {
+            try CLITests.write(String(contentsOf: org.appendingPathComponent(name), encoding: .utf8), to: "Policies/" + name, in: repo)
+        }
+        let environment = ["GIT_CONFIG_NOSYSTEM": "1", "HOME": repo.path, "NO_COLOR": "1"]
+        func git(_ args: String...) throws {
+            let r = try Processes.run("/usr/bin/env", ["git", "-c", "user.email=t@example.com", "-c", "user.name=t"] + args,
+                                      in: repo, environment: environment)
+            try #require(r.status == 0, "git \(args): \(r.stderr)")
+        }
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-qm", "base")
+        let base = try String(contentsOf: repo.appendingPathComponent("Policies/base.yaml"), encoding: .utf8)
+        try CLITests.write(base.replacingOccurrences(of: "ratio: 10%", with: "ratio: 8%"), to: "Policies/base.yaml", in: repo)
+        let run = try CLITests.policyc(["diff", "--base", "HEAD"], in: repo, environment: environment)
+        #expect(run.status == 0, "\(run)")
+        // The base's change, named by its children; tv takes it, ios keeps its own tighter ratio.
+        #expect(run.out.contains("base of ios, tv (Policies/base.yaml): changed\n  retry.budget.ratio: 10% → 8%"), "\(run)")
+        #expect(run.out.contains("tv (Policies/tv.yaml): changed\n  retry.budget.ratio: 10% → 8%"))
+        #expect(!run.out.contains("ios (Policies/ios.yaml): changed"))
+    }
 }
