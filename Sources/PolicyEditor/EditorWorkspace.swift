@@ -126,6 +126,7 @@ public struct EditorWorkspace: Sendable {
     public mutating func openDocument(uri: String, path: String, version: Int, text: [UInt8]) {
         let document = EditorDocument(uri: uri, path: path, version: version, text: text)
         open[uri] = Open(document: document, kind: .policy, checked: nil, lastGoodDoc: nil)
+        recheckChildren(of: path)
     }
 
     public mutating func change(uri: String, version: Int, changes: [EditorDocument.Change], encoding: PositionEncoding) {
@@ -133,10 +134,32 @@ public struct EditorWorkspace: Sendable {
         open[uri]!.document.apply(changes, encoding: encoding)
         open[uri]!.document.version = version
         open[uri]!.checked = nil
+        recheckChildren(of: open[uri]!.document.path)
     }
 
     public mutating func close(uri: String) {
+        let path = open[uri]?.document.path
         open[uri] = nil
+        if let path { recheckChildren(of: path) }
+    }
+
+    /// Open policies that extend the file at `path` (absolute) are checked again: they read its
+    /// open text, and their effective values may have changed with it.
+    mutating func recheckChildren(of path: String) {
+        for uri in open.keys {
+            guard let checked = open[uri]!.checked, let inheritance = checked.inheritance else { continue }
+            let document = open[uri]!.document
+            if inheritance.files.dropFirst().contains(where: { absolute($0, besides: document) == path }) {
+                open[uri]!.checked = nil
+            }
+        }
+    }
+
+    /// A path as the checker shows it for `document` (relative to its workspace folder), absolute.
+    func absolute(_ shown: String, besides document: EditorDocument) -> String {
+        guard !shown.hasPrefix("/") else { return shown }
+        let own = displayPath(of: document.path)
+        return (document.path.hasSuffix(own) ? String(document.path.dropLast(own.count)) : "") + shown
     }
 
     /// What a document is to the editor: its kind by its text (`EditorFileKind.of`), but a policy
@@ -179,11 +202,18 @@ public struct EditorWorkspace: Sendable {
 
     /// The check options for a document: parents named relative to its shown path are read
     /// from its folder (the checker sees the path as the workspace shows it).
+    /// An open document's text is read rather than the file on disk, as the editor shows it.
     func options(for document: EditorDocument) -> CheckOptions {
         var options = checkOptions
         let shown = displayPath(of: document.path), reader = checkOptions.parents
         let folder = document.path.hasSuffix(shown) ? String(document.path.dropLast(shown.count)) : ""
-        options.parents = ParentReader { path in reader.read(path.hasPrefix("/") ? path : folder + path) }
+        var opened: [String: [UInt8]] = [:]
+        for o in open.values { opened[o.document.path] = o.document.bytes }
+        let texts = opened
+        options.parents = ParentReader { path in
+            let file = path.hasPrefix("/") ? path : folder + path
+            return texts[file].map { .success($0) } ?? reader.read(file)
+        }
         return options
     }
 

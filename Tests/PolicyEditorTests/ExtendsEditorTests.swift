@@ -51,4 +51,15 @@ import Testing
         #expect(d.message.hasSuffix("(inherited from apps/base.yaml:\(line):19)"), "\(d.message)")
         #expect(d.related.first?.file == "apps/base.yaml")
     }
+
+    @Test func anOpenBaseIsReadAsTypedAndItsChildrenAreCheckedAgain() {
+        var w = EditorProjectTests.workspace(project: nil, disk: [:])
+        let base = "file:///work/repo/Policies/base.yaml", child = "file:///work/repo/Policies/tv.yaml"
+        w.openDocument(uri: base, path: "/work/repo/Policies/base.yaml", version: 1, text: Array(Self.base.utf8))
+        w.openDocument(uri: child, path: "/work/repo/Policies/tv.yaml", version: 1, text: Array(Self.child.utf8))
+        #expect(EditorProjectTests.codes(&w, child) == [.interactiveRetriesMax])
+        let fixed = Self.base.replacingFirst("maxRetries: 4 ", with: "maxRetries: 3 ")
+        w.change(uri: base, version: 2, changes: [.init(range: nil, text: fixed)], encoding: .utf16)
+        #expect(EditorProjectTests.codes(&w, child) == [])
+    }
 }
