@@ -241,25 +241,34 @@ public enum Checker {
     /// Checks that need every file of a run: two files may not define one policy name, nor two
     /// names that become one generated type. Files are taken in the order given (sorted paths).
     public static func checkAcrossFiles(_ files: inout [CheckedFile]) {
-        var seen: [ExactText: (file: String, name: Located<String>)] = [:]
+        var seen: [ExactText: (file: String, name: Located<String>, span: Span)] = [:]
         seen.reserveCapacity(files.count)
         for i in files.indices {
             // A base is no policy of its own: its name, if it has one, is its children's.
             guard let name = files[i].doc?.policy, files[i].doc?.isAbstract != true, Values.isName(name.value) else { continue }
             let type = Naming.typeName(policy: name.value)
+            let (span, from) = namePlace(files[i], name)
             guard let first = seen[ExactText(type)] else {
-                seen[ExactText(type)] = (files[i].path, name)
+                seen[ExactText(type)] = (files[i].path, name, span)
                 continue
             }
+            let written = from.map { " (inherited from \($0))" } ?? ""
             let message = sameText(first.name.value, name.value)
-                ? "policy '\(name.value)' is also defined in \(first.file); each policy name belongs to one file"
-                : "policy '\(name.value)' becomes the type \(type), as policy '\(first.name.value)' in \(first.file) does"
+                ? "policy '\(name.value)'\(written) is also defined in \(first.file); each policy name belongs to one file"
+                : "policy '\(name.value)'\(written) becomes the type \(type), as policy '\(first.name.value)' in \(first.file) does"
             files[i].diagnostics.append(Diagnostic(
-                file: files[i].path, span: name.span, severity: .error, rule: RuleID.nameCollision,
-                message: message, help: "rename one of the two policies",
-                related: [.init(file: first.file, span: first.name.span, message: "'\(first.name.value)' is defined here")]))
+                file: files[i].path, span: span, severity: .error, rule: RuleID.nameCollision,
+                message: message, help: from == nil ? "rename one of the two policies" : "give this policy a name of its own",
+                related: [.init(file: first.file, span: first.span, message: "'\(first.name.value)' is defined here")]))
             files[i].diagnostics.sortForReport()
             files[i].policy = nil
         }
+    }
+
+    /// Where a file's policy name stands: where the file writes it, or, when it is inherited,
+    /// at the file's `extends` key, with the file it comes from.
+    static func namePlace(_ file: CheckedFile, _ name: Located<String>) -> (span: Span, from: String?) {
+        guard let inheritance = file.inheritance, !inheritance.isInChild(name.span) else { return (name.span, nil) }
+        return (inheritance.entry ?? Span(.start), inheritance.locate(name.span).file)
     }
 }

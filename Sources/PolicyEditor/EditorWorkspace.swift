@@ -126,6 +126,7 @@ public struct EditorWorkspace: Sendable {
     public mutating func openDocument(uri: String, path: String, version: Int, text: [UInt8]) {
         let document = EditorDocument(uri: uri, path: path, version: version, text: text)
         open[uri] = Open(document: document, kind: .policy, checked: nil, lastGoodDoc: nil)
+        recheckChildren(of: path)
     }
 
     public mutating func change(uri: String, version: Int, changes: [EditorDocument.Change], encoding: PositionEncoding) {
@@ -133,10 +134,32 @@ public struct EditorWorkspace: Sendable {
         open[uri]!.document.apply(changes, encoding: encoding)
         open[uri]!.document.version = version
         open[uri]!.checked = nil
+        recheckChildren(of: open[uri]!.document.path)
     }
 
     public mutating func close(uri: String) {
+        let path = open[uri]?.document.path
         open[uri] = nil
+        if let path { recheckChildren(of: path) }
+    }
+
+    /// Open policies that extend the file at `path` (absolute) are checked again: they read its
+    /// open text, and their effective values may have changed with it.
+    mutating func recheckChildren(of path: String) {
+        for uri in open.keys {
+            guard let checked = open[uri]!.checked, let inheritance = checked.inheritance else { continue }
+            let document = open[uri]!.document
+            if inheritance.files.dropFirst().contains(where: { absolute($0, besides: document) == path }) {
+                open[uri]!.checked = nil
+            }
+        }
+    }
+
+    /// A path as the checker shows it for `document` (relative to its workspace folder), absolute.
+    func absolute(_ shown: String, besides document: EditorDocument) -> String {
+        guard !shown.hasPrefix("/") else { return shown }
+        let own = displayPath(of: document.path)
+        return (document.path.hasSuffix(own) ? String(document.path.dropLast(own.count)) : "") + shown
     }
 
     /// What a document is to the editor: its kind by its text (`EditorFileKind.of`), but a policy
@@ -158,10 +181,11 @@ public struct EditorWorkspace: Sendable {
             let document = open[uri]!.document
             let kind = kind(of: document)
             let path = displayPath(of: document.path)
-            let checked: CheckedFile
+            var checked: CheckedFile
             switch kind {
             case .policy:
-                checked = Checker.check(document.bytes, path: path, options: checkOptions)
+                checked = Checker.check(document.bytes, path: path, options: options(for: document))
+                checked.diagnostics = EditorInheritance.placed(checked.diagnostics, of: checked)
                 if let doc = checked.doc { open[uri]!.lastGoodDoc = doc }
             case .scenario:
                 checked = CheckedFile(path: path, diagnostics: ScenarioLoader.load(document.bytes, path: path).diagnostics,
@@ -174,6 +198,23 @@ public struct EditorWorkspace: Sendable {
             open[uri]!.kind = kind
             open[uri]!.checked = checked
         }
+    }
+
+    /// The check options for a document: parents named relative to its shown path are read
+    /// from its folder (the checker sees the path as the workspace shows it).
+    /// An open document's text is read rather than the file on disk, as the editor shows it.
+    func options(for document: EditorDocument) -> CheckOptions {
+        var options = checkOptions
+        let shown = displayPath(of: document.path), reader = checkOptions.parents
+        let folder = document.path.hasSuffix(shown) ? String(document.path.dropLast(shown.count)) : ""
+        var opened: [String: [UInt8]] = [:]
+        for o in open.values { opened[o.document.path] = o.document.bytes }
+        let texts = opened
+        options.parents = ParentReader { path in
+            let file = path.hasPrefix("/") ? path : folder + path
+            return texts[file].map { .success($0) } ?? reader.read(file)
+        }
+        return options
     }
 
     /// A project file's findings: its reader's, and for the project file of a workspace folder,

@@ -50,8 +50,9 @@ public enum Hover {
 
     /// The hover at `offset` of a text of `kind`; `doc` (a policy's typed text, current or last
     /// good) gives a profile's figures.
+    /// `effective`: the policy over the files it extends, whose values' origins the hover names.
     public static func answer(lines: LineIndex, offset: Int, doc: PolicyDoc?, markdown: Bool,
-                              kind: EditorFileKind = .policy) -> Answer? {
+                              kind: EditorFileKind = .policy, effective: EffectivePolicy? = nil) -> Answer? {
         guard lines.bytes.count <= Loader.maxBytes, let target = target(lines: lines, offset: offset, kind: kind) else { return nil }
         var prose = Prose(markdown: markdown)
         switch target {
@@ -63,6 +64,7 @@ public enum Hover {
             } else {
                 return nil
             }
+            if let effective { describeOrigins(at: path, in: effective, into: &prose) }
             return Answer(text: prose.rendered, start: start, end: end)
         case .value(let path, let text, let plain, let start, let end):
             guard let shape = LanguagePath.shape(at: path, in: kind) else { return nil }
@@ -71,6 +73,7 @@ public enum Hover {
                 return Answer(text: prose.rendered, start: start, end: end)
             }
             describeValue(text, plain: plain, shape: shape, path: path, kind: kind, into: &prose)
+            if let effective { describeOrigins(at: path, in: effective, into: &prose) }
             return Answer(text: prose.rendered, start: start, end: end)
         }
     }

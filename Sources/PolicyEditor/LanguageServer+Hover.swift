@@ -24,8 +24,11 @@ extension LanguageServer {
         return documentAndOffset(params).map { found in
             guard let (_, open, offset) = found, open.kind != .other else { return .null }
             let lines = open.document.lines
+            // Only a policy that extends others is read again, with its parents, for their origins.
+            let effective = open.checked?.inheritance == nil ? nil
+                : EffectivePolicy(open.document.bytes, path: open.checked!.path, options: workspace.options(for: open.document))
             guard let answer = Hover.answer(lines: lines, offset: offset, doc: open.checked?.doc ?? open.lastGoodDoc,
-                                            markdown: client.hoverMarkdown, kind: open.kind) else { return .null }
+                                            markdown: client.hoverMarkdown, kind: open.kind, effective: effective) else { return .null }
             return .object([
                 "contents": .object([
                     "kind": .string(client.hoverMarkdown ? "markdown" : "plaintext"),

@@ -26,7 +26,7 @@ extension Reporters {
                 if let accepted = d.acceptance { detail += "\n" + accepted }
                 if let reference = reference(of: d.rule) { detail += "\nguide: " + reference.text }
                 cases += "    <testcase name=\"\(Wording.xml(name, attribute: true))\" classname=\"\(Wording.xml(file.path, attribute: true))\""
-                    + " file=\"\(Wording.xml(file.path, attribute: true))\" line=\"\(d.line)\">\n"
+                    + " file=\"\(Wording.xml(d.file, attribute: true))\" line=\"\(d.line)\">\n"
                 if fails {
                     failures += 1
                     cases += "      <failure message=\"\(Wording.xml(d.message, attribute: true))\" type=\"\(Wording.xml(d.rule.rawValue, attribute: true))\">"

@@ -66,7 +66,12 @@ extension DiffReport {
     var notable: [PolicyReview] { policies.filter { $0.status != .unchanged || $0.moved || !$0.diagnostics.isEmpty } }
     var quiet: [PolicyReview] { policies.filter { $0.status == .unchanged && !$0.moved && $0.diagnostics.isEmpty } }
 
-    static func title(_ p: PolicyReview) -> String { p.policy.map(printable) ?? "(no policy name)" }
+    static func title(_ p: PolicyReview) -> String { p.policy.map(printable) ?? baseTitle(p) ?? "(no policy name)" }
+
+    /// A base's title: the policies that extend it, whose sections show what it changes for each.
+    static func baseTitle(_ p: PolicyReview) -> String? {
+        p.extendedBy.isEmpty ? nil : "base of " + p.extendedBy.map(printable).joined(separator: ", ")
+    }
 
     /// `Policies/a.yaml`, or `Policies/a.yaml → Policies/b.yaml, moved`.
     static func files(_ p: PolicyReview) -> String {

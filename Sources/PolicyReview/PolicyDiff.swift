@@ -92,6 +92,9 @@ public struct PolicyReview: Sendable {
 
     /// Nil when the file's policy name could not be read.
     public var policy: String?
+    /// The policies of the new side that extend this file, by name (their own reviews show what
+    /// a change here does to each).
+    public var extendedBy: [String] = []
     /// The new side's file; the old side's for a removed policy.
     public var file: String
     /// The old side's file; nil for an added policy.
@@ -135,6 +138,8 @@ public struct PolicyReview: Sendable {
             "likelyRename": likelyRename?.json ?? .null,
             "profiles": .object(profiles),
         ]
+        // Only for a base: other files' reviews keep their members.
+        if !extendedBy.isEmpty { members["extendedBy"] = .array(extendedBy.map(JSON.string)) }
         // Only when the retry behaviour changed.
         if !outage.isEmpty { members["outage"] = .array(outage.map(\.json)) }
         if let notCompared { members["notCompared"] = .string(notCompared) }
@@ -254,6 +259,11 @@ public struct DiffReport: Sendable {
         let newTypes = Set(new.compactMap { name($0).map { ExactText(Naming.typeName(policy: $0)) } })
         policies = pairs.indices.map {
             DiffReport.review(old: pairs[$0].old, new: pairs[$0].new, twin: twins[$0], newTypes: newTypes, symbols: symbols)
+        }
+        for i in policies.indices {
+            let file = policies[i].file
+            policies[i].extendedBy = new.filter { $0.file.inheritance?.files.dropFirst().contains(file) == true }
+                .map { $0.file.doc?.policy?.value ?? $0.file.path }
         }
         policies.sort { a, b in
             let (x, y) = (a.policy ?? "", b.policy ?? "")

@@ -152,7 +152,9 @@ extension DiffReport {
         return out
     }
 
-    static func summaryName(_ p: PolicyReview) -> String { p.policy.map(Wording.code) ?? "(no policy name)" }
+    static func summaryName(_ p: PolicyReview) -> String {
+        p.policy.map(Wording.code) ?? (p.extendedBy.isEmpty ? "(no policy name)" : "base of " + p.extendedBy.map(Wording.code).joined(separator: ", "))
+    }
 
     /// A policy's changes: the table, what each profile's changes do together, the outage and the
     /// built-in scenarios; the same text for the same changes, whatever the file.

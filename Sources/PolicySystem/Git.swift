@@ -59,6 +59,17 @@ package enum Git {
         }
     }
 
+    /// The files policies `extends`, read as they are at `commit`.
+    package static func parents(at commit: String) -> ParentReader {
+        ParentReader { path in
+            switch file(at: commit, path: path) {
+            case .success(let bytes?): return .success(bytes)
+            case .success(nil): return .failure(ParentReader.Failure("cannot read '\(printable(path))': no such file at \(printable(commit))"))
+            case .failure(let f): return .failure(ParentReader.Failure(f.message))
+            }
+        }
+    }
+
     /// Runs `git ARGS` (`Subprocess.run`).
     package static func run(_ args: [String], limit: Int? = nil) -> Result<[UInt8], Failure> {
         Subprocess.run("git", args, limit: limit).mapError { f in

@@ -79,7 +79,9 @@ package enum ReviewSides {
                                 baseOptions: CheckOptions? = nil) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
         func gitError(_ f: Git.Failure) -> Files.ReadError { Files.ReadError(path: ref, message: f.message) }
         if case .failure(let f) = Git.verify(ref: ref) { return .failure(gitError(f)) }
-        let baseOptions = baseOptions ?? options
+        var baseOptions = baseOptions ?? options
+        // The files a policy extends, as they were at `ref` too: a changed parent changes its children.
+        baseOptions.parents = Git.parents(at: ref)
         let entries: [Git.Entry]
         switch Git.list(ref: ref, paths: paths) {
         case .failure(let f): return .failure(gitError(f))

@@ -165,4 +165,16 @@ import Testing
         let line = Self.base.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("onlyUnlocked") }! + 1
         #expect(origin.file == "apps/base.yaml" && origin.span.start.line == line)
     }
+
+    @Test func aNameInheritedFromAPolicyCollidesAtTheExtendsKey() throws {
+        let full = Canonical.text
+        var files = [Self.check(full, path: "apps/playback.yaml", parents: [:]),
+                     Self.check("# no name of its own\nextends: playback.yaml\n", path: "apps/copy.yaml", parents: ["apps/playback.yaml": full])]
+        Checker.checkAcrossFiles(&files)
+        #expect(files[0].diagnostics.isEmpty)
+        let d = try #require(files[1].diagnostics.first)
+        #expect(d.rule == .nameCollision && d.file == "apps/copy.yaml" && d.line == 2 && d.column == 1)
+        #expect(d.message == "policy 'playback' (inherited from apps/playback.yaml) is also defined in apps/playback.yaml; each policy name belongs to one file")
+        #expect(d.related.first?.file == "apps/playback.yaml" && d.related.first?.span.start.line == 2)
+    }
 }

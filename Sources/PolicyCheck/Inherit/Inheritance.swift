@@ -21,6 +21,8 @@ public struct Inheritance: Sendable {
 
     /// The child first, then each parent in the order it was read.
     public private(set) var parts: [Part]
+    /// The child's `extends` key: where an editor shows a finding of a parent on the child.
+    public internal(set) var entry: Span?
 
     /// The child's path (findings in a parent name it: "inherited by …").
     public var child: String { parts[0].file }

@@ -32,6 +32,7 @@ struct ParentChain {
         var chain = ParentChain(reader: reader, reading: reading, inheritance: Inheritance(child: path, bytes: bytes),
                                 stack: [ParentPath.tidy(path)])
         let merged = chain.withParents(root, file: path, depth: 0)
+        chain.inheritance.entry = TreeMerge.entry("extends", of: root)?.keySpan
         return (merged, chain.inheritance, chain.diagnostics)
     }
 
