@@ -445,7 +445,10 @@ import Testing
         (["lint", "--format"], "error: option '--format' needs a value", "See 'policyc lint --help'."),
         (["lint", "--strict=yes"], "error: option '--strict' takes no value", "See 'policyc lint --help'."),
         (["rules", "--format", "html"], "error: unknown format 'html'", "See 'policyc rules --help'."),
-        (["rules", "Policies"], "error: unexpected argument 'Policies'", "See 'policyc rules --help'."),
+        (["rules", "Policies"], "error: unknown rule 'Policies'", "See 'policyc rules --help'."),
+        (["rules", "timout-min"], "error: unknown rule 'timout-min'; did you mean 'timeout-min'?", "See 'policyc rules --help'."),
+        (["rules", "--docs", "Docs/rules", "timeout-min"], "error: unexpected argument 'timeout-min'", "See 'policyc rules --help'."),
+        (["rules", "--check"], "error: '--check' goes with '--docs DIR'", "See 'policyc rules --help'."),
         (["help", "nothing"], "error: unknown command 'nothing'", "See 'policyc --help'."),
     ])
     func usageErrors(arguments: [String], message: String, seeAlso: String) throws {

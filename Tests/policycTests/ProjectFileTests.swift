@@ -388,7 +388,7 @@ import Testing
         #expect(schema["$id"] as? String == "urn:policyc:schema:project:1")
         #expect(schema["additionalProperties"] as? Bool == false)
         let properties = try #require(schema["properties"] as? [String: Any])
-        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage", "guide", "waiverMaxDays", "limits", "baseline", "review"])
+        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage", "guide", "waiverMaxDays", "limits", "baseline", "review", "rulesUrl"])
         #expect(schema["required"] as? [String] == ["version"])
     }
 }

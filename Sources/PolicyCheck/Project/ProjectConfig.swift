@@ -14,6 +14,7 @@ import PolicySource
 /// limits: {interactiveMaxRetries: 2}  # the guide's limits, tightened
 /// baseline: policyc-baseline.json   # findings accepted as they are (lint)
 /// review: {peakLoad: 20%}           # how much worse diff lets a simulated outage get
+/// rulesUrl: https://example.com/rules/  # where SARIF and the editor link each rule's page
 /// ```
 ///
 /// Every key but `version` is optional; a key left out keeps the command's default. Read with the
@@ -42,6 +43,11 @@ public struct ProjectConfig: Sendable, Hashable {
     public var baseline: Located<String>?
     /// How much worse `diff` lets a simulated outage's figures get (`review:`).
     public var review = ReviewThresholds()
+    /// Where the rule book's pages are (`rulesUrl`); nil: `RulePages.standard`.
+    public var rulesUrl: Located<RulePages>?
+
+    /// The rule book the reports link to.
+    public var rulePages: RulePages { rulesUrl?.value ?? .standard }
 
     public static let maxWaiverMaxDays = 365
 
@@ -98,6 +104,8 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "Findings recorded by 'policyc lint --write-baseline FILE': lint reports them as notes. Relative to this file's folder."),
         Field("review", .object(ReviewThresholds.fields), required: false, title: "Review thresholds",
               help: "How much worse a figure of a simulated outage may get before 'policyc diff' fails a change as worse (--allow-worse accepts it)."),
+        Field("rulesUrl", .string, required: false, title: "Rule book address",
+              help: "Where each rule's page is, linked from SARIF (helpUri) and the editor: a folder URL that <rule>.md is appended to, or a URL with {rule} where the rule's id goes. Default: \(RulePages.defaultBase)."),
     ]
 
     /// Bytes → the project file and its findings (file names left empty, as `Checker` leaves them
@@ -197,6 +205,7 @@ public struct ProjectConfig: Sendable, Hashable {
             }
         }
         if let review = root["review"] { config.review = ReviewThresholds.read(review) }
+        readRulesUrl(root, into: &config, decoder: &decoder)
         if let package = root["kotlinPackage"], case .string(let name) = package.value {
             if Naming.isKotlinPackage(name) {
                 config.kotlinPackage = Located(name, package.span)
@@ -207,6 +216,18 @@ public struct ProjectConfig: Sendable, Hashable {
             }
         }
         return config
+    }
+
+    /// `rulesUrl`: an absolute http(s) address (see `RulePages.problem(with:)`).
+    static func readRulesUrl(_ root: Decoded, into config: inout ProjectConfig, decoder: inout PolicyDecoder) {
+        guard let url = root["rulesUrl"], case .string(let text) = url.value else { return }
+        guard let pages = RulePages(text) else {
+            decoder.fail(.typeMismatch, at: url.span,
+                         "'rulesUrl' is '\(excerpt(text))', which cannot be the rule book's address: \(RulePages.problem(with: text) ?? "")",
+                         help: "write an absolute http or https URL, such as \(RulePages.defaultBase), or leave 'rulesUrl' out for that default")
+            return
+        }
+        config.rulesUrl = Located(pages, url.span)
     }
 
     /// `guide` and `limits`: an edition this policyc knows, and limits that only tighten it.
