@@ -65,7 +65,7 @@ enum Generate {
                 return .failure(UsageError(message: "'--targets' needs a comma-separated list of targets (\(names.joined(separator: ", "))); '\(printable(list))' has an empty item"))
             }
             guard let target = Generator.Target(rawValue: name) else {
-                let hint = Suggest.nearest(name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = CodeTarget.suggestion(for: name).map { "; did you mean '\($0.rawValue)'?" } ?? ""
                 return .failure(UsageError(message: "unknown target '\(printable(name))' in '--targets'\(hint) (targets: \(names.joined(separator: ", ")))"))
             }
             guard !out.contains(target) else {

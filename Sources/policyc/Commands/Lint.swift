@@ -141,7 +141,8 @@ enum Lint {
             Output.err("error: \(error.message)\n")
         }
         for folder in empty {
-            Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n")
+            Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n"
+                       + "  help: 'policyc init \(Generate.shellQuoted(folder))' writes a first policy there\n")
         }
         for link in skipped {
             Output.err("warning: \(link.message)\n")
