@@ -23,4 +23,39 @@ import Testing
         let third = check("version: 1\n---\na: 1\n---\nb: [\n")
         #expect(third.diagnostics.map(\.rule) == [.yamlUnsupported, .yamlSyntax])
     }
+
+    func fixed(_ text: String) -> String {
+        String(decoding: Fixer.fix(Array(text.utf8), path: "p.yaml", unsafe: false).bytes, as: UTF8.self)
+    }
+
+    static let withoutBudget = Canonical.text.replacingFirst("  budget:\n    ratio: 10%\n    minPerMinute: 10\n", with: "")
+
+    /// `budget:` at the top level: one finding that says where it belongs, and a safe fix that
+    /// moves the block with its values and comments (deleting it instead would make 8 % 10 %).
+    @Test func aMisplacedSectionIsOneFindingAndMoves() throws {
+        let text = Self.withoutBudget.replacingFirst("prefetch:\n", with: "budget:\n  ratio: 8%        # ours\n  minPerMinute: 5\n\nprefetch:\n")
+        let found = check(text)
+        #expect(found.diagnostics.map(\.headline) == ["p.yaml:30:1: error: key 'budget' belongs in 'retry', not in the policy [unknown-key]"])
+        let fix = try #require(found.diagnostics.first?.fix)
+        #expect(fix.safety == .safe && fix.description == "move 'budget' into 'retry'")
+        let moved = fixed(text)
+        #expect(moved == Canonical.text.replacingFirst("    ratio: 10%\n    minPerMinute: 10\n", with: "    ratio: 8%        # ours\n    minPerMinute: 5\n"))
+        #expect(check(moved).diagnostics.isEmpty)
+        // Right after the section it belongs in, without a blank line: one edit.
+        let adjacent = Self.withoutBudget.replacingFirst("    maxJitter: 1s\n", with: "    maxJitter: 1s\nbudget: {ratio: 8%, minPerMinute: 5}\n")
+        #expect(fixed(adjacent) == Self.withoutBudget.replacingFirst("    maxJitter: 1s\n", with: "    maxJitter: 1s\n  budget: {ratio: 8%, minPerMinute: 5}\n"))
+        // A key of one mapping only, at the top level: one finding, moved into it.
+        let ratio = Canonical.text.replacingFirst("    ratio: 10%\n", with: "").replacingFirst("prefetch:\n", with: "ratio: 8%\n\nprefetch:\n")
+        #expect(check(ratio).diagnostics.map(\.rule) == [.unknownKey])
+        // Placed in the language's order, before minPerMinute.
+        #expect(fixed(ratio) == Canonical.text.replacingFirst("    ratio: 10%\n", with: "    ratio: 8%\n"))
+    }
+
+    /// Where a move could be wrong, there is none: the home has the key already.
+    @Test func anAmbiguousMoveIsNoFix() {
+        let twice = Canonical.text.replacingFirst("prefetch:\n", with: "budget:\n  ratio: 8%\n  minPerMinute: 10\n\nprefetch:\n")
+        let found = check(twice)
+        #expect(found.diagnostics.map(\.rule) == [.unknownKey] && found.diagnostics.first?.fix == nil)
+        #expect(fixed(twice) == twice)
+    }
 }
