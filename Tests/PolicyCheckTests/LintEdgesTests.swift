@@ -58,4 +58,21 @@ import Testing
         #expect(found.diagnostics.map(\.rule) == [.unknownKey] && found.diagnostics.first?.fix == nil)
         #expect(fixed(twice) == twice)
     }
+
+    /// A line of blanks and a tab: said so, and the safe fix deletes them; together with a line a
+    /// tab indents, one fix does both.
+    @Test func aTabOnABlankLineIsDeleted() throws {
+        let text = Canonical.text.replacingFirst("prefetch:\n", with: "prefetch:\n  \t\n")
+        let found = check(text)
+        let finding = try #require(found.diagnostics.first)
+        #expect(found.diagnostics.count == 1 && finding.rule == .yamlSyntax)
+        #expect(finding.message == "a tab stands on this blank line; YAML indents with spaces only")
+        #expect(finding.help == "delete the tab: the line holds nothing else")
+        #expect(finding.fix?.safety == .safe && finding.fix?.description == "delete the tab of the blank line")
+        #expect(fixed(text) == Canonical.text.replacingFirst("prefetch:\n", with: "prefetch:\n\n"))
+        let both = Canonical.text.replacingFirst("prefetch:\n", with: "prefetch:\n\t\n").replacingFirst("  ahead: 2", with: "\tahead: 2")
+        let fix = try #require(check(both).diagnostics.first?.fix)
+        #expect(fix.description == "indent the 1 line a tab indents with spaces, each as its siblings, and clear 1 blank line")
+        #expect(fixed(both) == Canonical.text.replacingFirst("prefetch:\n", with: "prefetch:\n\n"))
+    }
 }

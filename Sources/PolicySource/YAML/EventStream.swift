@@ -203,8 +203,11 @@ enum EventSource {
                 let advice = IndentationAdvice.tabFix(text, first: at.line)
                 return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
                                   rule: RuleID.yamlSyntax,
-                                  message: "a tab indents this line; YAML indents with spaces only",
-                                  help: advice.map { "replace the tab with spaces: the line starts at column \($0.column), as its siblings" }
+                                  message: line.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" })
+                                      ? "a tab stands on this blank line; YAML indents with spaces only"
+                                      : "a tab indents this line; YAML indents with spaces only",
+                                  help: advice.map { $0.blank ? "delete the tab: the line holds nothing else"
+                                      : "replace the tab with spaces: the line starts at column \($0.column), as its siblings" }
                                       ?? "replace the tab with spaces, as many as the lines around it use",
                                   fix: advice?.fix)
             }
