@@ -75,4 +75,16 @@ import Testing
         #expect(fix.description == "indent the 1 line a tab indents with spaces, each as its siblings, and clear 1 blank line")
         #expect(fixed(both) == Canonical.text.replacingFirst("prefetch:\n", with: "prefetch:\n\n"))
     }
+
+    /// A key at a column between two mappings: help that names both columns.
+    @Test func aKeyBetweenTwoColumnsGetsBoth() throws {
+        let found = check(Canonical.text.replacingFirst("      base: 500ms ", with: "     base: 500ms  "))
+        let finding = try #require(found.diagnostics.first)
+        #expect(finding.rule == .yamlSyntax && finding.span.start == Mark(line: 10, column: 6))
+        #expect(finding.help == "'base' starts at column 6, between two mappings: start it at column 7 (as 'maxRetries', line 9) "
+                + "to stay in the mapping above it, or at column 5 (as 'interactive', line 7) for the mapping around that one")
+        let top = check(Canonical.text.replacingFirst("  onlyUnlocked: true", with: " onlyUnlocked: true"))
+        #expect(top.diagnostics.first?.help?.hasPrefix("'onlyUnlocked' starts at column 2, between two mappings: start it at column 3 (as 'ahead', line 34)") == true,
+                "\(top.diagnostics.map(\.headline))")
+    }
 }

@@ -213,6 +213,8 @@ enum EventSource {
             }
             // A key indented deeper than the line above reads as more of that line's value.
             if message.hasPrefix("mapping values are not allowed") { help = IndentationAdvice.deeperKeyHelp(text, at: at) }
+            // A key between two columns ends one mapping without starting another.
+            if message.hasPrefix("did not find expected key") { help = IndentationAdvice.betweenColumnsHelp(text, at: at) }
             if let context = parser.context {
                 let where_ = marks.mark(parser.context_mark)
                 message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"

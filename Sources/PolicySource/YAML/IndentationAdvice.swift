@@ -210,4 +210,32 @@ enum IndentationAdvice {
         return "start '\(name)' at column \(aboveColumn), as '\(aboveKey)' on line \(above.n): "
             + "at column \(column) it reads as more of the value of '\(aboveKey)'"
     }
+
+    // MARK: a key between two columns
+
+    /// For libyaml's "did not find expected key" at a key that starts between the columns of two
+    /// mappings it could belong to: both columns, each with a key that starts there.
+    static func betweenColumnsHelp(_ text: LineIndex, at: Mark) -> String? {
+        guard at.line >= 2, at.line <= text.lineCount else { return nil }
+        let here = line(text, at.line)
+        guard here.isContent, !here.hasTab, !here.isDash, here.lead + 1 == at.column, let name = keyText(text, here) else { return nil }
+        // The columns the lines above leave open (a key's, a list item's dash and its key), the
+        // outermost first, each with the line that opened it.
+        var path: [(column: Int, n: Int, line: Line)] = []
+        for n in 1..<at.line {
+            let l = line(text, n)
+            guard l.isContent, !l.hasTab else { continue }
+            while let top = path.last, top.column >= l.lead { path.removeLast() }
+            path.append((l.lead, n, l))
+            if l.isDash { path.append((l.keyColumn, n, l)) }
+        }
+        guard let lower = path.last(where: { $0.column < here.lead }), let higher = path.first(where: { $0.column > here.lead }) else {
+            return nil
+        }
+        func described(_ open: (column: Int, n: Int, line: Line)) -> String {
+            "column \(open.column + 1) (as '\(keyText(text, open.line) ?? "-")', line \(open.n))"
+        }
+        return "'\(name)' starts at column \(here.lead + 1), between two mappings: start it at \(described(higher)) "
+            + "to stay in the mapping above it, or at \(described(lower)) for the mapping around that one"
+    }
 }
