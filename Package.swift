@@ -9,11 +9,14 @@ import PackageDescription
 //        ↑
 //   PolicyWorkspace  which files are policies, paths, the output folder's plan  (on PolicyCheck)
 //        ↑
-//   PolicyReport · PolicyCodegen · PolicySimulation      (each on PolicyCheck alone)
+//   PolicyReport · PolicyCodegen · PolicySimulation · PolicyFormat   (each on PolicyCheck alone)
+//        ↑                PolicyTraffic: verify, recorded traffic (on Report)
 //        ↑
 //   PolicyReview   diff, explain                          (+ Report, Simulation)
 //        ↑
 //   PolicyEditor   the language server's answers          (+ everything below, Workspace too)
+//        ↑
+//   PolicySystem   the machine: files, atomic writes, git, the terminal, the editor's pipe
 //        ↑
 //   PolicyKit      re-exports them all, for policyc, the plugin and Fuzz/
 //        ↑
@@ -43,9 +46,12 @@ let package = Package(
         .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyWorkspace", dependencies: ["PolicySource", "PolicyCheck"]),
         .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: simulationOptimized),
+        .target(name: "PolicyFormat", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
-        .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace"]),
-        .target(name: "PolicyKit", dependencies: ["PolicyEditor"]),
+        .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace", "PolicyFormat"]),
+        .target(name: "PolicySystem", dependencies: ["PolicyEditor"]),
+        .target(name: "PolicyTraffic", dependencies: ["PolicyReport"]),
+        .target(name: "PolicyKit", dependencies: ["PolicySystem", "PolicyTraffic"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.
         // The commit it is built from comes from BuildInfoPlugin (`policyc --version`).
         .executableTarget(
@@ -65,9 +71,12 @@ let package = Package(
         .testTarget(name: "PolicyReportTests", dependencies: ["PolicyReport", "TestSupport"]),
         .testTarget(name: "PolicyCodegenTests", dependencies: ["PolicyCodegen", "TestSupport"]),
         .testTarget(name: "PolicySimulationTests", dependencies: ["PolicySimulation", "PolicyReport", "PolicyCodegen", "TestSupport"]),
+        .testTarget(name: "PolicyFormatTests", dependencies: ["PolicyFormat", "TestSupport"]),
         .testTarget(name: "PolicyReviewTests", dependencies: ["PolicyReview", "TestSupport"]),
         .testTarget(name: "PolicyWorkspaceTests", dependencies: ["PolicyWorkspace", "TestSupport"]),
         .testTarget(name: "PolicyEditorTests", dependencies: ["PolicyEditor", "TestSupport"]),
+        .testTarget(name: "PolicySystemTests", dependencies: ["PolicySystem", "TestSupport"]),
+        .testTarget(name: "PolicyTrafficTests", dependencies: ["PolicyTraffic", "TestSupport"]),
         .testTarget(name: "PolicyKitTests", dependencies: ["PolicyKit", "TestSupport"]),
         .testTarget(name: "policycTests", dependencies: ["policyc", "TestSupport"]),
         .testTarget(name: "SlowTests", dependencies: ["policyc", "TestSupport"]),

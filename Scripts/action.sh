@@ -83,6 +83,35 @@ install() {
     dirname "$policyc" >> "${GITHUB_PATH:-/dev/null}"
 }
 
+# policyc verify --format github on the recordings POLICYC_ACTION_VERIFY's globs match (`**`
+# crosses folders); sets verify_status and worst. A glob that matches nothing is an error: a
+# check of no traffic must not look clean.
+verify_recordings() {
+    [[ -n ${POLICYC_ACTION_VERIFY:-} ]] || return 0
+    local recordings=() pattern matched
+    set -f
+    # shellcheck disable=SC2206
+    local patterns=(${POLICYC_ACTION_VERIFY})
+    set +f
+    shopt -s globstar nullglob
+    for pattern in "${patterns[@]}"; do
+        # shellcheck disable=SC2206
+        matched=($pattern)
+        ((${#matched[@]})) || { echo "::error title=policyc verify::no recording matches '$pattern'"; verify_status=2; }
+        recordings+=("${matched[@]}")
+    done
+    shopt -u globstar nullglob
+    if ((${#recordings[@]})); then
+        local status=0
+        echo "::group::policyc verify --format github"
+        "$1" verify --format github "${recordings[@]}" > "$2/policyc-verify.txt" || status=$?
+        cat "$2/policyc-verify.txt"
+        echo "::endgroup::"
+        verify_status=$((status > ${verify_status:-0} ? status : ${verify_status:-0}))
+    fi
+    worst=$((verify_status > worst ? verify_status : worst))
+}
+
 check() {
     local policyc=${POLICYC_ACTION_POLICYC:?the install step gave no policyc}
     local paths=() generate=() summary=${GITHUB_STEP_SUMMARY:-/dev/null}
@@ -115,6 +144,27 @@ check() {
         fi
     fi
     output generate-status "$generate_status"
+    local verify_status=
+    verify_recordings "$policyc" "$scratch"
+    output verify-status "$verify_status"
+
+    # Formatting, when asked for: the files that `policyc fmt` would change, each an error
+    # annotation, and the diff in the log.
+    local fmt_status=
+    if is_true "${POLICYC_ACTION_FMT:-false}"; then
+        fmt_status=0
+        echo "::group::policyc fmt --check"
+        "$policyc" fmt --check "${paths[@]}" > "$scratch/policyc-fmt.txt" || fmt_status=$?
+        if ((fmt_status == 1)); then
+            "$policyc" fmt --diff "${paths[@]}" || true
+            while IFS= read -r file; do
+                [[ -z $file ]] || echo "::error file=$file,title=policyc fmt::$file is not formatted; run policyc fmt"
+            done < "$scratch/policyc-fmt.txt"
+        fi
+        echo "::endgroup::"
+        worst=$((fmt_status > worst ? fmt_status : worst))
+    fi
+    output fmt-status "$fmt_status"
 
     {
         echo "### policyc $("$policyc" --version)"
@@ -123,6 +173,8 @@ check() {
         echo "|---|---|"
         echo "| \`lint\` | $(verdict "$lint_status") |"
         [[ -z $generate_status ]] || echo "| \`generate --check\` | $(verdict "$generate_status")${generate_note:+ ($generate_note)} |"
+        [[ -z $verify_status ]] || echo "| \`verify\` (recorded traffic) | $(verdict "$verify_status") |"
+        [[ -z $fmt_status ]] || echo "| \`fmt --check\` | $(verdict "$fmt_status") |"
     } >> "$summary"
 
     case "${GITHUB_EVENT_NAME:-}" in pull_request|pull_request_target) ;; *) POLICYC_ACTION_REVIEW=false ;; esac

@@ -14,7 +14,10 @@ public struct CheckedFile: Sendable {
         get {
             switch policySource {
             case .given(let policy): return policy
-            case .doc: return doc?.complete(file: path)
+            case .doc:
+                var policy = doc?.complete(file: path)
+                if let inheritance { policy?.parents = Array(inheritance.files.dropFirst()) }
+                return policy
             }
         }
         set { policySource = .given(newValue) }
@@ -24,6 +27,8 @@ public struct CheckedFile: Sendable {
     /// The index of those bytes' lines, when the checker made it: the text report takes its
     /// lines from it rather than splitting the file again.
     public var lines: LineIndex?
+    /// The files the policy extends and where each value of it was written; nil without `extends`.
+    public var inheritance: Inheritance?
 
     enum PolicyOrigin: Sendable {
         case given(Policy?)
@@ -68,6 +73,8 @@ public struct CheckOptions: Sendable {
     /// The languages generated from the policies (the project file's `targets`): a profile name
     /// is refused as a keyword only of a language that is generated. Every language by default.
     public var targets: Set<CodeTarget> = Set(CodeTarget.allCases)
+    /// Where the files a policy `extends` are read from (none by default: every parent missing).
+    public var parents: ParentReader = .none
 
     public static let defaultWaiverMaxDays = 180
 
@@ -94,17 +101,28 @@ public enum Checker {
                       options: CheckOptions = CheckOptions()) -> CheckedFile {
         var loaded = Loader.load(bytes, reading: reading)
         var found = Found(diagnostics: loaded.diagnostics, suppressed: loaded.suppressed)
+        // Only a policy that names parents pays for them: the merge, and placing its findings.
+        var inheritance: Inheritance?
+        if loaded.decodable, ParentChain.extends(loaded.root) {
+            let effective = ParentChain.effective(loaded.root.take()!, path: path, bytes: bytes,
+                                                  reader: options.parents, reading: reading)
+            loaded.root = effective.root
+            found.diagnostics += effective.diagnostics
+            inheritance = effective.inheritance
+        }
         if loaded.decodable {
             decodeAndCheck(loaded.root.take(), bytes: bytes, path: path, options: options, into: &found)
         }
         // The baseline applies last, to what the rules and waivers left (see `Baseline.apply`).
         options.baseline?.apply(&found.diagnostics, doc: found.doc, path: path)
-        let diagnostics = reportable(found.diagnostics, suppressed: found.suppressed, path: path)
+        var diagnostics = reportable(found.diagnostics, suppressed: found.suppressed, path: path)
+        inheritance?.relocate(&diagnostics)
         let clean = !diagnostics.contains { $0.severity == .error }
         var file = CheckedFile(path: path, diagnostics: diagnostics, doc: found.doc, clean: clean,
                                source: diagnostics.isEmpty ? [] : bytes)
         // Kept only when the file has findings, which quote lines from it.
         if !diagnostics.isEmpty { file.lines = found.lines }
+        file.inheritance = inheritance
         return file
     }
 
@@ -140,6 +158,11 @@ public enum Checker {
             // Another version may mean other keys: saying more would only be noise.
             found.diagnostics += findings(of: Rule.unsupportedVersion, in: doc)
             return
+        }
+        // A base leaves required keys to its children (see `PolicyDoc.isAbstract`), and a parent
+        // that could not be read may hold the keys missing: its finding is the one mistake.
+        if doc.isAbstract || found.diagnostics.contains(where: { $0.rule == .extendsParent }) {
+            decoder.diagnostics.removeAll { $0.rule == .missingKey }
         }
         found.diagnostics += decoder.diagnostics
         found.suppressed += decoder.suppressed
@@ -221,7 +244,8 @@ public enum Checker {
         var seen: [ExactText: (file: String, name: Located<String>)] = [:]
         seen.reserveCapacity(files.count)
         for i in files.indices {
-            guard let name = files[i].doc?.policy, Values.isName(name.value) else { continue }
+            // A base is no policy of its own: its name, if it has one, is its children's.
+            guard let name = files[i].doc?.policy, files[i].doc?.isAbstract != true, Values.isName(name.value) else { continue }
             let type = Naming.typeName(policy: name.value)
             guard let first = seen[ExactText(type)] else {
                 seen[ExactText(type)] = (files[i].path, name)

@@ -133,6 +133,9 @@ public enum Generator {
     /// not even a file name with a line break can leave the comment.
     static func writeHeader(for policy: Policy, limits: PolicyCheck.Limits, to w: CodeWriter) {
         w.line(headerStart, printable(policy.file), ". DO NOT EDIT.")
+        if !policy.parents.isEmpty {
+            w.line("// Extends ", policy.parents.map(printable).joined(separator: ", "), ": the values below are the effective ones.")
+        }
         // Which edition of the guide (and which of the project's own limits) it was checked against.
         var checked = "Checked against the limits of the guide's edition " + limits.edition.name
         let tightened = LimitKey.allCases.compactMap { key in

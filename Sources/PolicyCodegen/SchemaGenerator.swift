@@ -113,6 +113,15 @@ public enum SchemaGenerator {
                 .object(["const": .string("none"), "description": .string("No answer at all: the client times out.")]),
                 .object(["type": .string("integer"), "minimum": .int(100), "maximum": .int(599), "description": .string("An HTTP status.")]),
             ])]
+        case .either(let scalar, let container):
+            return ["anyOf": .array([.object(Self.shape(scalar, path: path, limits: limits)), .object(Self.shape(container, path: path, limits: limits))])]
+        case .paths:
+            let path: [String: JSON] = ["type": .string("string"), "minLength": .int(1)]
+            return ["anyOf": .array([
+                .object(path.merging(["description": .string("One file, relative to this one.")]) { a, _ in a }),
+                .object(["type": .string("array"), "items": .object(path), "uniqueItems": .bool(true),
+                         "description": .string("Several files, applied in order.")]),
+            ])]
         case .object(let fields):
             return object(fields, path: path, limits: limits)
         case .namedMap(let value, _):

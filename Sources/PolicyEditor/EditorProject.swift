@@ -30,6 +30,10 @@ public enum EditorFileKind: String, Sendable, Hashable {
         }
     }
 
+    /// The shape `policyc fmt` lays the file out by: its language's keys in order (none for
+    /// other YAML, whose keys keep their order).
+    public var formatShape: Shape { .object(fields) }
+
     /// Top-level keys that tell the two languages apart, from the languages themselves.
     static let scenarioOnly = Set(ScenarioLanguage.root.map(\.key)).subtracting(Language.root.map(\.key))
     static let policyOnly = Set(Language.root.map(\.key)).subtracting(ScenarioLanguage.root.map(\.key))

@@ -222,6 +222,10 @@ public enum Hover {
             return "a plain decimal number from \(JSON.number(lo)) to \(JSON.number(hi)) (\(p.code("0.5")), \(p.code("3")))."
         case .statusOrNone:
             return "an HTTP status code, or \(p.code("none")) for no answer at all."
+        case .either(let scalar, let container):
+            return "either " + spelling(of: scalar, p).dropLast() + ", or " + spelling(of: container, p)
+        case .paths:
+            return "a policy file, relative to this one (\(p.code("base.yaml"))), or a list of them, applied in order."
         case .object(let fields):
             let required = fields.filter(\.required).map { p.code($0.key) }
             let optional = fields.filter { !$0.required }.map { p.code($0.key) }
@@ -240,6 +244,10 @@ public enum Hover {
 
     static func describeValue(_ text: String, plain: Bool, shape: Shape, path: [PathStep], kind: EditorFileKind,
                               into prose: inout Prose) {
+        // One scalar where a scalar or a mapping may stand (the project file's `out`): the scalar's.
+        if case .either(let scalar, _) = shape {
+            return describeValue(text, plain: plain, shape: scalar, path: path, kind: kind, into: &prose)
+        }
         if let field = LanguagePath.field(at: path.last == .item ? Array(path.dropLast()) : path, in: kind) {
             prose.add(prose.strong(prose.code(field.key)) + (path.last == .item ? " item" : "") + " — " + field.title)
         }
@@ -295,7 +303,7 @@ public enum Hover {
             } else {
                 problem("'\(text)' is not a name: \(Values.nameProblem(text))", nil, &prose)
             }
-        case .string:
+        case .string, .paths:
             prose.add("the text " + (prose.markdown ? Wording.markdown(text) : "'\(printable(text))'"))
         case .decimal:
             switch Values.decimal(text) {
@@ -310,7 +318,7 @@ public enum Hover {
             } else {
                 problem("'\(printable(text))' is neither none nor an HTTP status code", nil, &prose)
             }
-        case .object, .namedMap, .list:
+        case .object, .namedMap, .list, .either:
             problem("\(shape.expectation) is expected here, not a single value", nil, &prose)
         }
     }

@@ -4,6 +4,7 @@ import PolicyReport
 import PolicyCodegen
 import PolicySimulation
 import PolicyReview
+import PolicyFormat
 
 /// `textDocument/codeAction`: quick fixes and the fix-all source action.
 extension LanguageServer {
@@ -96,7 +97,8 @@ extension LanguageServer {
         guard bytes.count <= Loader.maxBytes else { return nil }
         let outcome = Fixer.fix(bytes, path: workspace.displayPath(of: document.path), unsafe: false)
         guard outcome.changed, outcome.bytes != bytes else { return nil }
-        let fixed = outcome.bytes
+        // As `lint --fix` leaves it: a formatted document stays formatted.
+        let fixed = PolicyFormatter.keepingLayout(of: bytes, fixed: outcome.bytes)
         let (head, tail) = Self.shared(bytes, fixed)
         let lines = document.lines
         let edit: JSON = .object([

@@ -42,6 +42,7 @@ extension LanguageServer {
                 "positionEncoding": .string(encoding.rawValue),
                 "textDocumentSync": sync,
                 "hoverProvider": .bool(true),
+                "documentFormattingProvider": .bool(true),
                 "completionProvider": .object([
                     "triggerCharacters": .array([.string(" "), .string("[")]),
                     "resolveProvider": .bool(false),

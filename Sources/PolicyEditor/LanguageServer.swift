@@ -43,6 +43,11 @@ public struct LanguageServer: Sendable {
     public mutating func judgeWaivers(on today: Day?) {
         workspace.checkOptions.today = today
     }
+
+    /// Where the files a policy `extends` are read from (`policyc lsp`: the disk).
+    public mutating func readParents(with reader: ParentReader) {
+        workspace.checkOptions.parents = reader
+    }
     public internal(set) var encoding = PositionEncoding.utf16
     var client = ClientSupport()
     /// The files on disk should be read again: the workspace folders changed, or a file was
@@ -144,6 +149,8 @@ public struct LanguageServer: Sendable {
                 return completion(params)
             case "textDocument/codeAction":
                 return codeActions(params)
+            case "textDocument/formatting":
+                return formatting(params)
             default:
                 return .failure(Failure(.methodNotFound, "unknown method '\(printable(method))'"))
             }

@@ -7,4 +7,7 @@
 @_exported import PolicySimulation
 @_exported import PolicyReview
 @_exported import PolicyWorkspace
+@_exported import PolicyFormat
 @_exported import PolicyEditor
+@_exported import PolicySystem
+@_exported import PolicyTraffic

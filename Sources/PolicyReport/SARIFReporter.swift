@@ -114,7 +114,7 @@ extension Reporters {
         ])
     }
 
-    static func sarifDescriptor(id: RuleID, rule: Rule?, pages: RulePages) -> JSON {
+    package static func sarifDescriptor(id: RuleID, rule: Rule?, pages: RulePages = .standard) -> JSON {
         var descriptor: [String: JSON] = ["id": .string(id.rawValue), "name": .string(upperCamelRuleName(id.rawValue))]
         // Only a rule of the catalog has a page (a finding of another kind, such as an unreadable
         // input, has none).
@@ -157,7 +157,7 @@ extension Reporters {
     }
 
     /// A relative path becomes a URI reference under `%SRCROOT%`; an absolute one a `file:` URI.
-    static func sarifArtifactLocation(_ path: String) -> JSON {
+    package static func sarifArtifactLocation(_ path: String) -> JSON {
         if path.hasPrefix("/") {
             return .object(["uri": .string("file://" + percentEncodedPath(path))])
         }

@@ -21,7 +21,7 @@ extension Reporters {
     public static func textBytes(_ files: [CheckedFile], color: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         for file in sortedFiles(files, where: { !$0.diagnostics.isEmpty }) {
-            write(file.diagnostics, source: file.source, lines: file.lines, color: color, to: &out)
+            write(file.diagnostics, source: file.source, lines: file.lines, inheritance: file.inheritance, color: color, to: &out)
         }
         return out
     }
@@ -36,15 +36,22 @@ extension Reporters {
 
     /// The report is written as bytes: joining Strings piece by piece (each finding with a
     /// canonical profile of several lines as its help) is far slower.
-    static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: LineIndex? = nil, color: Bool,
-                      to out: inout [UInt8]) {
+    /// `inheritance`: the files a policy extends, whose lines its findings in them quote.
+    static func write(_ diagnostics: [Diagnostic], source bytes: [UInt8], lines: LineIndex? = nil,
+                      inheritance: Inheritance? = nil, color: Bool, to out: inout [UInt8]) {
         var source = SourceLines(bytes, lines: lines)
+        var quoted = inheritance?.child
         // A file name is echoed input too: a newline or an escape in it must not reach the
         // terminal. Made printable once for the findings that share it, as all of a file's do.
         var shown: (file: String, printable: String)?
         var guide: (rule: RuleID, line: [UInt8])?
         for d in diagnostics.sortedForReport() {
             if shown?.file != d.file { shown = (d.file, printable(d.file)) }
+            if let inheritance, d.file != quoted {
+                quoted = d.file
+                source = SourceLines(d.file == inheritance.child ? bytes : inheritance.source(of: d.file) ?? [],
+                                     lines: d.file == inheritance.child ? lines : nil)
+            }
             writeHeadline(d, file: shown!.printable, color: color, to: &out)
             out.append(0x0A)
             let endColumn = d.span.end.line == d.line ? d.span.end.column : nil

@@ -8,8 +8,7 @@ extension DiffReport {
     public var breakingCount: Int { policies.reduce(0) { $0 + $1.changes.count(where: \.breaking) } }
 
     /// Why the review fails (or what it allowed), one phrase each.
-    public func reasons(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false,
-                        allowWiden: Bool = false) -> [String] {
+    public func reasons(_ allow: Allowances = .none) -> [String] {
         var reasons: [String] = []
         if errors > 0 {
             let old = errors - newErrors
@@ -17,30 +16,29 @@ extension DiffReport {
             reasons.append("\(Wording.count(errors, "error")) in the new policies (\(split.compactMap { $0 }.joined(separator: ", ")))")
         }
         if breaking {
-            reasons.append(allowBreaking
+            reasons.append(allow.breaking
                 ? "\(Wording.count(breakingCount, "breaking change")) (allowed)"
                 : "\(Wording.count(breakingCount, "breaking change")) removing generated code that apps use (--allow-breaking accepts it)")
         }
         if let worse = WorseReview.verdict(scenarioVerdict?.worse ?? []) {
-            reasons.append(worse + (allowWorse ? " (allowed)" : " (--allow-worse accepts it)"))
+            reasons.append(worse + (allow.worse ? " (allowed)" : " (--allow-worse accepts it)"))
         }
         if loosened {
             let n = projectFile.count(where: \.loosened)
             reasons.append("the project file judges less strictly (\(Wording.count(n, "limit or threshold", "limits or thresholds")) loosened)"
-                + (allowLoosen ? " (allowed)" : " (--allow-loosen accepts it)"))
+                + (allow.loosen ? " (allowed)" : " (--allow-loosen accepts it)"))
         }
         if widened {
             let n = waivers.count(where: \.widens)
-            reasons.append("\(Wording.count(n, "waiver")) widened" + (allowWiden ? " (allowed)" : " (--allow-widen accepts it)"))
+            reasons.append("\(Wording.count(n, "waiver")) widened" + (allow.widen ? " (allowed)" : " (--allow-widen accepts it)"))
         }
         return reasons
     }
 
     /// The one-line verdict: passes or fails, and why.
-    public func verdict(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false,
-                        allowWiden: Bool = false) -> (passes: Bool, text: String) {
-        let reasons = reasons(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden)
-        let passes = exitCode(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden) == 0
+    public func verdict(_ allow: Allowances = .none) -> (passes: Bool, text: String) {
+        let reasons = reasons(allow)
+        let passes = exitCode(allow) == 0
         // A policy whose file could not be read was not compared: it is neither changed nor not.
         let notCompared = policies.count { $0.notCompared != nil }
         let changed = policies.filter { $0.status != .unchanged && ($0.notCompared == nil || !$0.changes.isEmpty) }.count
@@ -91,9 +89,9 @@ extension DiffReport {
         return out
     }
 
-    public func text(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false) -> String {
+    public func text(_ allow: Allowances = .none) -> String {
         var out = base.map { $0.line + "\n" } ?? ""
-        out += "policyc diff \(verdict(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden).text)\n"
+        out += "policyc diff \(verdict(allow).text)\n"
         out += projectFileText
         out += waiverText
         for p in notable {
@@ -143,9 +141,9 @@ extension DiffReport {
     /// (or per set of policies with the same changes) with its table of changes and its findings;
     /// at most `limit` characters (see `comment`). Every piece of policy text is escaped
     /// (`Wording.markdown`), so none can break the table, add markup or notify anyone.
-    public func markdown(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false,
-                         limit: Int = DiffReport.commentLimit, command: String = "policyc diff --format text") -> String {
-        let v = verdict(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden)
+    public func markdown(_ allow: Allowances = .none, limit: Int = DiffReport.commentLimit,
+                         command: String = "policyc diff --format text") -> String {
+        let v = verdict(allow)
         var head = (v.passes ? "✅" : "❌") + " **policyc diff \(v.passes ? "passes" : "fails")**"
             + Wording.markdown(String(v.text.drop(while: { $0 != ":" }))) + "\n"
         if let base { head += "\n" + Wording.markdown(base.line) + "\n" }

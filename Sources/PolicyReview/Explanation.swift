@@ -69,7 +69,8 @@ public struct Explanation: Sendable {
     /// Every file: explained when its values are complete (`policyAsWritten`), else not.
     public init(files: [CheckedFile]) {
         policies = []
-        for file in files {
+        // A base (`abstract: true`) is explained through the policies that extend it.
+        for file in files where file.doc?.isAbstract != true {
             if let policy = file.policyAsWritten {
                 policies.append(Explanation.explained(policy, findings: file.diagnostics))
             } else {

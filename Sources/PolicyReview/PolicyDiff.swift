@@ -168,9 +168,9 @@ public struct DiffReport: Sendable {
 
     /// 1 when the new side has errors, or a change is breaking, worse in an outage, loosens the
     /// project file or widens a waiver and that was not allowed; else 0.
-    public func exitCode(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false) -> Int32 {
-        errors > 0 || (breaking && !allowBreaking) || (worse && !allowWorse) || (loosened && !allowLoosen)
-            || (widened && !allowWiden) ? 1 : 0
+    public func exitCode(_ allow: Allowances = .none) -> Int32 {
+        errors > 0 || (breaking && !allow.breaking) || (worse && !allow.worse) || (loosened && !allow.loosen)
+            || (widened && !allow.widen) ? 1 : 0
     }
 
     /// The head's project file judges less strictly than the base's.
@@ -450,5 +450,23 @@ struct NeverRetryKey: Hashable, Comparable {
 
     var words: String {
         [status.map(String.init), code.map(printable)].compactMap { $0 }.joined(separator: " ")
+    }
+}
+
+/// What a review lets pass that would fail it: `--allow-breaking`, `--allow-worse`,
+/// `--allow-loosen`, `--allow-widen`.
+public struct Allowances: Sendable, Equatable {
+    public var breaking = false
+    public var worse = false
+    public var loosen = false
+    public var widen = false
+
+    public static let none = Allowances()
+
+    public init(breaking: Bool = false, worse: Bool = false, loosen: Bool = false, widen: Bool = false) {
+        self.breaking = breaking
+        self.worse = worse
+        self.loosen = loosen
+        self.widen = widen
     }
 }

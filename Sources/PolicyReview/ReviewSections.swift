@@ -53,13 +53,12 @@ enum ReviewSections {
 
 extension DiffReport {
     /// `json` with the verdict a program acts on: `verdict` (`pass`/`fail`), `exit` and `reasons`.
-    public func json(allowBreaking: Bool, allowWorse: Bool = false, allowLoosen: Bool = false, allowWiden: Bool = false) -> JSON {
+    public func json(_ allow: Allowances) -> JSON {
         guard case .object(var members) = json else { return json }
-        let exit = exitCode(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen, allowWiden: allowWiden)
+        let exit = exitCode(allow)
         members["verdict"] = .string(exit == 0 ? "pass" : "fail")
         members["exit"] = .int(Int(exit))
-        members["reasons"] = .array(reasons(allowBreaking: allowBreaking, allowWorse: allowWorse, allowLoosen: allowLoosen,
-                                            allowWiden: allowWiden).map(JSON.string))
+        members["reasons"] = .array(reasons(allow).map(JSON.string))
         return .object(members)
     }
 }

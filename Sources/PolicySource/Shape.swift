@@ -25,19 +25,25 @@ public indirect enum Shape: Sendable {
     /// A mapping from names to values of one shape, at least one entry (the retry profiles).
     case namedMap(Shape, what: String)
     case list(Shape, unique: Bool)
+    /// A scalar of the first shape, or a mapping or list of the second (the project file's
+    /// `out`: one folder, or a folder a language).
+    case either(Shape, Shape)
+    /// A path, or a list of paths, each relative to the file that writes it (`extends`).
+    case paths
 
     /// The shape of the value under `key` in a mapping of this shape (keys compare by bytes, as
     /// the decoder compares them); nil for a key it does not have.
-    func valueShape(_ key: String) -> Shape? {
+    package func valueShape(_ key: String) -> Shape? {
         switch self {
         case .object(let fields): return fields.first { sameText($0.key, key) }?.shape
         case .namedMap(let value, _): return value
+        case .either(_, let container): return container.valueShape(key)
         default: return nil
         }
     }
 
     /// The shape of a list's items.
-    var itemShape: Shape? {
+    package var itemShape: Shape? {
         if case .list(let item, _) = self { return item }
         return nil
     }
@@ -59,6 +65,8 @@ public indirect enum Shape: Sendable {
         case .object: return "a mapping"
         case .namedMap(_, let what): return "a mapping of \(what)"
         case .list: return "a list"
+        case .either(let scalar, let container): return "\(scalar.expectation) or \(container.expectation)"
+        case .paths: return "a path or a list of paths"
         }
     }
 }

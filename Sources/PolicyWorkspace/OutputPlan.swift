@@ -132,7 +132,6 @@ package enum OutputPlan {
     /// Every folder a file goes in, and every folder searched for stale files: none may be a link
     /// (it would be written through) or something else in the way.
     static func checkFolders(of files: [Wanted], in folder: String, stale: [StaleFolder], reader: some FolderReader) -> Failure? {
-        // "" is the folder itself, checked already.
         var folders = Set(stale.map(\.name).filter { !$0.isEmpty })
         // Thousands of files share a few folders: each folder's parents are made once.
         var seen: Set<Substring> = []
@@ -198,6 +197,7 @@ package enum OutputPlan {
     /// relative to `folder`, sorted; hidden names (temporary files) left out, links to folders not entered.
     static func filesBelow(_ folder: String, _ sub: String, reader: some FolderReader) -> [String] {
         var out: [String] = []
+        // "" is the folder itself (a folder a language: its files straight in it).
         for (name, listed) in reader.entries(sub.isEmpty ? folder : folder + "/" + sub) where !name.hasPrefix(".") {
             let rel = sub.isEmpty ? name : sub + "/" + name
             switch listed ?? reader.kind(of: folder + "/" + rel) {

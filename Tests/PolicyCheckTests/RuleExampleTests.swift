@@ -126,6 +126,7 @@ struct ExampleCase: Sendable, CustomTestStringConvertible {
 
     static let structural: Set<RuleID> = [
         .yamlSyntax, .yamlUnsupported, .yamlDuplicateKey, .inputLimit, .unknownKey, .missingKey, .typeMismatch,
+        .extendsParent,
     ]
     /// Found by the pass over waivers after the rules, not by a rule's check.
     static let waivers: Set<RuleID> = [.waiverExpired, .waiverExpiring, .waiverTooLong, .waiverUnused, .waiverNotAllowed, .baselineStale]

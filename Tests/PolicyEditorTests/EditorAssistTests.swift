@@ -50,14 +50,14 @@ import Testing
     }
 
     @Test func keysAtTheRootAndInMappings() {
-        #expect(Self.labels(Self.canonical("description: Ticket requests made by the iOS and Android players.\n", "‸\n")) == ["description", "waivers"])
+        #expect(Self.labels(Self.canonical("description: Ticket requests made by the iOS and Android players.\n", "‸\n")) == ["description", "extends", "abstract", "waivers"])
         #expect(Self.labels(Self.canonical("    minPerMinute: 10\n", "    ‸\n")) == ["minPerMinute"])
         #expect(Self.labels(Self.canonical("  viewerRef: per-viewer-device\n", "  ‸\n")) == ["viewerRef"])
         // A new profile's keys, all of them, required ones in the language's order.
         let profile = Self.canonical("    background:\n", "    extra:\n      ‸\n    background:\n")
         #expect(Self.labels(profile) == ["kind", "maxRetries", "base", "cap", "timeout", "deadline"])
         // An empty file: the root keys.
-        #expect(Self.labels("‸") == ["version", "policy", "description", "retry", "prefetch", "tickets", "waivers"])
+        #expect(Self.labels("‸") == ["version", "policy", "description", "extends", "abstract", "retry", "prefetch", "tickets", "waivers"])
     }
 
     @Test func keysOfAListItemMapping() {
@@ -204,7 +204,7 @@ import Testing
         #expect(labels("version: 1\nfaults:\n  - kind: outage\n    status: ‸\n", .scenario) == ["503", "none"])
         #expect(labels("version: 1\ntargets: [swift, ‸]\n", .project) == ["kotlin", "typescript", "schema"])
         // No policy key in a project file, and no not_ready outside a policy.
-        #expect(labels("version: 1\n‸\n", .project).sorted() == ["baseline", "guide", "kotlinPackage", "limits", "out", "policies", "review", "rulesUrl", "targets", "waiverMaxDays"])
+        #expect(labels("version: 1\n‸\n", .project).sorted() == ["baseline", "guide", "kotlinPackage", "kotlinPackageFolders", "limits", "out", "policies", "review", "rulesUrl", "targets", "verify", "waiverMaxDays"])
         let key = Hover.answer(lines: LineIndex("version: 1\nfleet:\n  clients: 3\n"), offset: 21, doc: nil, markdown: false,
                                kind: .scenario)?.text
         #expect(key?.contains("Devices") == true && key?.contains("Limit") == false)

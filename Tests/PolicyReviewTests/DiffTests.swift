@@ -74,7 +74,7 @@ struct DiffEquivalenceTests {
         #expect(r.policies.first?.status == .unchanged)
         #expect(r.policies.first?.changes.isEmpty == true)
         #expect(r.policies.first?.diagnostics.isEmpty == true)
-        #expect(r.exitCode(allowBreaking: false) == 0)
+        #expect(r.exitCode() == 0)
         #expect(compact(r.json) == #"{"base":null,"breaking":false,"errors":0,"fixed":[],"mergeBase":null,"newErrors":0,"policies":[{"changes":[],"diagnostics":[],"file":"Policies/playback.yaml","likelyRename":null,"moved":false,"oldFile":"Policies/playback.yaml","policy":"playback","profiles":{},"status":"unchanged"}],"projectFile":{"changes":[],"file":null,"loosened":false},"waivers":[]}"#)
     }
 
@@ -85,12 +85,12 @@ struct DiffEquivalenceTests {
         #expect(r.policies.first?.file == "Policies/b.yaml")
         #expect(r.policies.first?.oldFile == "Policies/a.yaml")
         #expect(r.policies.first?.moved == true)
-        #expect(r.exitCode(allowBreaking: false) == 0)
-        let text = r.text(allowBreaking: false)
+        #expect(r.exitCode() == 0)
+        let text = r.text()
         #expect(text.hasPrefix("policyc diff passes: no change in 1 policy, 1 file moved;"), "\(text)")
         #expect(text.contains("\nplayback (Policies/a.yaml → Policies/b.yaml, moved): unchanged\n"), "\(text)")
         #expect(!text.contains("unchanged: playback"))
-        let md = r.markdown(allowBreaking: false)
+        let md = r.markdown()
         #expect(md.contains("<summary><b>`playback`</b> — unchanged, moved (0 changes)</summary>"), "\(md)")
         #expect(md.contains("File: `Policies/a.yaml` → `Policies/b.yaml` (moved)"))
         #expect(compact(r.json).contains(#""file":"Policies/b.yaml","likelyRename":null,"moved":true,"oldFile":"Policies/a.yaml""#))
@@ -99,12 +99,12 @@ struct DiffEquivalenceTests {
         let edited = DiffReport(old: reviewSide([("Policies/a.yaml", Canonical.text)]),
                                 new: reviewSide([("Policies/sub/b.yaml", variant([("ahead: 2", "ahead: 1")]))]))
         #expect(edited.policies.map(\.status) == [.changed])
-        #expect(edited.text(allowBreaking: false).contains("playback (Policies/a.yaml → Policies/sub/b.yaml, moved): changed"))
+        #expect(edited.text().contains("playback (Policies/a.yaml → Policies/sub/b.yaml, moved): changed"))
 
         // In place: one path, as before.
         let still = review(Canonical.text, variant([("ahead: 2", "ahead: 1")]))
         #expect(still.policies.first?.moved == false)
-        #expect(still.text(allowBreaking: false).contains("playback (Policies/playback.yaml): changed"))
+        #expect(still.text().contains("playback (Policies/playback.yaml): changed"))
     }
 }
 
@@ -230,7 +230,7 @@ struct DiffChangeTests {
         let change = try #require(r.policies.first?.changes.first)
         #expect(change.effect.hasPrefix("more retries while a viewer waits: up to 5 attempts instead of 4"))
         #expect(r.errors == 1)   // interactive-retries-max on the new side
-        #expect(r.exitCode(allowBreaking: true) == 1)
+        #expect(r.exitCode(Allowances(breaking: true)) == 1)
     }
 }
 
@@ -257,8 +257,8 @@ struct DiffBreakingTests {
         #expect(change.effect.contains("removes PlaybackPolicy.fast (Kotlin PlaybackPolicy.FAST)"))
         #expect(r.breaking)
         #expect(r.errors == 0)
-        #expect(r.exitCode(allowBreaking: false) == 1)
-        #expect(r.exitCode(allowBreaking: true) == 0)
+        #expect(r.exitCode() == 1)
+        #expect(r.exitCode(Allowances(breaking: true)) == 0)
     }
 
     @Test func addedProfileIsNotBreaking() throws {
@@ -268,7 +268,7 @@ struct DiffBreakingTests {
         #expect(change.before == .null)
         #expect(!change.breaking)
         #expect(change.effect.contains("new profile: apps get PlaybackPolicy.fast"))
-        #expect(r.exitCode(allowBreaking: false) == 0)
+        #expect(r.exitCode() == 0)
     }
 
     @Test func renamedProfileIsBreaking() throws {
@@ -362,16 +362,16 @@ struct DiffBreakingTests {
         #expect(byName["playback"]?.changes.first?.effect.hasSuffix("it looks renamed to 'player' in Policies/player.yaml with the same values") == true)
         #expect(byName["player"]?.changes.first?.effect.hasSuffix("it looks renamed from 'playback' in Policies/playback.yaml with the same values") == true)
         #expect(byName["other"]?.likelyRename == nil)
-        let text = r.text(allowBreaking: false)
+        let text = r.text()
         #expect(text.contains("it looks renamed to 'player' in Policies/player.yaml"))
-        #expect(r.markdown(allowBreaking: false).contains("it looks renamed from 'playback' in Policies/playback.yaml"))
+        #expect(r.markdown().contains("it looks renamed from 'playback' in Policies/playback.yaml"))
     }
 
     @Test func renamedPolicyWithOtherValuesIsNoLikelyRename() {
         let r = review(Canonical.text, variant([("policy: playback", "policy: player"), ("ahead: 2", "ahead: 1")]))
         #expect(r.policies.map(\.status) == [.removed, .added])
         #expect(r.policies.allSatisfy { $0.likelyRename == nil })
-        #expect(!r.text(allowBreaking: false).contains("renamed"))
+        #expect(!r.text().contains("renamed"))
     }
 
     static let other = variant([("policy: playback", "policy: other"), ("maxRetries: 5", "maxRetries: 4")])
@@ -387,7 +387,7 @@ struct DiffWithErrorsTests {
         #expect(p.changes[1].effect.contains("no valid value in the new policy"))
         #expect(r.errors == 1)
         #expect(p.diagnostics.map(\.rule) == ["type-mismatch"])
-        #expect(r.exitCode(allowBreaking: true) == 1)
+        #expect(r.exitCode(Allowances(breaking: true)) == 1)
     }
 
     @Test func namelessNewFileIsComparedWithTheFileAtItsPlace() throws {
@@ -405,7 +405,7 @@ struct DiffWithErrorsTests {
         #expect(p.status == .changed)
         #expect(p.changes.isEmpty)
         #expect(p.diagnostics.map(\.rule) == ["yaml-syntax"])
-        #expect(r.exitCode(allowBreaking: true) == 1)
+        #expect(r.exitCode(Allowances(breaking: true)) == 1)
     }
 }
 
@@ -413,7 +413,7 @@ struct DiffMarkdownTests {
     @Test func valuesCannotBreakTheTableOrAddMarkup() throws {
         let new = variant([("description: Ticket requests made by the iOS and Android players.",
                             "description: \"a | b `c` <img src=x> [l](http://x) **bold** \\u202Eevil\\nline\"")])
-        let md = review(Canonical.text, new).markdown(allowBreaking: false)
+        let md = review(Canonical.text, new).markdown()
         let row = try #require(md.split(separator: "\n").first { $0.hasPrefix("| `description`") })
         // Five unescaped pipes: the row keeps its four cells.
         var unescaped = 0
@@ -432,13 +432,13 @@ struct DiffMarkdownTests {
     }
 
     @Test func verdictComesFirst() {
-        let pass = review(Canonical.text, Canonical.text).markdown(allowBreaking: false)
+        let pass = review(Canonical.text, Canonical.text).markdown()
         #expect(pass.hasPrefix("✅ **policyc diff passes**"))
-        let fail = review(DiffBreakingTests.withFast, Canonical.text).markdown(allowBreaking: false)
+        let fail = review(DiffBreakingTests.withFast, Canonical.text).markdown()
         #expect(fail.hasPrefix("❌ **policyc diff fails**: 1 breaking change"))
         #expect(fail.contains("| `retry.profiles.fast` | interactive, 1 retry, base 200 ms, cap 1 s, timeout 5 s, deadline 10 s → none |"))
         #expect(fail.contains("| **breaking** |"))
-        let allowed = review(DiffBreakingTests.withFast, Canonical.text).markdown(allowBreaking: true)
+        let allowed = review(DiffBreakingTests.withFast, Canonical.text).markdown(Allowances(breaking: true))
         #expect(allowed.hasPrefix("✅ **policyc diff passes**"))
     }
 }
@@ -462,7 +462,7 @@ struct DiffVerdictTests {
         #expect(!ahead.fails)
         #expect(ahead.findings.isEmpty)
 
-        let md = r.markdown(allowBreaking: true)
+        let md = r.markdown(Allowances(breaking: true))
         #expect(md.contains("| Change | Before → After | Effect | Verdict |"))
         let row = try #require(md.split(separator: "\n").first { $0.hasPrefix("| `retry.profiles.interactive.maxRetries`") })
         #expect(row.hasSuffix("| ❌ **fails**: interactive profile 'interactive' allows 4 retries; at most 3 are allowed (`interactive-retries-max`) |"), "\(row)")
@@ -472,7 +472,7 @@ struct DiffVerdictTests {
         #expect(aheadRow.hasSuffix("| ok |"))
         #expect(md.hasPrefix("❌ **policyc diff fails**: 2 errors in the new policies (2 new);"), "\(md)")
 
-        let text = r.text(allowBreaking: true)
+        let text = r.text(Allowances(breaking: true))
         #expect(text.contains("  retry.profiles.interactive.maxRetries: 3 → 4  [fails: interactive-retries-max]\n"), "\(text)")
         #expect(text.contains("  retry.budget.ratio: 10% → 20%  [fails: retry-budget-max]\n"))
         #expect(text.contains("  prefetch.ahead: 2 → 1\n"))
@@ -482,7 +482,7 @@ struct DiffVerdictTests {
         #expect(json.contains(#""fails":false,"findings":[],"path":"prefetch.ahead""#))
         #expect(json.contains(#""errors":2,"#) && json.contains(#""newErrors":2,"#))
         // The exit status is SPEC §3's: errors fail, whatever --allow-breaking says.
-        #expect(r.exitCode(allowBreaking: true) == 1)
+        #expect(r.exitCode(Allowances(breaking: true)) == 1)
     }
 
     @Test func breakingAndFailingTogether() throws {
@@ -516,8 +516,8 @@ struct DiffVerdictTests {
         #expect(!change.fails)
         #expect(change.findings.map(\.diagnostic.rule) == ["interactive-deadline"])
         #expect(DiffReport.verdictCell(change).hasPrefix("⚠️ warning: interactive profile 'interactive' has a deadline of 20s"))
-        #expect(r.text(allowBreaking: false).contains("[warning: interactive-deadline]"))
-        #expect(r.exitCode(allowBreaking: false) == 0)
+        #expect(r.text().contains("[warning: interactive-deadline]"))
+        #expect(r.exitCode() == 0)
     }
 
     @Test func valueTheNewSideLacksFails() throws {
@@ -529,7 +529,7 @@ struct DiffVerdictTests {
         let floor = try #require(p.changes.first { $0.path == "retry.budget.minPerMinute" })
         #expect(floor.fails)
         #expect(floor.findings.map(\.diagnostic.rule) == ["missing-key"])
-        #expect(r.text(allowBreaking: false).contains("retry.budget.minPerMinute: 10 → none  [fails: missing-key]"))
+        #expect(r.text().contains("retry.budget.minPerMinute: 10 → none  [fails: missing-key]"))
     }
 
     @Test func newPolicyBringsAllItsFindings() throws {
@@ -559,12 +559,12 @@ struct DiffFindingAgeTests {
         #expect(ratio.fails)
         #expect(DiffReport.verdictCell(ratio).hasPrefix("❌ **still fails** (already there): budget.ratio is 30%"))
 
-        let text = r.text(allowBreaking: false)
+        let text = r.text()
         #expect(text.hasPrefix("policyc diff fails: 2 errors in the new policies (1 new, 1 already there);"), "\(text)")
         #expect(text.contains("  retry.budget.ratio: 20% → 30%  [still fails: retry-budget-max]\n"))
         #expect(text.contains("  new findings:\n    Policies/playback.yaml:20:16: error: profile 'background' has a timeout of 3s"), "\(text)")
         #expect(text.contains("  findings already there:\n    Policies/playback.yaml:31:12: error: budget.ratio is 30%"))
-        let md = r.markdown(allowBreaking: false)
+        let md = r.markdown()
         #expect(md.contains("\nNew findings:\n\n- ❌ error at `Policies/playback.yaml:20:16`"))
         #expect(md.contains("\nFindings already there:\n\n- ❌ error at `Policies/playback.yaml:31:12`"))
         let json = compact(r.json)
@@ -579,7 +579,7 @@ struct DiffFindingAgeTests {
         #expect(r.policies.first?.status == .unchanged)
         #expect(r.newErrors == 0)
         #expect(r.errors == 1)
-        #expect(r.verdict(allowBreaking: false).text.hasPrefix("fails: 1 error in the new policies (1 already there)"))
+        #expect(r.verdict().text.hasPrefix("fails: 1 error in the new policies (1 already there)"))
     }
 
     @Test func ofTwoFindingsAtOnePlaceTheOldOneIsMatched() throws {
@@ -623,10 +623,10 @@ struct DiffProfileTests {
         #expect(p.profiles.map(\.name) == ["interactive"])
         // 1 s + 2 s (3 s) with both retries; each change alone: 1.5 s, 3 s, 3.5 s.
         #expect(profile.together == ["waits between attempts add up to at most 3.5 s → 3 s"])
-        let text = r.text(allowBreaking: false)
+        let text = r.text()
         #expect(text.components(separatedBy: "together").count == 2, "\(text)")
         #expect(text.contains("\n  interactive — all its changes together: waits between attempts add up to at most 3.5 s → 3 s\n"))
-        let md = r.markdown(allowBreaking: false)
+        let md = r.markdown()
         #expect(md.components(separatedBy: "together").count == 2)
         #expect(md.contains("\n- `interactive` — all its changes together: waits between attempts add up to at most 3.5 s → 3 s\n"))
         #expect(compact(r.json).contains(#""profiles":{"interactive":{"together":"waits between attempts add up to at most 3.5 s → 3 s"}}"#))
@@ -678,28 +678,28 @@ struct DiffUnreadableSideTests {
         let p = try #require(r.policies.first)
         #expect(p.status == .changed)
         #expect(p.notCompared == "the new file could not be read as a policy (see the findings)")
-        let verdict = r.verdict(allowBreaking: false).text
+        let verdict = r.verdict().text
         #expect(verdict == "fails: 1 error in the new policies (1 new); 1 policy not compared: a file could not be read", "\(verdict)")
-        for out in [r.text(allowBreaking: false), r.markdown(allowBreaking: false), verdict] {
+        for out in [r.text(), r.markdown(), verdict] {
             #expect(!out.contains("no change"), "\(out)")
         }
-        #expect(r.text(allowBreaking: false).contains("playback (Policies/playback.yaml): changed\n  not compared: the new file could not be read as a policy (see the findings)\n"))
-        #expect(r.markdown(allowBreaking: false).contains("\n⚠️ Not compared: the new file could not be read as a policy (see the findings)\n"))
+        #expect(r.text().contains("playback (Policies/playback.yaml): changed\n  not compared: the new file could not be read as a policy (see the findings)\n"))
+        #expect(r.markdown().contains("\n⚠️ Not compared: the new file could not be read as a policy (see the findings)\n"))
         #expect(compact(r.json).contains(#""notCompared":"the new file could not be read as a policy (see the findings)""#))
 
         // Beside a policy that did not change: each is counted for what it is.
         let two = DiffReport(old: reviewSide([("Policies/a.yaml", Canonical.text), ("Policies/b.yaml", Canonical.text.replacing("policy: playback", with: "policy: other"))]),
                              new: reviewSide([("Policies/a.yaml", Self.broken), ("Policies/b.yaml", Canonical.text.replacing("policy: playback", with: "policy: other"))]))
-        #expect(two.verdict(allowBreaking: false).text.hasSuffix("; no change in 1 policy, 1 policy not compared: a file could not be read"),
-                "\(two.verdict(allowBreaking: false).text)")
+        #expect(two.verdict().text.hasSuffix("; no change in 1 policy, 1 policy not compared: a file could not be read"),
+                "\(two.verdict().text)")
 
         // An added file that cannot be read is not "no change" either.
         let added = DiffReport(old: [], new: reviewSide([("Policies/new.yaml", "a: [\n")]))
-        #expect(!added.verdict(allowBreaking: false).text.contains("no change"), "\(added.verdict(allowBreaking: false).text)")
+        #expect(!added.verdict().text.contains("no change"), "\(added.verdict().text)")
 
         // Two readable sides keep their words and JSON.
         let same = review(Canonical.text, Canonical.text)
-        #expect(same.verdict(allowBreaking: false).text == "passes: no change in 1 policy; nothing breaks, no errors")
+        #expect(same.verdict().text == "passes: no change in 1 policy; nothing breaks, no errors")
         #expect(!compact(same.json).contains("notCompared"))
     }
 }

@@ -25,7 +25,7 @@ struct ReviewCommentTests {
         let r = Self.fleet(30) { _, text in
             variant([("maxRetries: 5", "maxRetries: 4"), ("ratio: 10%", "ratio: 5%"), ("ahead: 2", "ahead: 1")], of: text)
         }
-        let md = r.markdown(allowBreaking: false)
+        let md = r.markdown()
         #expect(md.utf16.count <= DiffReport.commentLimit)
         #expect(md.hasPrefix("✅ **policyc diff passes**: 90 changes in 30 policies"))
         // The summary table comes right after the verdict, a row per policy.
@@ -48,9 +48,9 @@ struct ReviewCommentTests {
                      ("description: Ticket requests made by the iOS and Android players.",
                       "description: " + String(repeating: "A longer description of policy \(i). ", count: 20))], of: text)
         }
-        let whole = r.markdown(allowBreaking: false, limit: Int.max)
+        let whole = r.markdown(limit: Int.max)
         #expect(whole.utf16.count > DiffReport.commentLimit, "the fixture must need cutting: \(whole.utf16.count)")
-        let md = r.markdown(allowBreaking: false, command: "policyc diff --base main")
+        let md = r.markdown(command: "policyc diff --base main")
         #expect(md.utf16.count <= DiffReport.commentLimit)
         #expect(md.hasPrefix("❌ **policyc diff fails**"))
         #expect(md.components("| changed | ") == 30, "every policy is in the summary, even those cut")
@@ -66,7 +66,7 @@ struct ReviewCommentTests {
 
     @Test func aSmallLimitStillKeepsTheVerdictAndCountsTheRest() {
         let r = Self.fleet(12) { i, text in variant([("ahead: 2", "ahead: \(i % 2)")], of: text) }
-        let md = r.markdown(allowBreaking: false, limit: 1200)
+        let md = r.markdown(limit: 1200)
         #expect(md.utf16.count <= 1200)
         #expect(md.hasPrefix("✅ **policyc diff passes**: 12 changes in 12 policies"))
         #expect(md.contains("| … | "), "the summary's rows past its share are counted: \(md)")
@@ -81,7 +81,7 @@ struct ReviewCommentTests {
         // In a review: a description naming a team notifies nobody.
         let new = variant([("description: Ticket requests made by the iOS and Android players.",
                             "description: Owned by @player-team, ask @org/sre")])
-        let md = review(Canonical.text, new).markdown(allowBreaking: false)
+        let md = review(Canonical.text, new).markdown()
         #expect(md.contains("Owned by `@player-team`, ask `@org/sre`"), "\(md)")
         #expect(!md.replacing("`@player-team`", with: "").replacing("`@org/sre`", with: "").contains("@"))
     }

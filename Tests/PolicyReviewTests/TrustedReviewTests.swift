@@ -25,9 +25,9 @@ struct TrustedReviewTests {
         ])
         var report = review(Canonical.text, Canonical.text)
         report.projectFile = changes
-        #expect(report.exitCode(allowBreaking: false) == 1)
-        #expect(report.exitCode(allowBreaking: false, allowLoosen: true) == 0)
-        #expect(report.verdict(allowBreaking: false).text.hasPrefix(
+        #expect(report.exitCode() == 1)
+        #expect(report.exitCode(Allowances(loosen: true)) == 0)
+        #expect(report.verdict().text.hasPrefix(
             "fails: the project file judges less strictly (3 limits or thresholds loosened) (--allow-loosen accepts it)"))
         // Tightening alone passes, and the same file on both sides says nothing.
         #expect(ProjectFileReview.compare(base: head, head: base).filter(\.loosened).map(\.key) == ["review.recovery"])
@@ -48,11 +48,11 @@ struct TrustedReviewTests {
         var r = review(base, lostAtAndAllow)
         #expect(r.waivers.map(\.kind) == [.changed], "one waiver edited, not one added and one removed")
         #expect(r.waivers.first?.widenings.count == 2)
-        #expect(r.widened && r.exitCode(allowBreaking: false) == 1)
-        #expect(r.exitCode(allowBreaking: false, allowWiden: true) == 0)
-        #expect(r.verdict(allowBreaking: false).text.hasPrefix("fails: 1 waiver widened (--allow-widen accepts it)"))
-        #expect(r.text(allowBreaking: false).contains("  changed in playback (widened): interactive-retries-max: "))
-        #expect(r.markdown(allowBreaking: false).contains("| changed (❌ widened) |"))
+        #expect(r.widened && r.exitCode() == 1)
+        #expect(r.exitCode(Allowances(widen: true)) == 0)
+        #expect(r.verdict().text.hasPrefix("fails: 1 waiver widened (--allow-widen accepts it)"))
+        #expect(r.text().contains("  changed in playback (widened): interactive-retries-max: "))
+        #expect(r.markdown().contains("| changed (❌ widened) |"))
 
         r = review(base, base.replacingOccurrences(of: "expires: 2027-03-31", with: "expires: 2027-04-30"))
         #expect(r.waivers.first?.widenings == ["expires 2027-03-31 → 2027-04-30: later"])
@@ -70,7 +70,7 @@ struct TrustedReviewTests {
         let broken = variant([("ratio: 10%", "ratio: 20%")])
         var r = review(broken, Canonical.text)
         #expect(r.fixed.map(\.rule) == [.retryBudgetMax])
-        #expect(r.text(allowBreaking: false).contains("  fixed:\n    Policies/playback.yaml:"))
+        #expect(r.text().contains("  fixed:\n    Policies/playback.yaml:"))
         #expect(compact(r.json).contains(#""fixed":[{"#))
         r = review(WaiverReviewTests.policy(waivers: ""), WaiverReviewTests.policy())
         #expect(r.fixed.isEmpty, "a waived finding is still there")
@@ -120,11 +120,11 @@ struct TrustedReviewTests {
 
     @Test func jsonCarriesTheVerdictAProgramActsOn() {
         let r = review(Canonical.text, variant([("ratio: 10%", "ratio: 20%")]))
-        let json = r.json(allowBreaking: false)
+        let json = r.json(.none)
         #expect(json["verdict"] == .string("fail") && json["exit"] == .int(1))
         guard case .array(let reasons)? = json["reasons"] else { Issue.record("no reasons"); return }
         #expect(reasons == [.string("1 error in the new policies (1 new)")])
         #expect(json["mergeBase"] == .null && json["projectFile"] != nil && json["fixed"] == .array([]))
-        #expect(review(Canonical.text, Canonical.text).json(allowBreaking: false)["verdict"] == .string("pass"))
+        #expect(review(Canonical.text, Canonical.text).json(.none)["verdict"] == .string("pass"))
     }
 }

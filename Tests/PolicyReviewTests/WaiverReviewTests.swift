@@ -24,14 +24,14 @@ struct WaiverReviewTests {
     @Test func anAddedWaiverIsListedAtTheTopWithOwnerAndExpiry() {
         let report = review(variant([("maxRetries: 3 ", "maxRetries: 4 ")]), Self.policy())
         #expect(report.waivers.map(\.kind) == [.added])
-        let text = report.text(allowBreaking: false)
+        let text = report.text()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count > 3 && lines[2] == "waivers: 1 added", "\(text)")
         #expect(lines[3] == "  added in playback: interactive-retries-max at retry.profiles.interactive.maxRetries, allow 4; "
                 + "owner @payments-platform, expires 2027-03-31 (Policies/playback.yaml:43)", "\(text)")
         #expect(lines[4] == "      reason: Payment confirmation needs a fourth try until PAY-311 ships")
         #expect(lines[0] == "policyc diff passes: no change in 1 policy, waivers: 1 added; nothing breaks, no errors", "\(lines[0])")
-        let markdown = report.markdown(allowBreaking: false)
+        let markdown = report.markdown()
         let table = markdown.components(separatedBy: "\n### Waivers: 1 added\n\n")
         #expect(table.count == 2 && (markdown.firstRange(of: "### Waivers")?.lowerBound ?? markdown.endIndex) < (markdown.firstRange(of: "<b>`playback`</b>")?.lowerBound ?? markdown.startIndex), "\(markdown)")
         #expect(markdown.contains("| added | `playback` | `interactive-retries-max` at `retry.profiles.interactive.maxRetries` | allow 4 | `@payments-platform` | 2027-03-31 | Payment confirmation needs a fourth try until PAY-311 ships |"))
@@ -46,22 +46,22 @@ struct WaiverReviewTests {
         let change = report.waivers.first
         #expect(report.waivers.count == 1 && change?.kind == .changed)
         #expect(change?.what == ["expires 2027-03-31 → 2027-05-31 (61 days later: extended)", "allow 4 → 5 (raised)"])
-        #expect(report.text(allowBreaking: false).contains(
+        #expect(report.text().contains(
             "  changed in playback (widened): interactive-retries-max at retry.profiles.interactive.maxRetries: expires 2027-03-31 → 2027-05-31 "
             + "(61 days later: extended); allow 4 → 5 (raised); owner @payments-platform, expires 2027-05-31 (Policies/playback.yaml:43)\n"))
         #expect(compact(report.json).contains(#""what":["expires 2027-03-31 → 2027-05-31 (61 days later: extended)","allow 4 → 5 (raised)"],"widened":true"#))
         // A later expiry and a laxer allow cover more than before: the review fails unless allowed.
-        #expect(report.exitCode(allowBreaking: false) == 1 && report.exitCode(allowBreaking: false, allowWiden: true) == 0)
+        #expect(report.exitCode() == 1 && report.exitCode(Allowances(widen: true)) == 0)
         // A waiver that only moved (a comment above it) is not a change.
         let moved = review(Self.policy(), Self.policy().replacingFirst("waivers:\n", with: "# agreed in PAY-311\nwaivers:\n"))
         #expect(moved.waivers.isEmpty)
-        #expect(!moved.text(allowBreaking: false).contains("waivers:"))
+        #expect(!moved.text().contains("waivers:"))
     }
 
     @Test func aRemovedWaiverAndANewOwner() {
         let removed = review(Self.policy(), variant([("maxRetries: 3 ", "maxRetries: 4 ")]))
         #expect(removed.waivers.map(\.kind) == [.removed])
-        #expect(removed.text(allowBreaking: false).contains("  removed in playback: interactive-retries-max at retry.profiles.interactive.maxRetries, allow 4; owner @payments-platform, expires 2027-03-31 (Policies/playback.yaml:43)\n"))
+        #expect(removed.text().contains("  removed in playback: interactive-retries-max at retry.profiles.interactive.maxRetries, allow 4; owner @payments-platform, expires 2027-03-31 (Policies/playback.yaml:43)\n"))
         let owner = review(Self.policy(), Self.policy(waivers: Self.waiver.replacingFirst("@payments-platform", with: "@checkout")))
         #expect(owner.waivers.first?.what == ["owner @payments-platform → @checkout"])
         // Two waivers of one rule and path pair in order; a third is added.

@@ -96,11 +96,11 @@ struct WorseReviewTests {
         let worse = report.scenarioVerdict?.worse ?? []
         #expect(!worse.isEmpty)
         #expect(worse.allSatisfy { $0.profile == "background" })
-        #expect(report.exitCode(allowBreaking: false) == 1)
-        #expect(report.exitCode(allowBreaking: false, allowWorse: true) == 0)
-        #expect(report.verdict(allowBreaking: false).text.contains("worse in an outage"))
-        #expect(report.text(allowBreaking: false).contains("  worse in an outage ("))
-        #expect(report.markdown(allowBreaking: false).contains("**Worse in an outage**"))
+        #expect(report.exitCode() == 1)
+        #expect(report.exitCode(Allowances(worse: true)) == 0)
+        #expect(report.verdict().text.contains("worse in an outage"))
+        #expect(report.text().contains("  worse in an outage ("))
+        #expect(report.markdown().contains("**Worse in an outage**"))
         let json = compact(report.json)
         #expect(json.contains(#""worse":[{"#))
         #expect(json.contains(#""better":["#))
@@ -118,6 +118,6 @@ struct WorseReviewTests {
         #expect(verdict != nil)
         #expect(verdict?.worse.isEmpty == true, "\(verdict?.worse.map(\.line) ?? [])")
         #expect(verdict?.better.isEmpty == false)
-        #expect(report.exitCode(allowBreaking: false) == 0)
+        #expect(report.exitCode() == 0)
     }
 }

@@ -58,13 +58,13 @@ package enum HostilePipeline {
             let mine = ReviewInput(file: file, matchKey: "fuzz.yaml")
             let theirs = ReviewInput(file: canonical, matchKey: "fuzz.yaml")
             let from = DiffReport(old: [theirs], new: [mine])
-            outputs.append(("diff-from-text", from.text(allowBreaking: false)))
+            outputs.append(("diff-from-text", from.text()))
             if full {
                 outputs.append(("diff-from-json", from.json.rendered()))
-                outputs.append(("diff-from-markdown", from.markdown(allowBreaking: true)))
+                outputs.append(("diff-from-markdown", from.markdown(Allowances(breaking: true))))
                 let to = DiffReport(old: [mine], new: [theirs])
-                outputs.append(("diff-to-text", to.text(allowBreaking: true)))
-                outputs.append(("diff-to-markdown", to.markdown(allowBreaking: false)))
+                outputs.append(("diff-to-text", to.text(Allowances(breaking: true))))
+                outputs.append(("diff-to-markdown", to.markdown()))
                 outputs.append(("diff-to-json", to.json.rendered()))
             }
         }

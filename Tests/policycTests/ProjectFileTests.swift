@@ -30,7 +30,7 @@ import Testing
         let manifest = try String(contentsOf: CLITests.packageRoot.appendingPathComponent(".pre-commit-hooks.yaml"), encoding: .utf8)
         let patterns = manifest.split(separator: "\n").filter { $0.hasPrefix("  files: ") }.map { String($0.dropFirst(9)) }
         #expect(!patterns.contains { $0.contains("Policies") }, "a hook hardcodes a folder")
-        #expect(patterns.count == 4)
+        #expect(patterns.count == 6)
         for pattern in patterns {
             let regex = try Regex(pattern)
             for path in ["app/policies/playback.yaml", "policyc.yaml", "policyc.yml", "x.yml"] {
@@ -39,6 +39,7 @@ import Testing
         }
         #expect(manifest.components(separatedBy: "entry: policyc lint --project-only\n").count == 3)
         #expect(manifest.components(separatedBy: "entry: policyc generate --check\n").count == 3)
+        #expect(manifest.components(separatedBy: "entry: policyc fmt --project-only\n").count == 3)
 
         let bad = CLITests.canonical.replacingOccurrences(of: "maxRetries: 3 ", with: "maxRetries: 6 ")
         let dir = try Self.project("version: 1\nguide: 2026-11\npolicies: [app/policies]\n",
@@ -347,6 +348,48 @@ import Testing
         #expect(configured.err == "removed Generated/Swift/TwoPolicy.swift\nwrote 0 files, removed 1, 2 up to date\n")
     }
 
+    /// `out` as a folder a language: each language's files straight in its folder, Kotlin under
+    /// its package's folders when asked, a renamed package's file removed, a hand-written file
+    /// beside them kept, and a language generated without a folder refused before anything is written.
+    @Test func aFolderALanguageAndKotlinInItsPackageFolders() throws {
+        let dir = try Self.project("""
+            version: 1
+            out: {swift: ios/Policy, kotlin: android/src/main/kotlin, schema: "."}
+            kotlinPackage: com.example.player
+            kotlinPackageFolders: true
+
+            """)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write("// mine\n", to: "ios/Policy/Mine.swift", in: dir)
+        let run = try CLITests.policyc(["generate"], in: dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(Self.files(dir, under: "ios") == ["Policy/Mine.swift", "Policy/PlaybackPolicy.swift"])
+        #expect(Self.files(dir, under: "android") == ["src/main/kotlin/com/example/player/PlaybackPolicy.kt"])
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("policy.schema.json").path))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated").path))
+        #expect(try Self.read(dir, "android/src/main/kotlin/com/example/player/PlaybackPolicy.kt").contains("package com.example.player"))
+        #expect(try CLITests.policyc(["generate", "--check"], in: dir).status == 0)
+
+        try CLITests.write("version: 1\nout: {swift: ios/Policy, kotlin: android/src/main/kotlin, schema: \".\"}\nkotlinPackage: com.example.tv\nkotlinPackageFolders: true\n",
+                           to: "policyc.yaml", in: dir)
+        let check = try CLITests.policyc(["generate", "--check"], in: dir)
+        #expect(check.status == 1)
+        #expect(check.out.contains("would create android/src/main/kotlin/com/example/tv/PlaybackPolicy.kt"), "\(check)")
+        #expect(check.out.contains("would remove android/src/main/kotlin/com/example/player/PlaybackPolicy.kt"), "\(check)")
+        #expect(try CLITests.policyc(["generate"], in: dir).status == 0)
+        #expect(Self.files(dir, under: "android") == ["src/main/kotlin/com/example/tv/PlaybackPolicy.kt"])
+        #expect(Self.files(dir, under: "ios") == ["Policy/Mine.swift", "Policy/PlaybackPolicy.swift"])
+
+        // Kotlin is generated (the default targets) but has no folder: nothing is written.
+        try CLITests.write("version: 1\nout: {swift: ios/Other}\n", to: "policyc.yaml", in: dir)
+        let missing = try CLITests.policyc(["generate"], in: dir)
+        #expect(missing.status == 2)
+        #expect(missing.err.contains("policyc.yaml:2:14: 'out' names no folder for kotlin"), "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("ios/Other").path))
+        #expect(try CLITests.policyc(["generate", "--targets", "swift"], in: dir).status == 0)
+        #expect(Self.files(dir, under: "ios/Other") == ["PlaybackPolicy.swift"])
+    }
+
     @Test func staleFilesBelowATargetsFolderGoAndTheFoldersTheyLeaveEmpty() throws {
         let dir = try Self.project(nil)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -388,7 +431,12 @@ import Testing
         #expect(schema["$id"] as? String == "urn:policyc:schema:project:1")
         #expect(schema["additionalProperties"] as? Bool == false)
         let properties = try #require(schema["properties"] as? [String: Any])
-        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage", "guide", "waiverMaxDays", "limits", "baseline", "review", "rulesUrl"])
+        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage", "kotlinPackageFolders", "guide", "waiverMaxDays", "limits", "baseline", "review", "verify", "rulesUrl"])
         #expect(schema["required"] as? [String] == ["version"])
+        // `out`: one folder, or a folder a language.
+        let out = try #require(properties["out"] as? [String: Any])
+        let forms = try #require(out["anyOf"] as? [[String: Any]])
+        #expect((forms.first?["type"] as? [String])?.contains("string") == true)
+        #expect(Set((forms.last?["properties"] as? [String: Any] ?? [:]).keys) == ["swift", "kotlin", "typescript", "schema"])
     }
 }

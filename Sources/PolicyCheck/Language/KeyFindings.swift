@@ -171,6 +171,9 @@ extension PolicyDecoder {
                 }
             case .namedMap(let inner, _): walk(inner, path + ["*"])
             case .list(let inner, _): walk(inner, path + ["-"])
+            case .either(let scalar, let container):
+                walk(scalar, path)
+                walk(container, path)
             default: break
             }
         }

@@ -83,6 +83,10 @@ public enum Language {
               help: "Becomes the generated type <UpperCamel>Policy; lowercase, camelCase or dash-separated."),
         Field("description", .string, required: false, title: "Description",
               help: "Free text, copied into the generated documentation."),
+        Field("extends", .paths, required: false, title: "Parent policies",
+              help: "A policy file (path relative to this one) or a list of them, applied in order: this file's values replace theirs key by key (mappings merge, lists and scalars replace)."),
+        Field("abstract", .boolean, required: false, title: "Base only",
+              help: "true: a base that other policies extend; it may leave required keys to them, and is not generated, simulated or explained alone."),
         Field("retry", .object(retry), title: "Retry policy",
               help: "Which failures are retried, how long to wait, and the retry budget."),
         Field("prefetch", .object([

@@ -66,6 +66,9 @@ public struct Policy: Sendable, Hashable {
     /// The policy's waivers that are whole (rule, reason, owner, expiry), in the order written:
     /// generated files record them for an app's reviewers.
     public var waivers: [Waiver] = []
+    /// The files it extends, each once, in the order they were read (`extends`): its values are
+    /// the effective ones, and generated headers name them.
+    public var parents: [String] = []
 
     public struct Waiver: Sendable, Hashable {
         public var rule: String
@@ -135,7 +138,8 @@ package struct KeyLines: Sendable, Hashable {
 extension PolicyDoc {
     /// The complete policy, or nil when any required value is missing or did not decode.
     public func complete(file: String) -> Policy? {
-        guard let policy, let retryOn, let backoff, let retryAfterHonor, let retryAfterMaxJitter,
+        // A base is completed only in its children (not generated, simulated or explained alone).
+        guard !isAbstract, let policy, let retryOn, let backoff, let retryAfterHonor, let retryAfterMaxJitter,
               let budgetRatio, let budgetMinPerMinute, let prefetchAhead, let prefetchOnlyUnlocked,
               let prefetchRetryRefused, let reuseKey, let stopReuseBefore, let viewerRef,
               profilesSpan != nil, !profiles.isEmpty

@@ -167,6 +167,20 @@ package struct PolicyDecoder {
         case .list(let itemShape, let unique):
             guard case .sequence(var items) = node.kind else { return notAList(node, itemShape, unique: unique, key) }
             return decodeList(&items, itemShape, unique: unique, span: node.span, key: key)
+        case .either(let scalar, let container):
+            switch (node.kind, container) {
+            case (.scalar, _): return decode(node, as: scalar, key: key, owner: owner, keySpan: keySpan)
+            case (.mapping, .object), (.mapping, .namedMap), (.sequence, .list):
+                return decode(node, as: container, key: key, owner: owner, keySpan: keySpan)
+            default: return mismatch(node, shape, key)
+            }
+        case .paths:
+            // One path, or a list of them (`extends`).
+            if case .sequence(var items) = node.kind {
+                return decodeList(&items, .string, unique: true, span: node.span, key: key)
+            }
+            guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
+            return decodeScalar(text, style, .string, key: key, span: node.span)
         default:
             guard case .scalar(let text, let style) = node.kind else { return mismatch(node, shape, key) }
             return decodeScalar(text, style, shape, key: key, span: node.span)

@@ -128,6 +128,11 @@ public struct PolicyDoc: Sendable, Hashable {
     public var viewerRef: Located<ViewerRef>?
     /// `waivers` (nil when absent or not a list).
     public var waivers: Located<[Waiver]>?
+    /// `abstract` (nil when absent or not a boolean): a base that only other policies use.
+    public var abstract: Located<Bool>?
+
+    /// Whether the file is a base only (`abstract: true`): not generated, simulated or explained alone.
+    public var isAbstract: Bool { abstract?.value == true }
 
     public init() {}
 
@@ -142,6 +147,7 @@ public struct PolicyDoc: Sendable, Hashable {
             case "version": version = top[i].value.int
             case "policy": policy = top[i].value.string
             case "description": description = top[i].value.string
+            case "abstract": abstract = top[i].value.bool
             case "retry": readRetry(top[i].value)
             case "prefetch":
                 guard case .object(let entries) = top[i].value.value else { break }

@@ -7,7 +7,7 @@ extension PolicyDecoder {
         switch shape {
         case .integer(let lo, let hi): return decodeInteger(text, style, shape, range: lo...hi, key: key, span: span)
         case .status: return decodeInteger(text, style, shape, range: 100...599, key: key, span: span)
-        case .string, .name: return Decoded(value: .string(text), span: span)
+        case .string, .name, .paths: return Decoded(value: .string(text), span: span)
         case .boolean: return decodeBoolean(text, style, key: key, span: span)
         case .duration: return decodeDuration(text, key: key, span: span)
         case .percent: return decodePercent(text, key: key, span: span)
@@ -22,7 +22,7 @@ extension PolicyDecoder {
             if sameText(text, "none") { return Decoded(value: .string("none"), span: span) }
             return decodeStatusOr("none", text, style, key: key, span: span)
         case .decimal(let lo, let hi): return decodeDecimal(text, style, shape, range: lo...hi, key: key, span: span)
-        case .object, .namedMap, .list:
+        case .object, .namedMap, .list, .either:
             return mismatch(Node(.scalar(text, style), span: span), shape, key)
         }
     }

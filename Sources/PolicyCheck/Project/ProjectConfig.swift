@@ -6,7 +6,9 @@ import PolicySource
 /// ```yaml
 /// version: 1
 /// policies: [Policies]              # the default PATHs of every command
-/// out: Generated                    # generate's output folder
+/// out: Generated                    # generate's output folder (Swift/, Kotlin/, TypeScript/ in it)
+/// # or a folder a language:  out: {swift: ios/Policy, kotlin: android/src/main/kotlin, schema: .}
+/// kotlinPackageFolders: true        # Kotlin under its package's folders (com/example/…)
 /// targets: [swift, kotlin, schema]  # generate's targets
 /// kotlinPackage: wandura.policies   # the package of the generated Kotlin
 /// guide: 2026-11                    # the edition of the guide's limits
@@ -15,6 +17,7 @@ import PolicySource
 /// baseline: policyc-baseline.json   # findings accepted as they are (lint)
 /// review: {peakLoad: 20%}           # how much worse diff lets a simulated outage get
 /// rulesUrl: https://example.com/rules/  # where SARIF and the editor link each rule's page
+/// verify: {endpoint: "/v1/tickets"}  # which recorded requests verify checks (a path glob)
 /// ```
 ///
 /// Every key but `version` is optional; a key left out keeps the command's default. Read with the
@@ -29,6 +32,10 @@ public struct ProjectConfig: Sendable, Hashable {
     public var policies: [Located<String>]?
     /// `generate`'s output folder.
     public var out: Located<String>?
+    /// `generate`'s folder for each language (`out` as a mapping); nil when `out` is one folder.
+    public var outFolders: [CodeTarget: Located<String>]?
+    /// Whether Kotlin goes under its package's folders (`com/example/PlaybackPolicy.kt`).
+    public var kotlinPackageFolders: Located<Bool>?
     /// `generate`'s targets, in the order written.
     public var targets: Located<[CodeTarget]>?
     /// The package of the generated Kotlin; satisfies `Naming.isKotlinPackage`.
@@ -48,6 +55,9 @@ public struct ProjectConfig: Sendable, Hashable {
 
     /// The rule book the reports link to.
     public var rulePages: RulePages { rulesUrl?.value ?? .standard }
+    /// `verify: {endpoint: GLOB}`: the path of the ticket requests in a recording (`verify`);
+    /// nil: every POST whose JSON body has an `episodes` list.
+    public var verifyEndpoint: Located<String>?
 
     public static let maxWaiverMaxDays = 365
 
@@ -76,8 +86,13 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "The version of the project file's format; must be 1."),
         Field("policies", .list(.string, unique: true), required: false, title: "Policy files and folders",
               help: "What every command checks when no PATH is given, relative to this file's folder. Default: [Policies]."),
-        Field("out", .string, required: false, title: "Output folder",
-              help: "Where 'policyc generate' writes, relative to this file's folder. Default: Generated."),
+        Field("out", .either(.string, .object(CodeTarget.allCases.map { target in
+                  Field(target.rawValue, .string, required: false, title: "Folder of the \(target.title)",
+                        help: "Where 'policyc generate' writes the \(target.title), relative to this file's folder.")
+              })), required: false, title: "Output folder",
+              help: "Where 'policyc generate' writes, relative to this file's folder: one folder (Swift/, Kotlin/, TypeScript/ and the schema in it), or a folder a language ({swift: …, kotlin: …, typescript: …, schema: …}). Default: Generated."),
+        Field("kotlinPackageFolders", .boolean, required: false, title: "Kotlin in package folders",
+              help: "Whether the generated Kotlin goes under its package's folders (com/example/PlaybackPolicy.kt), as Gradle lays out sources. Default: false."),
         Field("targets", .list(.choice(CodeTarget.allCases.map(\.rawValue)), unique: true), required: false,
               title: "Generated targets",
               help: "What 'policyc generate' writes. Default: " + CodeTarget.defaults.map(\.rawValue).joined(separator: ", ") + "."),
@@ -106,6 +121,12 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "How much worse a figure of a simulated outage may get before 'policyc diff' fails a change as worse (--allow-worse accepts it)."),
         Field("rulesUrl", .string, required: false, title: "Rule book address",
               help: "Where each rule's page is, linked from SARIF (helpUri) and the editor: a folder URL that <rule>.md is appended to, or a URL with {rule} where the rule's id goes. Default: \(RulePages.defaultBase)."),
+        Field("verify", .object([
+            Field("endpoint", .string, required: false, title: "Ticket endpoint",
+                  help: "A glob of the URL path of ticket requests in a recording ('*' within a segment, '**' across them), such as /v1/tickets. "
+                    + "Default: every POST whose JSON body has an 'episodes' list."),
+        ]), required: false, title: "Recorded traffic",
+              help: "What 'policyc verify' reads from HAR recordings."),
     ]
 
     /// Bytes → the project file and its findings (file names left empty, as `Checker` leaves them
@@ -144,6 +165,38 @@ public struct ProjectConfig: Sendable, Hashable {
         return CheckedFile(path: path, diagnostics: findings, doc: nil, policy: nil, source: findings.isEmpty ? [] : bytes)
     }
 
+    /// `out`: one folder, or a folder a language (at least one, none empty).
+    static func readOut(_ root: Decoded, into config: inout ProjectConfig, decoder: inout PolicyDecoder) {
+        guard let out = root["out"] else { return }
+        switch out.value {
+        case .string(let path):
+            if path.isEmpty {
+                decoder.fail(.typeMismatch, at: out.span, "'out' is empty; it must name a folder",
+                             help: "leave 'out' out for the default, Generated")
+            } else {
+                config.out = Located(path, out.span)
+            }
+        case .object(let entries):
+            var folders: [CodeTarget: Located<String>] = [:]
+            for entry in entries {
+                guard let target = CodeTarget(rawValue: entry.key), case .string(let path) = entry.value.value else { continue }
+                if path.isEmpty {
+                    decoder.fail(.typeMismatch, at: entry.value.span, "'out.\(target.rawValue)' is empty; it must name a folder")
+                } else {
+                    folders[target] = Located(path, entry.value.span)
+                }
+            }
+            if entries.isEmpty, entries.failedKeys.isEmpty {
+                decoder.fail(.typeMismatch, at: out.span, "'out' is an empty mapping; name a folder for each language generated",
+                             help: "such as out: {swift: ios/Policy, kotlin: android/src/main/kotlin}")
+            } else if !folders.isEmpty {
+                config.outFolders = folders
+            }
+        default:
+            break
+        }
+    }
+
     /// The decoded mapping → the typed file; checks beyond the shapes become findings.
     static func read(_ root: Decoded, into decoder: inout PolicyDecoder) -> ProjectConfig {
         var config = ProjectConfig()
@@ -171,14 +224,8 @@ public struct ProjectConfig: Sendable, Hashable {
                 config.policies = paths
             }
         }
-        if let out = root["out"], case .string(let path) = out.value {
-            if path.isEmpty {
-                decoder.fail(.typeMismatch, at: out.span, "'out' is empty; it must name a folder",
-                             help: "leave 'out' out for the default, Generated")
-            } else {
-                config.out = Located(path, out.span)
-            }
-        }
+        readOut(root, into: &config, decoder: &decoder)
+        if let v = root["kotlinPackageFolders"], case .boolean(let b) = v.value { config.kotlinPackageFolders = Located(b, v.span) }
         if let list = root["targets"], case .list(let items) = list.value {
             let targets = items.compactMap { item -> CodeTarget? in
                 guard case .string(let name) = item.value else { return nil }
@@ -206,6 +253,14 @@ public struct ProjectConfig: Sendable, Hashable {
         }
         if let review = root["review"] { config.review = ReviewThresholds.read(review) }
         readRulesUrl(root, into: &config, decoder: &decoder)
+        if let endpoint = root["verify"]?["endpoint"], case .string(let glob) = endpoint.value {
+            if glob.isEmpty {
+                decoder.fail(.typeMismatch, at: endpoint.span, "'verify.endpoint' is empty; it must be a path glob such as /v1/tickets",
+                             help: "leave 'endpoint' out to check every POST whose body has an 'episodes' list")
+            } else {
+                config.verifyEndpoint = Located(glob, endpoint.span)
+            }
+        }
         if let package = root["kotlinPackage"], case .string(let name) = package.value {
             if Naming.isKotlinPackage(name) {
                 config.kotlinPackage = Located(name, package.span)

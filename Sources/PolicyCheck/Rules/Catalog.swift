@@ -13,6 +13,7 @@ public enum Catalog {
         .unsupportedVersion,
         .badName,
         .nameCollision,
+        .extendsParent,
         .timeoutMin,
         .interactiveRetriesMax,
         .backgroundRetriesMax,

@@ -15,7 +15,7 @@ extension Example {
         let end = "  viewerRef: per-viewer-device\n"
         let fixed = fixedEntries.map { kept in
             edits.map { (old, new) in (old, new.filter { $0 != Example.marker }) }
-                + [(end, end + (kept.isEmpty ? "\n" : section(kept.map { $0.map { String($0.filter { $0 != Example.marker }) } })))]
+                + [(end, end + (kept.isEmpty ? "" : section(kept.map { $0.map { String($0.filter { $0 != Example.marker }) } })))]
         }
         let unsafeFixed = unsafeEdits.map { $0 + [(end, end + section(entries.map { $0.map { String($0.filter { $0 != Example.marker }) } }))] }
         return .canonical(edits + [(end, end + section(entries))], triggers: triggers, note: note, alsoFinds: alsoFinds,

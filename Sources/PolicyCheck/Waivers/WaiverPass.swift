@@ -196,9 +196,13 @@ package struct WaiverPass {
         if list.value.count > 1 { return editor.removeItem(at: waiver.index, of: node) }
         guard case .mapping(let top)? = editor.root?.kind, let entry = top.last(where: { sameText($0.key, "waivers") }),
               !editor.isFlow(node), entry.keySpan.start.column == 1 else { return nil }
-        let first = entry.keySpan.start.line
+        var first = entry.keySpan.start.line
         let last = editor.lastLine(of: node)
         if last < editor.text.lineCount {
+            // The last section of the file goes with the blank line before it: the file ends as
+            // `policyc fmt` ends it, with one line break.
+            func isBlank(_ n: Int) -> Bool { editor.text.text(ofLine: n)?.allSatisfy { $0 == " " } ?? false }
+            if first > 2, isBlank(first - 1), ((last + 1)...editor.text.lineCount).allSatisfy(isBlank) { first -= 1 }
             return [TextEdit(Span(start: Mark(line: first, column: 1), end: Mark(line: last + 1, column: 1)), "")]
         }
         guard first > 1, let previous = editor.text.range(ofLine: first - 1) else { return nil }

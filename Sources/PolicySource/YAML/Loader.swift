@@ -36,8 +36,14 @@ public enum Loader {
         load(bytes, chunk: 256, reading: reading)
     }
 
+    /// The whole tree, every collection with its contents at every depth (up to `maxDepth`):
+    /// for a reader that writes the file out again (`policyc fmt`), which must lose nothing.
+    public static func loadWhole(_ bytes: [UInt8]) -> LoadResult {
+        load(bytes, chunk: 256, reading: nil, keptDepth: maxDepth)
+    }
+
     /// `chunk`: how many events libyaml parses before the tree takes them (tests vary it).
-    static func load(_ bytes: [UInt8], chunk: Int, reading: Shape? = nil) -> LoadResult {
+    static func load(_ bytes: [UInt8], chunk: Int, reading: Shape? = nil, keptDepth: Int = Loader.keptDepth) -> LoadResult {
         if bytes.count > maxBytes {
             // Readers stop one byte past the limit (a 50 MB input is never held whole), so exactly
             // that many bytes is a lower bound, not the size.
@@ -48,7 +54,7 @@ public enum Loader {
         // With the encoding set, libyaml takes a BOM for a character of line 1: every column after
         // it is one off, and a block mapping's second key looks dedented. A BOM is not content.
         let content = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        var run = EventReader(bytes: content, reading: reading)
+        var run = EventReader(bytes: content, reading: reading, keptDepth: keptDepth)
         return run.read(chunk: chunk, refusing: { Encoding.problem(in: bytes) })
     }
 
@@ -118,9 +124,13 @@ private struct EventReader {
     /// Whether unread collections are let go: only when there is a shape to say what is read.
     var pruning: Bool { reading != nil }
 
-    init(bytes: [UInt8], reading: Shape?) {
+    /// See `Loader.keptDepth`.
+    let keptDepth: Int
+
+    init(bytes: [UInt8], reading: Shape?, keptDepth: Int) {
         self.bytes = bytes
         self.reading = reading
+        self.keptDepth = keptDepth
     }
 
     /// Parses and builds the tree, a chunk of events at a time (chunks only batch the calls; a
@@ -247,7 +257,7 @@ private struct EventReader {
         let node: Node
         if frame.discard {
             node = Node(.reported, span: span)
-        } else if stack.count >= Loader.keptDepth || (pruning && frame.shape == nil && frame.isFlow) {
+        } else if stack.count >= keptDepth || (pruning && frame.shape == nil && frame.isFlow) {
             // Below what any reader of the tree looks at, or what this one does: the
             // collection without its contents.
             node = Node(frame.isMapping ? .mapping([]) : .sequence([]), span: span)
@@ -284,6 +294,8 @@ private struct EventReader {
         switch expected {
         case .object?, .namedMap?: return isMapping ? expected : nil
         case .list?: return isMapping ? nil : expected
+        // A list of paths is read as a list of strings.
+        case .paths?: return isMapping ? nil : .list(.string, unique: true)
         default: return nil
         }
     }

@@ -68,15 +68,15 @@ enum Diff {
             guard !ref.isEmpty, !ref.hasPrefix("-") else {
                 return CommandLine.usageError("'\(printable(ref))' is not a git revision", command: spec)
             }
-            switch resolveBase(ref, exact: args.flag("--base-exact")) {
+            switch ReviewSides.resolveBase(ref, exact: args.flag("--base-exact")) {
             case .failure(let error):
                 Output.err("error: \(error.message)\n")
                 return 2
             case .success(let base):
                 reviewBase = base
-                baseSide = baseProject(at: base.commit, head: project)
+                baseSide = ReviewSides.baseProject(at: base.commit, head: project)
                 if args.value("--baseline") != nil { baseSide.options.baseline = project.options.baseline }
-                sides = againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
+                sides = ReviewSides.againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
                                         options: project.options, baseOptions: baseSide.options)
             }
         } else {
@@ -85,7 +85,7 @@ enum Diff {
                     args.positionals.count < 2 ? "diff needs OLD and NEW (or --base GIT_REF)" : "diff takes only OLD and NEW; use --base to compare more paths",
                     command: spec)
             }
-            sides = betweenPaths(old: args.positionals[0], new: args.positionals[1], options: project.options)
+            sides = ReviewSides.betweenPaths(old: args.positionals[0], new: args.positionals[1], options: project.options)
         }
         let old: [ReviewInput], new: [ReviewInput]
         switch sides {
@@ -102,96 +102,18 @@ enum Diff {
         if reviewBase != nil { report.projectFile = ProjectFileReview.compare(base: baseSide.review, head: project.review) }
         // The base's thresholds judge: a change cannot loosen what decides "worse".
         report.addOutageFigures(old: old, new: new, thresholds: baseSide.config.review)
-        let allow = (breaking: args.flag("--allow-breaking"), worse: args.flag("--allow-worse"),
-                     loosen: args.flag("--allow-loosen"), widen: args.flag("--allow-widen"))
+        let allow = Allowances(breaking: args.flag("--allow-breaking"), worse: args.flag("--allow-worse"),
+                               loosen: args.flag("--allow-loosen"), widen: args.flag("--allow-widen"))
         switch args.value("--format") ?? "text" {
         case "json":
-            Output.out(report.json(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen).rendered())
+            Output.out(report.json(allow).rendered())
             Output.err((reviewBase.map { $0.line + "\n" } ?? "")
-                + "policyc diff \(report.verdict(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen).text)\n")
+                + "policyc diff \(report.verdict(allow).text)\n")
         case "markdown":
-            Output.out(report.markdown(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen,
-                                       allowWiden: allow.widen, command: fullReviewCommand()))
+            Output.out(report.markdown(allow, command: fullReviewCommand()))
         default:
-            Output.out(report.text(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen))
+            Output.out(report.text(allow))
         }
-        return report.exitCode(allowBreaking: allow.breaking, allowWorse: allow.worse, allowLoosen: allow.loosen, allowWiden: allow.widen)
-    }
-
-    /// OLD and NEW, each a file or a folder. A file without a readable policy name is matched
-    /// with the file at the same place under the other folder.
-    static func betweenPaths(old: String, new: String, options: CheckOptions) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
-        func side(_ root: String) -> Result<[ReviewInput], Files.ReadError> {
-            Files.expand([root], allowStdin: false).flatMap { paths in
-                let run = Workspace.check(paths, options: options)
-                if let error = run.readErrors.first { return .failure(error) }
-                let base = Git.normalize(root)
-                let isFolder = Files.isDirectory(root)
-                return .success(run.files.map { file in
-                    let path = Git.normalize(file.path)
-                    let key: String
-                    if !isFolder { key = "" }   // file against file
-                    else if !base.isEmpty, path.hasPrefix(base + "/") { key = String(path.dropFirst(base.count + 1)) }
-                    else { key = path }
-                    return ReviewInput(file: file, matchKey: key)
-                })
-            }
-        }
-        return side(old).flatMap { o in side(new).map { n in (o, n) } }
-    }
-
-    /// The working tree against the same paths at `ref`, read with git; files added or deleted
-    /// since then count.
-    static func againstRevision(_ ref: String, paths: [String], options: CheckOptions,
-                                baseOptions: CheckOptions? = nil) -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> {
-        func gitError(_ f: Git.Failure) -> Files.ReadError { Files.ReadError(path: ref, message: f.message) }
-        if case .failure(let f) = Git.verify(ref: ref) { return .failure(gitError(f)) }
-        let baseOptions = baseOptions ?? options
-        let entries: [Git.Entry]
-        switch Git.list(ref: ref, paths: paths) {
-        case .failure(let f): return .failure(gitError(f))
-        case .success(let e): entries = e
-        }
-        var oldFiles: [CheckedFile] = []
-        var oldBytes: [[UInt8]] = []
-        for entry in entries {
-            switch Git.blob(entry.object) {
-            case .failure(let f): return .failure(gitError(f))
-            case .success(let bytes):
-                oldFiles.append(Checker.check(bytes, path: entry.path, options: baseOptions))
-                oldBytes.append(bytes)
-            }
-        }
-        // Checked as the new side is, so that a finding across files (a shared policy name) that
-        // was already there reads as such; a file found only then gets its bytes back for that.
-        Checker.checkAcrossFiles(&oldFiles)
-        for i in oldFiles.indices where oldFiles[i].source.isEmpty && !oldFiles[i].diagnostics.isEmpty {
-            oldFiles[i].source = oldBytes[i]
-        }
-        let old = zip(oldFiles, entries).map { ReviewInput(file: $0, matchKey: Git.normalize($1.path)) }
-        // A path gone from the working tree is fine when it was there at `ref`: it was deleted.
-        var present: [String] = []
-        for path in paths {
-            if Files.exists(path) {
-                present.append(path)
-                continue
-            }
-            let root = Git.normalize(path)
-            guard entries.contains(where: { Git.isWanted(Git.normalize($0.path), under: [root]) }) else {
-                return .failure(Files.ReadError(
-                    path: path, message: "cannot read '\(printable(path))': not in the working tree, nor a policy file at \(printable(ref))"))
-            }
-        }
-        var new: [ReviewInput] = []
-        if !present.isEmpty {
-            switch Files.expand(present, allowStdin: false) {
-            case .failure(let error): return .failure(error)
-            case .success(let files):
-                let run = Workspace.check(files, options: options)
-                if let error = run.readErrors.first { return .failure(error) }
-                new = run.files.map { ReviewInput(file: $0, matchKey: Git.normalize($0.path)) }
-            }
-        }
-        return .success((old, new))
+        return report.exitCode(allow)
     }
 }

@@ -13,13 +13,15 @@ enum Generate {
     static let spec = CommandSpec(
         name: "generate",
         abstract: "Validates, then writes the generated code and the JSON Schema.",
-        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--targets LIST] [--check] [--force] [--config FILE] [--today DATE] [PATH ...]\n"
+        usage: "policyc generate [--out DIR] [--kotlin-package NAME] [--kotlin-package-folders] [--targets LIST] [--check] [--force] [--config FILE] [--today DATE] [PATH ...]\n"
             + "       policyc generate --swift-output FILE [--config FILE] [--today DATE] PATH",
         arguments: [("PATH", "Policy files or folders (default: the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--out", valueName: "DIR", help: "The folder to write into.", defaultValue: defaultOut + "/"),
             OptionSpec(name: "--kotlin-package", valueName: "NAME", help: "The package of the generated Kotlin.",
                        defaultValue: Generator.defaultKotlinPackage),
+            OptionSpec(name: "--kotlin-package-folders", valueName: nil,
+                       help: "Write the Kotlin under its package's folders (com/example/PlaybackPolicy.kt), as Gradle lays out sources."),
             OptionSpec(name: "--targets", valueName: "LIST",
                        help: "What to generate, comma-separated: " + Generator.Target.allCases.map(\.rawValue).joined(separator: ", ") + ".",
                        defaultValue: Generator.Target.defaults.map(\.rawValue).joined(separator: ",")),
@@ -41,8 +43,11 @@ enum Generate {
             header, only in the folders of the targets in LIST). A run over some of the
             policies writes their files and removes nothing.
 
-            The project file (policyc.yaml) may set out, kotlinPackage, targets and policies; an
-            option given here wins. With --swift-output, a project file is read only when --config
+            The project file (policyc.yaml) may set out, kotlinPackage, kotlinPackageFolders,
+            targets and policies; an option given here wins. Its out may instead name a folder a
+            language, the files straight in it: out: {swift: ios/Policy, kotlin:
+            android/src/main/kotlin, typescript: web/src/policy, schema: .} (--out DIR puts them
+            all in DIR again). With --swift-output, a project file is read only when --config
             names one.
 
             EXIT STATUS:
@@ -80,7 +85,7 @@ enum Generate {
     struct Settings {
         var package: String
         var targets: [Generator.Target]
-        var folder: String
+        var layout: OutputLayout
     }
 
     static func run(_ args: ParsedArguments) -> Int32 {
@@ -101,13 +106,15 @@ enum Generate {
         if swiftOutput != nil { settings.targets = [.swift] }
         // Each file is compared with the one where it goes as soon as it is made, and let go when
         // they are the same: an up-to-date folder is never held whole (see `OutputFolder.plan`).
-        let settledIn = settings.folder
+        let layout = settings.layout
         let onDisk: @Sendable (String, [UInt8]) -> Bool = { path, bytes in
-            OutputFolder.isOnDisk(bytes, at: settledIn + "/" + path)
+            guard let place = layout.place(path) else { return false }
+            return OutputFolder.isOnDisk(bytes, at: layout.destinations[place.destination].folder + "/" + place.path)
         }
+        let folders = layout.destinations.allSatisfy { OutputFolder.kind(of: $0.folder) == .directory }
         var files = Generator.files(for: policies, options: Generator.Options(
             kotlinPackage: settings.package, targets: settings.targets, threads: configuredThreads, limits: project.options.limits),
-            settled: swiftOutput == nil && OutputFolder.kind(of: settings.folder) == .directory ? onDisk : nil)
+            settled: swiftOutput == nil && folders ? onDisk : nil)
         if let target = swiftOutput {
             // A build-tool plugin declares its output file before policyc reads the policy, so the
             // file name is the plugin's choice; the contents are the usual Swift of that one policy.
@@ -115,25 +122,44 @@ enum Generate {
                 return CommandLine.usageError("'--swift-output' takes exactly one policy file; \(policies.count) given", command: spec)
             }
             let parts = target.split(separator: "/", omittingEmptySubsequences: false)
-            settings.folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
-            if settings.folder.isEmpty { settings.folder = "/" }
-            files = [GeneratedFile(path: String(parts.last ?? ""), bytes: swift.bytes)]
-            settings.targets = []  // one file of the plugin's: nothing else in its folder is ours to remove
+            var folder = parts.count > 1 ? parts.dropLast().joined(separator: "/") : "."
+            if folder.isEmpty { folder = "/" }
+            // One file of the plugin's: nothing else in its folder is ours to remove.
+            return writeOrCheck(args, [GeneratedFile(path: String(parts.last ?? ""), bytes: swift.bytes)],
+                                layout: .single(folder, targets: [.schema]), removing: false)
         }
         // Generated files of policies that are gone are looked for only on a run over the whole
         // project: a policy that a part (one file, an empty folder) leaves out is not gone.
         let removing = !policies.isEmpty && Workspace.isWholeProject(args.positionals, paths: paths, project: project)
         // index.ts names every policy of the project: a part of it cannot write it.
         if !removing { files.removeAll { $0.path == TypeScriptGenerator.indexPath } }
-        // --check writes nothing: it shows what a file in the way would become.
-        switch OutputFolder.plan(files, in: settings.folder, targets: removing ? settings.targets : [],
-                                 force: args.flag("--force") || args.flag("--check")) {
-        case .failure(let f):
-            Output.err("error: \(f.message)\n" + (f.isForeignFile ? "nothing written\n" : ""))
-            return f.isForeignFile ? 1 : 2
-        case .success(let plan):
-            return args.flag("--check") ? check(plan, folder: settings.folder, args) : write(plan, folder: settings.folder)
+        return writeOrCheck(args, files, layout: layout, removing: removing)
+    }
+
+    /// Plans every destination of `layout` (nothing is written when one fails), then checks or
+    /// writes them.
+    static func writeOrCheck(_ args: ParsedArguments, _ files: [GeneratedFile], layout: OutputLayout, removing: Bool) -> Int32 {
+        var plans: [(folder: String, plan: OutputPlan.Plan)] = []
+        for (index, destination) in layout.destinations.enumerated() {
+            let placed = files.compactMap { file -> GeneratedFile? in
+                guard let place = layout.place(file.path), place.destination == index else { return nil }
+                var moved = file
+                moved.path = place.path
+                return moved
+            }
+            // --check writes nothing: it shows what a file in the way would become.
+            switch OutputFolder.plan(placed, in: destination.folder, stale: removing ? layout.staleFolders(index) : [],
+                                     force: args.flag("--force") || args.flag("--check")) {
+            case .failure(let f):
+                Output.err("error: \(f.message)\n" + (f.isForeignFile ? "nothing written\n" : ""))
+                return f.isForeignFile ? 1 : 2
+            case .success(let plan):
+                plans.append((destination.folder, plan))
+            }
         }
+        if args.flag("--check") { return check(plans, args) }
+        for (folder, plan) in plans where write(plan, folder: folder) != 0 { return 2 }
+        return 0
     }
 
     static func settings(_ args: ParsedArguments, project: Project) -> Result<Settings, UsageError> {
@@ -148,9 +174,22 @@ enum Generate {
             case .success(let t): targets = t
             }
         }
+        let packageFolders = args.flag("--kotlin-package-folders") || project.config.kotlinPackageFolders?.value == true
+        let kotlinPath = packageFolders ? package : nil
+        if args.value("--out") == nil, let folders = project.config.outFolders {
+            let resolved = folders.mapValues { PolicyPaths.trimmed(project.resolve($0.value)) }
+            switch OutputLayout.perTarget(resolved, targets: targets, kotlinPackage: kotlinPath) {
+            case .failure(let missing):
+                let first = folders.values.map(\.span.start).min { ($0.line, $0.column) < ($1.line, $1.column) }
+                let at = first.map { "\($0.line):\($0.column)" }
+                return .failure(UsageError(message: "\(printable(project.file ?? "policyc.yaml"))\(at.map { ":" + $0 } ?? ""): \(missing.message)"))
+            case .success(let layout): return .success(Settings(package: package, targets: targets, layout: layout))
+            }
+        }
         let out = args.value("--out") ?? project.out
         guard !out.isEmpty else { return .failure(UsageError(message: "'--out' needs a folder")) }
-        return .success(Settings(package: package, targets: targets, folder: PolicyPaths.trimmed(out)))
+        return .success(Settings(package: package, targets: targets,
+                                 layout: .single(PolicyPaths.trimmed(out), targets: targets, kotlinPackage: kotlinPath)))
     }
 
     struct Status: Error {
@@ -186,18 +225,23 @@ enum Generate {
         return .success((gathered.paths, run.files.compactMap { file -> Policy? in
             guard var p = file.policy else { return nil }
             p.file = Generator.displayPath(p.file, workingDirectory: cwd)
+            p.parents = p.parents.map { Generator.displayPath($0, workingDirectory: cwd) }
             return p
         }))
     }
 
     /// `--check`: what would change, with short diffs, on stdout; exit 1 when anything would.
-    static func check(_ plan: OutputPlan.Plan, folder: String, _ args: ParsedArguments) -> Int32 {
-        for entry in plan.entries { Output.out(OutputPlan.describe(entry, folder: folder)) }
-        if plan.entries.isEmpty {
-            Output.err(OutputPlan.upToDate(plan, folder: folder))
+    static func check(_ plans: [(folder: String, plan: OutputPlan.Plan)], _ args: ParsedArguments) -> Int32 {
+        var all = OutputPlan.Plan()
+        for (folder, plan) in plans {
+            for entry in plan.entries { Output.out(OutputPlan.describe(entry, folder: folder)) }
+            all.entries += plan.entries
+        }
+        if all.entries.isEmpty {
+            for (folder, plan) in plans { Output.err(OutputPlan.upToDate(plan, folder: folder)) }
             return 0
         }
-        Output.err(OutputPlan.outOfDate(plan, update: updateCommand(args)))
+        Output.err(OutputPlan.outOfDate(all, update: updateCommand(args)))
         return 1
     }
 
@@ -224,6 +268,7 @@ enum Generate {
         for option in spec.options where option.valueName != nil {
             for value in args.values(option.name) { words += [option.name, value] }
         }
+        if args.flag("--kotlin-package-folders") { words.append("--kotlin-package-folders") }
         if !args.positionals.isEmpty {
             if args.positionals.contains(where: { $0.hasPrefix("-") }) { words.append("--") }
             words += args.positionals

@@ -57,7 +57,7 @@ enum Init {
         // The lines point at the schema `generate` writes: none when the project's targets leave
         // it out, as they would name a file that never comes.
         let writesSchema = (project.config.targets?.value ?? Generator.Target.defaults).contains(.schema)
-        let schema = PolicyPaths.relative(from: dir, to: project.out + "/" + Generator.schemaPath, cwd: Repository.currentDirectory() ?? ".")
+        let schema = PolicyPaths.relative(from: dir, to: project.schemaFolder + "/" + Generator.schemaPath, cwd: Repository.currentDirectory() ?? ".")
         let text = Canonical.text(policy: name) + (writesSchema ? modelines(schema: schema) : "")
 
         // What init writes must lint clean: a name the pattern allows may still be refused by a

@@ -74,6 +74,12 @@ enum LintFix {
         let work = { @Sendable (path: String) -> Result<(bytes: [UInt8], outcome: Fixer.Outcome), Files.ReadError> in
             Files.read(path).map { bytes in
                 var outcome = Fixer.fix(bytes, path: shown(path), unsafe: unsafe, options: options)
+                // A formatted file stays formatted (`policyc fmt`), its findings read again where they now stand.
+                let formatted = PolicyFormatter.keepingLayout(of: bytes, fixed: outcome.bytes)
+                if formatted != outcome.bytes {
+                    outcome.bytes = formatted
+                    outcome.file = Checker.check(formatted, path: shown(path), options: options)
+                }
                 // A scenario gets no policy's fixes (a `policy:` key added, say): its own findings.
                 if let scenario = Workspace.asScenario(bytes, path: shown(path), hasFindings: outcome.changed || !outcome.file.diagnostics.isEmpty) {
                     outcome.bytes = bytes

@@ -4,7 +4,7 @@ enum Rules {
     /// Every rule policyc has, in the order it lists them: the one list that `rules`, `rules RULE`
     /// and the book's pages (`--docs`) are made from, so a rule added here is printed, found and
     /// documented without another edit.
-    static var book: [Rule] { Catalog.rules }
+    static var book: [Rule] { Traffic.catalog }
 
     static let spec = CommandSpec(
         name: "rules",

@@ -101,7 +101,8 @@ enum Simulate {
         for error in checked.readErrors { Output.err("error: \(error.message)\n") }
         Output.err(Reporters.text(checked.files, color: Output.useColor(fd: 2)))
         var policies: [Policy] = []
-        for file in checked.files {
+        // A base (`abstract: true`) is simulated through the policies that extend it.
+        for file in checked.files where file.doc?.isAbstract != true {
             if let policy = file.simulatable {
                 policies.append(policy)
             } else {

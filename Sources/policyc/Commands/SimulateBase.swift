@@ -61,10 +61,10 @@ extension Simulate {
     /// The policies at the merge base of `ref` and HEAD (or `ref`, with --base-exact) and in the
     /// working tree, read as `diff --base` reads them; nil once why not went to stderr.
     static func baseSides(_ ref: String, args: ParsedArguments, project: Project) -> (old: [ReviewInput], new: [ReviewInput])? {
-        switch Diff.resolveBase(ref, exact: args.flag("--base-exact")).flatMap({ base -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> in
+        switch ReviewSides.resolveBase(ref, exact: args.flag("--base-exact")).flatMap({ base -> Result<(old: [ReviewInput], new: [ReviewInput]), Files.ReadError> in
             Output.err(base.line + "\n")
-            return Diff.againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
-                                        options: project.options, baseOptions: Diff.baseProject(at: base.commit, head: project).options)
+            return ReviewSides.againstRevision(base.commit, paths: args.positionals.isEmpty ? project.defaultPaths : args.positionals,
+                                        options: project.options, baseOptions: ReviewSides.baseProject(at: base.commit, head: project).options)
         }) {
         case .failure(let error):
             Output.err("error: \(error.message)\n")
@@ -85,7 +85,7 @@ extension Simulate {
         var failed = failedBefore
         Output.err(Reporters.text(sides.new.map(\.file), color: Output.useColor(fd: 2)))
         var pairs: [(base: Policy?, head: Policy)] = []
-        for input in sides.new {
+        for input in sides.new where input.file.doc?.isAbstract != true {
             guard let head = input.file.simulatable else {
                 failed = true
                 Output.err("\(printable(input.file.path)): not simulated: the file has errors other than the guide's limits\n")
