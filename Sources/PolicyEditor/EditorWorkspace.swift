@@ -97,6 +97,11 @@ public struct EditorWorkspace: Sendable {
         sets[folders[folder]] ?? PolicySet.unread(folder: folders[folder])
     }
 
+    /// The rule book a file's findings link to: its workspace folder's project file's, else the default.
+    func rulePages(for absolute: String) -> RulePages {
+        folderIndex(of: absolute).map { set(of: $0).rulePages } ?? .standard
+    }
+
     /// Where a file stands for the rules across files, and the name `lint` gives it there: in the
     /// set of the first folder whose set holds it (a set may reach outside its folder), else with
     /// the other files in no folder. Nil for a file in a workspace folder but in no set: it is

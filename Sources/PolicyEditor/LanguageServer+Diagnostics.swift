@@ -56,9 +56,11 @@ extension LanguageServer {
         return out
     }
 
-    /// A finding as the protocol's `Diagnostic`.
+    /// A finding as the protocol's `Diagnostic`; a rule of the catalog links to its page
+    /// (`codeDescription`, which LSP 3.16 added: every client that cannot show it ignores it).
     func lsp(_ d: Diagnostic, in uri: String) -> JSON {
-        guard let lines = workspace.open[uri]?.document.lines else { return .null }
+        guard let document = workspace.open[uri]?.document else { return .null }
+        let lines = document.lines
         var range = lines.range(of: d.span, encoding)
         if range.end.line > range.start.line {
             // A finding at a whole mapping (a missing key at the root) is underlined on its first
@@ -75,6 +77,9 @@ extension LanguageServer {
             "code": .string(d.rule.rawValue),
             "source": .string("policyc"),
         ]
+        if Catalog.rule(d.rule) != nil {
+            members["codeDescription"] = .object(["href": .string(workspace.rulePages(for: document.path).url(for: d.rule))])
+        }
         var related: [JSON] = []
         for r in d.related {
             guard let location = workspace.location(of: r, from: uri, encoding: encoding) else { continue }

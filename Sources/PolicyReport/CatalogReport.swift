@@ -18,22 +18,21 @@ public enum CatalogReport {
 
     /// The catalog with the limits its rules apply (`policyc rules`): text and markdown end with
     /// them, json has them as `limits`.
-    public static func render(_ format: Format, limits: Limits, _ rules: [Rule] = Catalog.rules) -> String {
+    public static func render(_ format: Format, limits: Limits, pages: RulePages = .standard,
+                              _ rules: [Rule] = Catalog.rules) -> String {
         switch format {
         case .text: return text(rules) + "\n" + limitsText(limits)
         case .markdown: return markdown(rules) + "\n" + limitsMarkdown(limits)
-        case .json:
-            guard case .object(var members) = JSON.object(["rules": rulesJSON(rules)]) else { return json(rules) }
-            members["limits"] = limitsJSON(limits)
-            return JSON.object(members).rendered()
+        case .json: return JSON.object(["rules": rulesJSON(rules, pages: pages), "limits": limitsJSON(limits)]).rendered()
         }
     }
 
     // MARK: limits
 
     /// Each limit in effect with where it comes from: the guide's edition, or the project file's line.
-    public static func limitRows(_ limits: Limits) -> [(key: LimitKey, value: String, rule: String, source: String)] {
-        LimitKey.allCases.compactMap { key in
+    public static func limitRows(_ limits: Limits, keys: [LimitKey] = LimitKey.allCases)
+        -> [(key: LimitKey, value: String, rule: String, source: String)] {
+        keys.compactMap { key in
             guard let value = limits.values[key] else { return nil }
             let source: String
             if let origin = limits.origins[key] {
@@ -65,9 +64,9 @@ public enum CatalogReport {
         text + String(repeating: " ", count: max(0, width - text.count))
     }
 
-    public static func limitsMarkdown(_ limits: Limits) -> String {
+    public static func limitsMarkdown(_ limits: Limits, keys: [LimitKey] = LimitKey.allCases) -> String {
         var out = "| limit | value | rule | from |\n|---|---|---|---|\n"
-        for row in limitRows(limits) {
+        for row in limitRows(limits, keys: keys) {
             out += "| `\(row.key.rawValue)` | \(cell(row.value)) | `\(row.rule)` | \(cell(row.source)) |\n"
         }
         return out
@@ -75,10 +74,10 @@ public enum CatalogReport {
 
     /// `{"edition", "values": [{"key", "value", "rule", "file", "line"}]}`, file and line null
     /// for the guide's own.
-    public static func limitsJSON(_ limits: Limits) -> JSON {
+    public static func limitsJSON(_ limits: Limits, keys: [LimitKey] = LimitKey.allCases) -> JSON {
         .object([
             "edition": .string(limits.edition.name),
-            "values": .array(LimitKey.allCases.compactMap { key in
+            "values": .array(keys.compactMap { key in
                 guard let value = limits.values[key] else { return nil }
                 let origin = limits.origins[key]
                 return .object([
@@ -123,9 +122,10 @@ public enum CatalogReport {
         JSON.object(["rules": rulesJSON(rules)]).rendered()
     }
 
-    static func rulesJSON(_ rules: [Rule]) -> JSON {
+    /// With `pages`, each rule has its `page` too.
+    static func rulesJSON(_ rules: [Rule], pages: RulePages? = nil) -> JSON {
         .array(rules.map { rule in
-            JSON.object([
+            var members: [String: JSON] = [
                 "id": .string(rule.id.rawValue),
                 "severity": .string(rule.severity.rawValue),
                 "summary": .string(rule.summary),
@@ -149,7 +149,9 @@ public enum CatalogReport {
                         }),
                     ])
                 }),
-            ])
+            ]
+            if let pages { members["page"] = .string(pages.url(for: rule.id)) }
+            return JSON.object(members)
         })
     }
 
@@ -159,29 +161,36 @@ public enum CatalogReport {
     /// canonical policy with a few lines changed shows only those lines, with their numbers; a
     /// `^` marks where the finding points.
     public static func text(_ rules: [Rule] = Catalog.rules) -> String {
-        var blocks: [String] = []
-        for rule in rules {
-            var out = "\(rule.id.rawValue) (\(rule.severity.rawValue))\n"
-            out += "  fires when \(printable(rule.summary))\n"
-            if let reference = rule.reference {
-                out += "  guide: \(printable(reference.text))\n"
-            }
-            if !rule.fixes.isEmpty {
-                out += "  fixes: \(fixes(rule))\(rule.fixes.contains(.safe) ? " (safe: lint --fix" + (rule.fixes.contains(.unsafe) ? "; unsafe: lint --unsafe-fixes)" : ")") : " (lint --unsafe-fixes)")\n"
-            }
-            for example in rule.examples {
-                out += "\n  \(example.triggers ? "triggers" : "passes"): \(printable(example.note))\n"
-                out += excerpt(of: example)
-                if let fixed = example.fixed {
-                    out += "    lint --fix makes it:\n" + excerpt(of: Example(fixed, triggers: false, note: ""))
-                }
-                if let unsafeFixed = example.unsafeFixed {
-                    out += "    lint --unsafe-fixes makes it:\n" + excerpt(of: Example(unsafeFixed, triggers: false, note: ""))
-                }
-            }
-            blocks.append(out)
+        rules.map { heading($0) + examplesText($0) }.joined(separator: "\n")
+    }
+
+    /// A rule's first lines: its id and severity, when it fires, the guide's words, its fixes.
+    static func heading(_ rule: Rule) -> String {
+        var out = "\(rule.id.rawValue) (\(rule.severity.rawValue))\n"
+        out += "  fires when \(printable(rule.summary))\n"
+        if let reference = rule.reference {
+            out += "  guide: \(printable(reference.text))\n"
         }
-        return blocks.joined(separator: "\n")
+        if !rule.fixes.isEmpty {
+            out += "  fixes: \(fixes(rule))\(rule.fixes.contains(.safe) ? " (safe: lint --fix" + (rule.fixes.contains(.unsafe) ? "; unsafe: lint --unsafe-fixes)" : ")") : " (lint --unsafe-fixes)")\n"
+        }
+        return out
+    }
+
+    /// Each example of a rule, with what the fixes make of it.
+    static func examplesText(_ rule: Rule) -> String {
+        var out = ""
+        for example in rule.examples {
+            out += "\n  \(example.triggers ? "triggers" : "passes"): \(printable(example.note))\n"
+            out += excerpt(of: example)
+            if let fixed = example.fixed {
+                out += "    lint --fix makes it:\n" + excerpt(of: Example(fixed, triggers: false, note: ""))
+            }
+            if let unsafeFixed = example.unsafeFixed {
+                out += "    lint --unsafe-fixes makes it:\n" + excerpt(of: Example(unsafeFixed, triggers: false, note: ""))
+            }
+        }
+        return out
     }
 
     /// The lines of an example worth reading, numbered, with carets under its markers.

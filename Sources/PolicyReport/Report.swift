@@ -18,11 +18,15 @@ public struct ReportOptions: Sendable {
     /// Where the run is, for formats that name files by their path in the repository (`github`);
     /// nil outside a repository, and paths are then shown as given.
     public var repository: RepositoryLocation?
+    /// Where each rule's page is, for the formats that link to it (`sarif`'s `helpUri`).
+    public var rulePages: RulePages
 
-    public init(color: Bool = false, strict: Bool = false, repository: RepositoryLocation? = nil) {
+    public init(color: Bool = false, strict: Bool = false, repository: RepositoryLocation? = nil,
+                rulePages: RulePages = .standard) {
         self.color = color
         self.strict = strict
         self.repository = repository
+        self.rulePages = rulePages
     }
 }
 
@@ -170,7 +174,7 @@ public enum Reporters {
         case .text: return text(files, color: options.color)
         case .json: return json(files, notices: notices)
         case .github: return github(files, notices: notices, repository: options.repository)
-        case .sarif: return sarif(files, notices: notices)
+        case .sarif: return sarif(files, notices: notices, pages: options.rulePages)
         case .junit: return junit(files, notices: notices, strict: options.strict)
         }
     }

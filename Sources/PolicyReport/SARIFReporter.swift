@@ -8,17 +8,17 @@ extension Reporters {
     /// in Unicode code points on the editor's lines (`LineIndex`), paths relative to `%SRCROOT%`. The run's
     /// invocation says whether it could read every input (`executionSuccessful`); its
     /// `toolExecutionNotifications` name the inputs that could not be read and the folders
-    /// without policy files.
-    public static func sarif(_ files: [CheckedFile], notices: [InputNotice] = []) -> String {
+    /// without policy files. Each rule links to its page of the rule book (`helpUri`).
+    public static func sarif(_ files: [CheckedFile], notices: [InputNotice] = [], pages: RulePages = .standard) -> String {
         let diagnostics = sortedDiagnostics(files)
         // The whole catalog, and any rule a finding names that the catalog lacks (so that every
         // result has a valid ruleIndex whatever the catalog holds).
-        var descriptors = Catalog.rules.map { sarifDescriptor(id: $0.id, rule: $0) }
+        var descriptors = Catalog.rules.map { sarifDescriptor(id: $0.id, rule: $0, pages: pages) }
         var index: [RuleID: Int] = [:]
         for (i, rule) in Catalog.rules.enumerated() { index[rule.id] = i }
         for d in diagnostics where index[d.rule] == nil {
             index[d.rule] = descriptors.count
-            descriptors.append(sarifDescriptor(id: d.rule, rule: nil))
+            descriptors.append(sarifDescriptor(id: d.rule, rule: nil, pages: pages))
         }
         let results: [JSON] = diagnostics.map { d in
             var message = d.message
@@ -114,16 +114,19 @@ extension Reporters {
         ])
     }
 
-    package static func sarifDescriptor(id: RuleID, rule: Rule?) -> JSON {
+    package static func sarifDescriptor(id: RuleID, rule: Rule?, pages: RulePages = .standard) -> JSON {
         var descriptor: [String: JSON] = ["id": .string(id.rawValue), "name": .string(upperCamelRuleName(id.rawValue))]
+        // Only a rule of the catalog has a page (a finding of another kind, such as an unreadable
+        // input, has none).
         guard let rule else { return .object(descriptor) }
+        descriptor["helpUri"] = .string(pages.url(for: id))
         var full = "Fires when \(rule.summary)."
         var markdown = "Fires when \(rule.summary)."
         if let reference = rule.reference {
             full += " The integration guide \"Smooth playback under load\": \(reference.text)."
             markdown += "\n\nFrom the integration guide *Smooth playback under load*: \(reference.text)."
         }
-        markdown += "\n\nRun `policyc rules` for examples that do and do not trigger `\(id)`."
+        markdown += "\n\nRun `policyc rules \(id)`, or see [its page](\(pages.url(for: id))), for examples that do and do not trigger it."
         descriptor["shortDescription"] = .object(["text": .string(rule.summary)])
         descriptor["fullDescription"] = .object(["text": .string(full)])
         descriptor["help"] = .object(["text": .string(full), "markdown": .string(markdown)])

@@ -23,22 +23,13 @@ public struct SimulationReport: Sendable {
     public var csv: String {
         var out = "policy,profile,scenario,seed,second,calls,attempts,retries,succeeded,busy,timeouts,inFlight\n"
         for run in runs {
-            let head = [run.policy, run.profile, run.scenario.name].map(SimulationReport.csvField).joined(separator: ",")
+            let head = [run.policy, run.profile, run.scenario.name].map(CSV.field).joined(separator: ",")
                 + ",\(run.seed)"
             for s in run.series {
                 out += "\(head),\(s.second),\(s.calls),\(s.attempts),\(s.retries),\(s.succeeded),\(s.busy),\(s.timeouts),\(s.inFlight)\n"
             }
         }
         return out
-    }
-
-    /// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; also when it
-    /// starts with a character a spreadsheet would read as a formula.
-    static func csvField(_ text: String) -> String {
-        let risky = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-            || ["=", "+", "-", "@"].contains(where: text.hasPrefix)
-        guard risky else { return text }
-        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }
 
     // MARK: text

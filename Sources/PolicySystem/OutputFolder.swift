@@ -40,6 +40,7 @@ package enum OutputFolder {
         package func kind(of path: String) -> PathKind { OutputFolder.kind(of: path) }
         package func read(_ path: String) -> Result<[UInt8], Failure> { readNoFollow(path) }
         package func entries(_ folder: String) -> [(name: String, kind: PathKind?)] { OutputFolder.entries(folder) }
+        package init() {}
     }
 
     /// Whether `path` is a regular file (not a link) of exactly `bytes`: what `plan` finds

@@ -43,7 +43,7 @@ package enum Workspace {
             guard Files.isDirectory(folder) else {
                 return Files.Expanded(errors: [Files.ReadError(
                     path: folder,
-                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))")")])
+                    message: "no PATH given and there is no '\(folder)/' folder here; name the policy files or folders to check\(project.file == nil ? "" : ", or list them under 'policies' in \(printable(project.file!))"), or write a first policy with 'policyc init \(printable(folder))'")])
             }
         }
         var gathered = Files.expandAll(project.defaultPaths, allowStdin: false)

@@ -31,9 +31,12 @@ package enum OutputPlan {
         package var message: String
         /// A file policyc did not write stands where one goes (`mayReplace` refused it).
         package var isForeignFile = false
-        package init(message: String, isForeignFile: Bool = false) {
+        /// The file in the way, for a foreign file.
+        package var path: String?
+        package init(message: String, isForeignFile: Bool = false, path: String? = nil) {
             self.message = message
             self.isForeignFile = isForeignFile
+            self.path = path
         }
     }
 
@@ -167,7 +170,7 @@ package enum OutputPlan {
                 if sameContents(old, file.bytes) { return .success(nil) }
                 guard mayReplace(old) else {
                     return .failure(Failure(message: "'\(printable(path))' was not written by policyc (it has no policyc header); "
-                                            + "move it away, or pass --force to replace it", isForeignFile: true))
+                                            + "move it away, or pass --force to replace it", isForeignFile: true, path: path))
                 }
                 return .success(Entry(path: file.path, change: .change(old: old), contents: file.bytes))
             }
@@ -190,8 +193,8 @@ package enum OutputPlan {
         return parts.indices.map { parts[...$0].joined(separator: "/") }
     }
 
-    /// The regular files and links below `folder/sub`, by path relative to `folder`, sorted;
-    /// hidden names (temporary files) left out, links to folders not entered.
+    /// The regular files and links below `folder/sub` (`folder` itself for a `sub` of ""), by path
+    /// relative to `folder`, sorted; hidden names (temporary files) left out, links to folders not entered.
     static func filesBelow(_ folder: String, _ sub: String, reader: some FolderReader) -> [String] {
         var out: [String] = []
         // "" is the folder itself (a folder a language: its files straight in it).

@@ -4,13 +4,13 @@ import PolicySource
 /// wrote, and the summaries.
 extension OutputPlan {
     /// `would change Generated/Swift/X.swift` and a short diff.
-    package static func describe(_ entry: Entry, folder: String) -> String {
+    package static func describe(_ entry: Entry, folder: String, gone: String = "its policy is gone") -> String {
         let path = printable(folder) + "/" + entry.path
         switch entry.change {
         case .create:
             return "would create \(path)\n"
         case .remove:
-            return "would remove \(path) (its policy is gone)\n"
+            return "would remove \(path) (\(gone))\n"
         case .change(let old):
             guard let old else { return "would replace \(path) (not a regular file)\n" }
             return "would change \(path)\n" + ShortDiff.render(old: old, new: entry.contents, path: path)

@@ -26,6 +26,8 @@ public struct PolicySet: Sendable, Hashable {
 
     public var source: Source
     public var roots: [Root]
+    /// Where the rule book is for the folder (the project file's `rulesUrl`): the editor's links.
+    public var rulePages: RulePages = .standard
 
     /// The set of the workspace folder `folder` (absolute): `projectFile` is the name and bytes
     /// of its project file when it has one, `hasPoliciesFolder` whether `Policies/` is a folder.
@@ -34,7 +36,8 @@ public struct PolicySet: Sendable, Hashable {
             let config = ProjectConfig.load(projectFile.bytes, path: projectFile.name).config
             let written = config.policies?.map(\.value) ?? [defaultFolder]
             return PolicySet(source: .projectFile(projectFile.name),
-                             roots: written.map { Root(path: absolute($0, in: folder), written: PolicyPaths.trimmed($0)) })
+                             roots: written.map { Root(path: absolute($0, in: folder), written: PolicyPaths.trimmed($0)) },
+                             rulePages: config.rulePages)
         }
         if hasPoliciesFolder {
             return PolicySet(source: .policiesFolder, roots: [Root(path: absolute(defaultFolder, in: folder), written: defaultFolder)])

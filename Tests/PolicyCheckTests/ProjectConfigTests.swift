@@ -88,4 +88,44 @@ import Testing
             #expect(!loaded.diagnostics.isEmpty)
         }
     }
+
+    // MARK: rulesUrl
+
+    /// The rule book's address: a folder that `<rule>.md` is appended to, or a pattern with `{rule}`.
+    @Test func rulesUrlMovesTheRuleBook() throws {
+        #expect(Self.load("version: 1\n").config.rulePages == .standard)
+        #expect(RulePages.standard.url(for: .yamlSyntax) == RulePages.defaultBase + "yaml-syntax.md")
+        let folder = Self.load("version: 1\nrulesUrl: https://git.example.com/team/policyc/src/main/Docs/rules\n")
+        #expect(folder.diagnostics.isEmpty, "\(folder.diagnostics.map(\.headline))")
+        #expect(folder.config.rulesUrl?.span.start == Mark(line: 2, column: 11))
+        #expect(folder.config.rulePages.url(for: "timeout-min") == "https://git.example.com/team/policyc/src/main/Docs/rules/timeout-min.md")
+        let pattern = Self.load("version: 1\nrulesUrl: 'HTTP://docs.example.com/rules/{rule}.html?v=2#top'\n")
+        #expect(pattern.diagnostics.isEmpty, "\(pattern.diagnostics.map(\.headline))")
+        #expect(pattern.config.rulePages.url(for: "full-jitter") == "HTTP://docs.example.com/rules/full-jitter.html?v=2#top")
+    }
+
+    @Test(arguments: [
+        ("Docs/rules", "it is not an absolute http or https URL"),
+        ("file:///srv/rules/", "it is not an absolute http or https URL"),
+        ("https://", "it names no host"),
+        ("https:///rules", "it names no host"),
+        ("https://example.com/my rules/", "it holds a space, which a URL cannot hold unencoded"),
+        ("https://example.com/ré/", "it holds 'é', which a URL cannot hold unencoded"),
+        ("https://example.com/rules?page=", "the page's name would follow its query or fragment; write {rule} where the rule's id goes"),
+    ])
+    func rulesUrlMustBeAnAbsoluteWebAddress(url: String, problem: String) throws {
+        let loaded = Self.load("version: 1\nrulesUrl: '\(url)'\n")
+        let finding = try #require(loaded.diagnostics.first)
+        #expect(loaded.diagnostics.count == 1)
+        #expect(finding.headline == "policyc.yaml:2:11: error: 'rulesUrl' is '\(url)', which cannot be the rule book's address: \(problem) [type-mismatch]")
+        #expect(finding.help?.hasPrefix("write an absolute http or https URL, such as https://") == true)
+        #expect(loaded.config.rulesUrl == nil && loaded.config.rulePages == .standard)
+    }
+
+    @Test func rulesUrlIsAString() throws {
+        let loaded = Self.load("version: 1\nrulesUrl: [https://example.com]\n")
+        #expect(loaded.diagnostics.first?.rule == .typeMismatch && loaded.diagnostics.first?.span.start == Mark(line: 2, column: 11))
+        let typo = Self.load("version: 1\nruleUrl: https://example.com/\n")
+        #expect(typo.diagnostics.first?.help == "did you mean 'rulesUrl'?")
+    }
 }

@@ -204,7 +204,7 @@ import Testing
         #expect(labels("version: 1\nfaults:\n  - kind: outage\n    status: ‸\n", .scenario) == ["503", "none"])
         #expect(labels("version: 1\ntargets: [swift, ‸]\n", .project) == ["kotlin", "typescript", "schema"])
         // No policy key in a project file, and no not_ready outside a policy.
-        #expect(labels("version: 1\n‸\n", .project).sorted() == ["baseline", "guide", "kotlinPackage", "kotlinPackageFolders", "limits", "out", "policies", "review", "targets", "verify", "waiverMaxDays"])
+        #expect(labels("version: 1\n‸\n", .project).sorted() == ["baseline", "guide", "kotlinPackage", "kotlinPackageFolders", "limits", "out", "policies", "review", "rulesUrl", "targets", "verify", "waiverMaxDays"])
         let key = Hover.answer(lines: LineIndex("version: 1\nfleet:\n  clients: 3\n"), offset: 21, doc: nil, markdown: false,
                                kind: .scenario)?.text
         #expect(key?.contains("Devices") == true && key?.contains("Limit") == false)

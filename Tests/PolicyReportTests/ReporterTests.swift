@@ -460,6 +460,8 @@ import FoundationXML
         for files in [[], checked, Self.mixed, [checked[2]]] {
             try SARIFValidator.validate(Reporters.sarif(files))
         }
+        // Each rule's helpUri, the default's and a project's own rulesUrl.
+        try SARIFValidator.validate(Reporters.sarif(checked, pages: try #require(RulePages("https://docs.example.com/r/{rule}.html?v=1"))))
     }
 
     // MARK: inputs that could not be read, folders without policies

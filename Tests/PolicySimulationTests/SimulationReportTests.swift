@@ -27,10 +27,10 @@ import Testing
 
     @Test func textIsEscapedForEachFormat() {
         #expect(SimulationChart.xml("a<b>&\"c'\u{1B}") == "a&lt;b&gt;&amp;&quot;c&apos;\\u{1B}")
-        #expect(SimulationReport.csvField("plain") == "plain")
-        #expect(SimulationReport.csvField("a,b") == "\"a,b\"")
-        #expect(SimulationReport.csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
-        #expect(SimulationReport.csvField("=SUM(A1)") == "\"=SUM(A1)\"")
+        #expect(CSV.field("plain") == "plain")
+        #expect(CSV.field("a,b") == "\"a,b\"")
+        #expect(CSV.field("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(CSV.field("=SUM(A1)") == "\"=SUM(A1)\"")
     }
 
     @Test func theSparklineFollowsTheLoad() {

@@ -290,7 +290,7 @@ import Testing
         let notices = try #require(object["notices"] as? [[String: String]])
         #expect(notices == [["kind": "no-policy-files", "path": "empty", "severity": "warning",
                              "message": "no *.yaml or *.yml file under 'empty'"]])
-        #expect(outcome.err == "warning: no *.yaml or *.yml file under 'empty'\n0 errors, 1 warning in 0 files\n")
+        #expect(outcome.err == "warning: no *.yaml or *.yml file under 'empty'\n  help: 'policyc init empty' writes a first policy there\n0 errors, 1 warning in 0 files\n")
     }
 
     @Test func withoutPathOrPoliciesFolder() throws {
@@ -299,6 +299,16 @@ import Testing
         let outcome = try Self.policyc(["lint"], in: dir)
         #expect(outcome.status == 2)
         #expect(outcome.err.contains("error: no PATH given and there is no 'Policies/' folder here"))
+        // What to do about it, for a project just started.
+        #expect(outcome.err.contains(", or write a first policy with 'policyc init Policies'\n"), "\(outcome)")
+    }
+
+    /// `--targets` names a target as people shorten it: a did-you-mean, as for a typo.
+    @Test(arguments: [("ts", "typescript"), ("TS", "typescript"), ("kt", "kotlin"), ("json", "schema"), ("swfit", "swift"), ("type", "typescript")])
+    func targetsDidYouMean(given: String, meant: String) throws {
+        let outcome = try Self.policyc(["generate", "--check", "--targets", "swift,\(given)"])
+        #expect(outcome.status == 2)
+        #expect(outcome.err.hasPrefix("error: unknown target '\(given)' in '--targets'; did you mean '\(meant)'?"), "\(outcome)")
     }
 
     // MARK: colour
@@ -445,7 +455,10 @@ import Testing
         (["lint", "--format"], "error: option '--format' needs a value", "See 'policyc lint --help'."),
         (["lint", "--strict=yes"], "error: option '--strict' takes no value", "See 'policyc lint --help'."),
         (["rules", "--format", "html"], "error: unknown format 'html'", "See 'policyc rules --help'."),
-        (["rules", "Policies"], "error: unexpected argument 'Policies'", "See 'policyc rules --help'."),
+        (["rules", "Policies"], "error: unknown rule 'Policies'", "See 'policyc rules --help'."),
+        (["rules", "timout-min"], "error: unknown rule 'timout-min'; did you mean 'timeout-min'?", "See 'policyc rules --help'."),
+        (["rules", "--docs", "Docs/rules", "timeout-min"], "error: unexpected argument 'timeout-min'", "See 'policyc rules --help'."),
+        (["rules", "--check"], "error: '--check' goes with '--docs DIR'", "See 'policyc rules --help'."),
         (["help", "nothing"], "error: unknown command 'nothing'", "See 'policyc --help'."),
     ])
     func usageErrors(arguments: [String], message: String, seeAlso: String) throws {

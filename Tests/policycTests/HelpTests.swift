@@ -8,7 +8,7 @@ import Testing
 /// an EXIT STATUS section, and `policyc help TYPO` answering as `policyc TYPO` does.
 @Suite struct HelpTests {
     /// The placeholders of SPEC and the usage lines, and no other spelling.
-    static let placeholders: Set<String> = ["FILE", "DIR", "GIT_REF", "NAME", "N", "LIST", "FORMAT", "DATE", "MS", "BYTES"]
+    static let placeholders: Set<String> = ["FILE", "DIR", "GIT_REF", "NAME", "N", "LIST", "FORMAT", "DATE", "MS", "BYTES", "DAYS"]
 
     static let commands: [String] = {
         guard let top = try? CLITests.policyc(["--help"]).out,

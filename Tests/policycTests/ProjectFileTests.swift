@@ -431,7 +431,7 @@ import Testing
         #expect(schema["$id"] as? String == "urn:policyc:schema:project:1")
         #expect(schema["additionalProperties"] as? Bool == false)
         let properties = try #require(schema["properties"] as? [String: Any])
-        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage", "kotlinPackageFolders", "guide", "waiverMaxDays", "limits", "baseline", "review", "verify"])
+        #expect(Set(properties.keys) == ["version", "policies", "out", "targets", "kotlinPackage", "kotlinPackageFolders", "guide", "waiverMaxDays", "limits", "baseline", "review", "verify", "rulesUrl"])
         #expect(schema["required"] as? [String] == ["version"])
         // `out`: one folder, or a folder a language.
         let out = try #require(properties["out"] as? [String: Any])

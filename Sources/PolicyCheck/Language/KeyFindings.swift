@@ -15,8 +15,9 @@ extension PolicyDecoder {
                 misplaced[ExactText(home.path.joined(separator: "/")), default: []].insert(ExactText(key))
                 misplacedDepths |= 1 << UInt64(min(home.path.count, 63))
             }
+            let fix = home.isAncestor ? nil : moveFix(entry, to: home.path)
             fail(.unknownKey, at: entry.keySpan,
-                 "key '\(key)' belongs in \(Self.describe(home.path)), not in \(owner)", help: help)
+                 "key '\(key)' belongs in \(Self.describe(home.path)), not in \(owner)", help: help, fix: fix)
             return nil
         }
         let keys = fields.map(\.key)
@@ -191,6 +192,45 @@ extension PolicyDecoder {
         }
         if let best { return (best, true) }
         return homes.first.map { ($0, false) }
+    }
+
+    /// A section written at the wrong level (`budget:` at the top level) moved into the one
+    /// mapping of the language that has it, its values and comments kept: safe, as nothing else
+    /// could be meant. None when that is not certain: the key has more than one home, the home is
+    /// not written as a block mapping, or already has the key.
+    mutating func moveFix(_ entry: Entry, to home: [String]) -> Fix? {
+        guard Self.homes[ExactText(entry.key)]?.count == 1, !home.contains("*"), !home.contains("-"),
+              let order = Self.fields(at: home)?.map(\.key) else { return nil }
+        let editor = editor()
+        guard let target = editor.node(at: home), case .mapping(let entries) = target.kind, !entries.isEmpty,
+              !entries.contains(where: { sameText($0.key, entry.key) }),
+              let edits = editor.moveEntry(entry, into: target, order: order) else { return nil }
+        return Fix(.safe, "move '\(excerpt(entry.key))' into \(Self.describe(home))", edits: edits)
+    }
+
+    /// The fields of the language's mapping at `path` (no profile or list item in it).
+    static func fields(at path: [String]) -> [Field]? {
+        var fields = Language.root
+        for key in path {
+            guard let field = fields.first(where: { $0.key == key }), case .object(let inner) = field.shape else { return nil }
+            fields = inner
+        }
+        return fields
+    }
+
+    /// Keys of `entries`, unknown in a mapping of `fields`, whose one home is a mapping below it not
+    /// decoded yet (`budget:` at the top level belongs in `retry`): recorded as misplaced before
+    /// the home is decoded, so that it does not also report them missing. Only a mapping of the
+    /// language's size is looked through (a hostile one has thousands of keys).
+    mutating func noteMisplacedBelow(_ entries: [Entry], fields: [Field]) {
+        guard entries.count <= 64 else { return }
+        for entry in entries where !fields.contains(where: { sameText($0.key, entry.key) }) {
+            guard let homes = Self.homes[ExactText(entry.key)], homes.count == 1, let home = homes.first,
+                  home.count > path.count, !home.contains("*"), !home.contains("-"),
+                  zip(home, path).allSatisfy({ sameText($0, $1) }) else { continue }
+            misplaced[ExactText(home.joined(separator: "/")), default: []].insert(ExactText(entry.key))
+            misplacedDepths |= 1 << UInt64(min(home.count, 63))
+        }
     }
 
     /// A mapping of the language in words: "the top level", "'retry'", "profile 'fast'", "a profile".

@@ -291,6 +291,7 @@ package struct PolicyDecoder {
         // Which fields were written, by index (the language's mappings have far fewer than 64).
         var written: UInt64 = 0
         var unwritten: [String]?
+        noteMisplacedBelow(entries, fields: fields)
         // By index, the entries and the fields: iterating either copies (and retains) every element
         // it passes, an entry's whole node with it.
         for j in entries.indices {

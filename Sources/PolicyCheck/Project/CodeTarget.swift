@@ -21,6 +21,22 @@ public enum CodeTarget: String, Sendable, Hashable, CaseIterable, Comparable {
     public static func < (a: CodeTarget, b: CodeTarget) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
+
+    /// The target someone who wrote `name` most likely meant: the usual short names (`ts`, `kt`,
+    /// `json`), a typo (`swfit`), or the start of one name (`type`); nil when none is near.
+    public static func suggestion(for name: String) -> CodeTarget? {
+        let lowered = name.lowercased()
+        if let alias = aliases[lowered] { return alias }
+        if let near = Suggest.nearest(name, in: allCases.map(\.rawValue)) { return CodeTarget(rawValue: near) }
+        let starting = allCases.filter { lowered.count >= 2 && $0.rawValue.hasPrefix(lowered) }
+        return starting.count == 1 ? starting[0] : nil
+    }
+
+    /// Names of the languages' files and tools.
+    static let aliases: [String: CodeTarget] = [
+        "ts": .typescript, "typescript": .typescript, "kt": .kotlin, "kts": .kotlin, "swift": .swift,
+        "json": .schema, "jsonschema": .schema, "json-schema": .schema, "schema.json": .schema,
+    ]
 }
 
 extension CodeTarget {
@@ -40,7 +56,7 @@ extension CodeTarget {
                 return .failure(ListProblem(message: "'--targets' needs a comma-separated list of targets (\(names.joined(separator: ", "))); '\(printable(list))' has an empty item"))
             }
             guard let target = CodeTarget(rawValue: name) else {
-                let hint = Suggest.nearest(name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                let hint = suggestion(for: name).map { "; did you mean '\($0.rawValue)'?" } ?? ""
                 return .failure(ListProblem(message: "unknown target '\(printable(name))' in '--targets'\(hint) (targets: \(names.joined(separator: ", ")))"))
             }
             guard !out.contains(target) else {

@@ -16,6 +16,7 @@ import PolicySource
 /// limits: {interactiveMaxRetries: 2}  # the guide's limits, tightened
 /// baseline: policyc-baseline.json   # findings accepted as they are (lint)
 /// review: {peakLoad: 20%}           # how much worse diff lets a simulated outage get
+/// rulesUrl: https://example.com/rules/  # where SARIF and the editor link each rule's page
 /// verify: {endpoint: "/v1/tickets"}  # which recorded requests verify checks (a path glob)
 /// ```
 ///
@@ -49,6 +50,11 @@ public struct ProjectConfig: Sendable, Hashable {
     public var baseline: Located<String>?
     /// How much worse `diff` lets a simulated outage's figures get (`review:`).
     public var review = ReviewThresholds()
+    /// Where the rule book's pages are (`rulesUrl`); nil: `RulePages.standard`.
+    public var rulesUrl: Located<RulePages>?
+
+    /// The rule book the reports link to.
+    public var rulePages: RulePages { rulesUrl?.value ?? .standard }
     /// `verify: {endpoint: GLOB}`: the path of the ticket requests in a recording (`verify`);
     /// nil: every POST whose JSON body has an `episodes` list.
     public var verifyEndpoint: Located<String>?
@@ -113,6 +119,8 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "Findings recorded by 'policyc lint --write-baseline FILE': lint reports them as notes. Relative to this file's folder."),
         Field("review", .object(ReviewThresholds.fields), required: false, title: "Review thresholds",
               help: "How much worse a figure of a simulated outage may get before 'policyc diff' fails a change as worse (--allow-worse accepts it)."),
+        Field("rulesUrl", .string, required: false, title: "Rule book address",
+              help: "Where each rule's page is, linked from SARIF (helpUri) and the editor: a folder URL that <rule>.md is appended to, or a URL with {rule} where the rule's id goes. Default: \(RulePages.defaultBase)."),
         Field("verify", .object([
             Field("endpoint", .string, required: false, title: "Ticket endpoint",
                   help: "A glob of the URL path of ticket requests in a recording ('*' within a segment, '**' across them), such as /v1/tickets. "
@@ -244,6 +252,7 @@ public struct ProjectConfig: Sendable, Hashable {
             }
         }
         if let review = root["review"] { config.review = ReviewThresholds.read(review) }
+        readRulesUrl(root, into: &config, decoder: &decoder)
         if let endpoint = root["verify"]?["endpoint"], case .string(let glob) = endpoint.value {
             if glob.isEmpty {
                 decoder.fail(.typeMismatch, at: endpoint.span, "'verify.endpoint' is empty; it must be a path glob such as /v1/tickets",
@@ -262,6 +271,18 @@ public struct ProjectConfig: Sendable, Hashable {
             }
         }
         return config
+    }
+
+    /// `rulesUrl`: an absolute http(s) address (see `RulePages.problem(with:)`).
+    static func readRulesUrl(_ root: Decoded, into config: inout ProjectConfig, decoder: inout PolicyDecoder) {
+        guard let url = root["rulesUrl"], case .string(let text) = url.value else { return }
+        guard let pages = RulePages(text) else {
+            decoder.fail(.typeMismatch, at: url.span,
+                         "'rulesUrl' is '\(excerpt(text))', which cannot be the rule book's address: \(RulePages.problem(with: text) ?? "")",
+                         help: "write an absolute http or https URL, such as \(RulePages.defaultBase), or leave 'rulesUrl' out for that default")
+            return
+        }
+        config.rulesUrl = Located(pages, url.span)
     }
 
     /// `guide` and `limits`: an edition this policyc knows, and limits that only tighten it.

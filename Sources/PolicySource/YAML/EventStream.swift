@@ -203,13 +203,18 @@ enum EventSource {
                 let advice = IndentationAdvice.tabFix(text, first: at.line)
                 return Diagnostic(span: Span(start: at, end: Mark(line: at.line, column: at.column + 1)), severity: .error,
                                   rule: RuleID.yamlSyntax,
-                                  message: "a tab indents this line; YAML indents with spaces only",
-                                  help: advice.map { "replace the tab with spaces: the line starts at column \($0.column), as its siblings" }
+                                  message: line.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\t" })
+                                      ? "a tab stands on this blank line; YAML indents with spaces only"
+                                      : "a tab indents this line; YAML indents with spaces only",
+                                  help: advice.map { $0.blank ? "delete the tab: the line holds nothing else"
+                                      : "replace the tab with spaces: the line starts at column \($0.column), as its siblings" }
                                       ?? "replace the tab with spaces, as many as the lines around it use",
                                   fix: advice?.fix)
             }
             // A key indented deeper than the line above reads as more of that line's value.
             if message.hasPrefix("mapping values are not allowed") { help = IndentationAdvice.deeperKeyHelp(text, at: at) }
+            // A key between two columns ends one mapping without starting another.
+            if message.hasPrefix("did not find expected key") { help = IndentationAdvice.betweenColumnsHelp(text, at: at) }
             if let context = parser.context {
                 let where_ = marks.mark(parser.context_mark)
                 message += " (\(String(cString: context)) at line \(where_.line), column \(where_.column))"

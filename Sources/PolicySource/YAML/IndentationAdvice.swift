@@ -73,8 +73,9 @@ enum IndentationAdvice {
 
     /// Spaces in place of the leading whitespace of every line that a tab indents, each at the
     /// column its siblings start at, when the result is well-formed YAML (else nil: the help
-    /// alone). `first` is the line libyaml stopped at; its column (1-based) comes back too.
-    static func tabFix(_ text: LineIndex, first: Int) -> (fix: Fix, column: Int)? {
+    /// alone). A line of nothing but blanks and a tab loses them. `first` is the line libyaml
+    /// stopped at; its column (1-based) comes back too, and whether it is such a blank line.
+    static func tabFix(_ text: LineIndex, first: Int) -> (fix: Fix, column: Int, blank: Bool)? {
         // From the end: the next content line no tab indents, for each line a tab indents (where
         // the block goes on), and how many there are.
         var next: [Int: Line] = [:]
@@ -96,9 +97,14 @@ enum IndentationAdvice {
         // the last content line, each with whether it is a list item's dash.
         var path: [(column: Int, dash: Bool)] = []
         var last: Line?
+        var blanks: [(n: Int, line: Line)] = []
         for n in 1...text.lineCount {
             var l = line(text, n)
-            guard l.isContent else { continue }
+            guard l.isContent else {
+                // Blanks and a tab, and nothing else: the blanks go.
+                if l.hasTab, l.body.lowerBound == text.range(ofLine: n)?.upperBound, blanks.count < maxTabLines { blanks.append((n, l)) }
+                continue
+            }
             if l.hasTab {
                 let column = column(for: l, after: last, path: path, next: next[n])
                 tabbed.append((n, l, column))
@@ -109,16 +115,26 @@ enum IndentationAdvice {
             if l.isDash { path.append((l.keyColumn, false)) }
             last = l
         }
-        guard let own = tabbed.first(where: { $0.n == first }) else { return nil }
-        let edits = tabbed.map {
-            TextEdit(Span(start: Mark(line: $0.n, column: 1), end: Mark(line: $0.n, column: $0.line.lead + 1)),
-                     String(repeating: " ", count: $0.column))
-        }
+        let blank = blanks.contains { $0.n == first }
+        let own = tabbed.first(where: { $0.n == first })
+        guard own != nil || blank else { return nil }
+        // In line order: the edits of a fix never overlap and are applied front to back.
+        let edits = (tabbed.map { ($0.n, $0.line.lead, $0.column) } + blanks.map { ($0.n, $0.line.lead, 0) })
+            .sorted { $0.0 < $1.0 }
+            .map { n, lead, column in
+                TextEdit(Span(start: Mark(line: n, column: 1), end: Mark(line: n, column: lead + 1)), String(repeating: " ", count: column))
+            }
         guard let fixed = applied(edits, to: text), EventSource.isWellFormed(fixed) else { return nil }
-        let description = tabbed.count == 1
-            ? "indent with \(own.column) \(own.column == 1 ? "space" : "spaces") instead of the tab"
-            : "indent the \(tabbed.count) lines a tab indents with spaces, each as its siblings"
-        return (Fix(.safe, description, edits: edits), own.column + 1)
+        let description: String
+        if let own, tabbed.count == 1, blanks.isEmpty {
+            description = "indent with \(own.column) \(own.column == 1 ? "space" : "spaces") instead of the tab"
+        } else if tabbed.isEmpty {
+            description = blanks.count == 1 ? "delete the tab of the blank line" : "delete the tabs of the \(blanks.count) blank lines"
+        } else {
+            description = "indent the \(tabbed.count) \(tabbed.count == 1 ? "line" : "lines") a tab indents with spaces, each as its siblings"
+                + (blanks.isEmpty ? "" : ", and clear \(Wording.count(blanks.count, "blank line"))")
+        }
+        return (Fix(.safe, description, edits: edits), (own?.column ?? 0) + 1, blank)
     }
 
     /// Where a tab-indented line starts, from the line above (`last`), the path to it, and the
@@ -193,5 +209,33 @@ enum IndentationAdvice {
         }
         return "start '\(name)' at column \(aboveColumn), as '\(aboveKey)' on line \(above.n): "
             + "at column \(column) it reads as more of the value of '\(aboveKey)'"
+    }
+
+    // MARK: a key between two columns
+
+    /// For libyaml's "did not find expected key" at a key that starts between the columns of two
+    /// mappings it could belong to: both columns, each with a key that starts there.
+    static func betweenColumnsHelp(_ text: LineIndex, at: Mark) -> String? {
+        guard at.line >= 2, at.line <= text.lineCount else { return nil }
+        let here = line(text, at.line)
+        guard here.isContent, !here.hasTab, !here.isDash, here.lead + 1 == at.column, let name = keyText(text, here) else { return nil }
+        // The columns the lines above leave open (a key's, a list item's dash and its key), the
+        // outermost first, each with the line that opened it.
+        var path: [(column: Int, n: Int, line: Line)] = []
+        for n in 1..<at.line {
+            let l = line(text, n)
+            guard l.isContent, !l.hasTab else { continue }
+            while let top = path.last, top.column >= l.lead { path.removeLast() }
+            path.append((l.lead, n, l))
+            if l.isDash { path.append((l.keyColumn, n, l)) }
+        }
+        guard let lower = path.last(where: { $0.column < here.lead }), let higher = path.first(where: { $0.column > here.lead }) else {
+            return nil
+        }
+        func described(_ open: (column: Int, n: Int, line: Line)) -> String {
+            "column \(open.column + 1) (as '\(keyText(text, open.line) ?? "-")', line \(open.n))"
+        }
+        return "'\(name)' starts at column \(here.lead + 1), between two mappings: start it at \(described(higher)) "
+            + "to stay in the mapping above it, or at \(described(lower)) for the mapping around that one"
     }
 }

@@ -107,6 +107,9 @@ private struct EventReader {
     /// of aliases gets one clear finding, not thousands.
     var unsupported: [String: (index: Int, more: Int)] = [:]
     var documents = 0
+    /// Past the start of a second document: its events are read only so that a syntax error
+    /// in it is still found (the parser's, at the end of its chunk), never kept.
+    var pastFirstDocument = false
     var suppressed = 0
     /// The event being handled, by its index in its chunk.
     var eventIndex = 0
@@ -173,6 +176,7 @@ private struct EventReader {
     enum Step { case goOn, goOnPastNext, done, abort }
 
     mutating func handle(_ event: RawEvent, in chunk: borrowing EventChunk) -> Step {
+        if pastFirstDocument { return event.kind == .streamEnd ? .done : .goOn }
         switch event.kind {
         case .streamStart, .documentEnd, .other:
             return .goOn
@@ -183,7 +187,7 @@ private struct EventReader {
             if documents > 1 {
                 report(.yamlUnsupported, at: event.span.start,
                        "a policy file holds one YAML document; a second one starts here")
-                return .done
+                pastFirstDocument = true
             }
             return .goOn
         case .alias:

@@ -2,7 +2,7 @@ import PolicyKit
 
 /// Every command, in the order `policyc --help` lists them.
 let commands: [CommandSpec] = [
-    Lint.spec, Fmt.spec, Generate.spec, Schema.spec, Diff.spec, Explain.spec, Show.spec, Rules.spec, Init.spec, Simulate.spec, Verify.spec, Lsp.spec,
+    Lint.spec, Fmt.spec, Generate.spec, Schema.spec, Diff.spec, Explain.spec, Show.spec, Rules.spec, Waivers.spec, Init.spec, Simulate.spec, Verify.spec, Lsp.spec,
 ]
 
 extension CommandLine {

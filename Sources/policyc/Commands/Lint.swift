@@ -78,7 +78,7 @@ enum Lint {
         let run = Workspace.check(gathered.paths, scenarios: true, options: project.options)
         let readErrors = gathered.errors + run.readErrors
         let notices = notices(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
-        writeReport(format, run.files, notices: notices, options: reportOptions(format, strict: strict), to: 1)
+        writeReport(format, run.files, notices: notices, options: reportOptions(format, strict: strict, project: project), to: 1)
         reportInputProblems(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
         let summary = ReportSummary(run.files, notices: notices)
         run.keepUntilExit()
@@ -126,9 +126,11 @@ enum Lint {
         }
     }
 
-    /// Colour only on a terminal (the one the report goes to), repository paths for GitHub.
-    static func reportOptions(_ format: ReportFormat, strict: Bool, fd: Int32 = 1) -> ReportOptions {
-        var options = ReportOptions(color: format == .text && Output.useColor(fd: fd), strict: strict)
+    /// Colour only on a terminal (the one the report goes to), repository paths for GitHub, the
+    /// project's rule book for SARIF's links.
+    static func reportOptions(_ format: ReportFormat, strict: Bool, project: Project, fd: Int32 = 1) -> ReportOptions {
+        var options = ReportOptions(color: format == .text && Output.useColor(fd: fd), strict: strict,
+                                    rulePages: project.config.rulePages)
         if format == .github { options.repository = Repository.location() }
         return options
     }
@@ -139,7 +141,8 @@ enum Lint {
             Output.err("error: \(error.message)\n")
         }
         for folder in empty {
-            Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n")
+            Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n"
+                       + "  help: 'policyc init \(Generate.shellQuoted(folder))' writes a first policy there\n")
         }
         for link in skipped {
             Output.err("warning: \(link.message)\n")

@@ -48,10 +48,10 @@ enum LintFix {
             // The fixed text is the output; the report goes beside it, to stderr.
             Output.out(String(decoding: only.outcome.bytes, as: UTF8.self))
             Output.err(report)
-            Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, fd: 2), to: 2)
+            Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, project: project, fd: 2), to: 2)
         } else {
             Output.err(report)
-            Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict), to: 1)
+            Lint.writeReport(format, files, notices: notices, options: Lint.reportOptions(format, strict: strict, project: project), to: 1)
         }
 
         Lint.reportInputProblems(readErrors: readErrors, empty: gathered.empty, skipped: gathered.skipped)
