@@ -142,7 +142,7 @@ enum Lint {
         }
         for folder in empty {
             Output.err("warning: no *.yaml or *.yml file under '\(printable(folder))'\n"
-                       + "  help: 'policyc init \(Generate.shellQuoted(folder))' writes a first policy there\n")
+                       + "  help: 'policyc init \(Shell.quoted(folder))' writes a first policy there\n")
         }
         for link in skipped {
             Output.err("warning: \(link.message)\n")

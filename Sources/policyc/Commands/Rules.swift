@@ -85,7 +85,7 @@ enum Rules {
                 Output.err(OutputPlan.upToDate(plan, folder: folder))
                 return 0
             }
-            let update = "policyc rules --docs " + Generate.shellQuoted(folder)
+            let update = "policyc rules --docs " + Shell.quoted(folder)
             Output.err(OutputPlan.outOfDate(plan, update: update))
             return 1
         case .success(let plan):
