@@ -218,3 +218,17 @@ import Testing
         #expect(String(decoding: once, as: UTF8.self).contains("\r\n") == crlf)
     }
 }
+
+extension FormatterTests {
+    /// A quoted value over lines in a flow list is written on one line, escaped so that YAML reads
+    /// the same characters (line breaks, NEL and LS among them).
+    @Test func doubleQuotedTextReadsTheSame() throws {
+        let text = "a \"b\" \\ c\n\td\u{85}e\u{2028}f\u{FEFF}g\u{7}h é 🎬"
+        let quoted = Quoting.doubleQuoted(text)
+        let loaded = Loader.loadWhole(Array("k: \(quoted)\n".utf8))
+        let entries = try #require({ if case .mapping(let e)? = loaded.root?.kind { return e } else { return nil } }())
+        guard case .scalar(let value, .doubleQuoted) = entries.first?.value.kind else { Issue.record("\(quoted)"); return }
+        #expect(Array(value.unicodeScalars) == Array(text.unicodeScalars))
+        #expect(!quoted.unicodeScalars.contains { $0.value == 0x85 || $0.value == 0x2028 || $0 == "\n" })
+    }
+}
