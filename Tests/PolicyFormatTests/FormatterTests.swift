@@ -150,6 +150,9 @@ import Testing
         #expect(format("\n\n") == "")
         #expect(format("# only a comment   \n\n\n# another") == "# only a comment\n\n# another\n")
         #expect(format("---\n") == "---\n")
+        #expect(format("---\n# only a comment\n...\n") == "---\n# only a comment\n...\n")
+        // A block scalar at the end without a line break has none in its text: kept so.
+        #expect(format("policy: p\ndescription: |\n    text") == "policy: p\ndescription: |\n  text")
     }
 
     @Test func syntaxErrorsAndRefusedYAMLAreRefusedWithAPosition() throws {
