@@ -234,4 +234,65 @@ extension FormatterTests {
         #expect(Array(value.unicodeScalars) == Array(text.unicodeScalars))
         #expect(!quoted.unicodeScalars.contains { $0.value == 0x85 || $0.value == 0x2028 || $0 == "\n" })
     }
+
+    /// Comments on every kind of line: each stays with the entry, item or collection it stands
+    /// by, at its indentation; one after a nested block, indented into it, stays at its end.
+    @Test func commentsEverywhereStayWithWhatTheyStandBy() {
+        let input = """
+            # head
+            version: 1 # v
+            # before policy
+            policy: p
+
+            retry: # retry section
+              # before neverRetry
+              neverRetry: # list
+              # item one
+              - status: 503 # s
+                # inside item, before code
+                code: not_ready
+                # end of item one
+              # item two
+              - code: x
+                status: 500
+              # end of list (col 3)
+                # deep after list?
+              profiles:
+                a:
+                  kind: interactive
+                  # end of a
+                # end of profiles
+              # end of retry
+            # end of file
+
+            """
+        #expect(format(input) == """
+            # head
+            version: 1                  # v
+            # before policy
+            policy: p
+
+            retry:                      # retry section
+              # end of list (col 3)
+              # deep after list?
+              profiles:
+                a:
+                  kind: interactive
+                  # end of a
+                # end of profiles
+              # before neverRetry
+              neverRetry:               # list
+                # item one
+                - status: 503           # s
+                  # inside item, before code
+                  code: not_ready
+                  # end of item one
+                # item two
+                - status: 500
+                  code: x
+              # end of retry
+            # end of file
+
+            """)
+    }
 }
