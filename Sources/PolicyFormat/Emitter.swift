@@ -88,9 +88,12 @@ struct Emitter {
     /// A key as written, or without its quotes where the language reads it (`known`) and no
     /// reader would take it for something else.
     func key(_ entry: Entry, known: Bool, inFlow: Bool) -> String {
-        let c = tree.source.character(at: entry.keySpan.start)
-        if c == "\"" || c == "'", known && Quoting.canBePlain(entry.key, inFlow: inFlow) { return entry.key }
-        return tree.source.text(from: entry.keySpan.start, to: entry.keySpan.end)
+        let span = entry.keySpan
+        let quoted = tree.source.character(at: span.start).map { $0 == "\"" || $0 == "'" } ?? false
+        if quoted, known && Quoting.canBePlain(entry.key, inFlow: inFlow) { return entry.key }
+        if span.start.line == span.end.line { return tree.source.text(from: span.start, to: span.end) }
+        // A key over lines (in a flow mapping) on one line: plain folded, or quoted.
+        return !quoted && !entry.key.contains("\n") ? entry.key : Quoting.doubleQuoted(entry.key)
     }
 
     /// The language's keys in its order, each with its shape, then the others as they stood (no shape).

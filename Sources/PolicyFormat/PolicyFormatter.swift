@@ -37,14 +37,18 @@ public enum PolicyFormatter {
             return .refused(Refusal(line: first.span.start.line, column: first.span.start.column,
                                     message: "\(first.message) [\(first.rule)]; nothing written"))
         }
-        let lines = layout(content, root: loaded.root, shape: shape)
-        let text = Layout.render(lines, lineBreak: LineIndex(content).firstLineBreak)
-        let out = (hasBOM ? bom : []) + Array(text.utf8)
-        if let problem = SameMeaning.problem(before: loaded.root, after: out) {
-            return .refused(Refusal(line: problem.line, column: problem.column,
-                                    message: "formatting would change what this file means here, so it is left as it is (please report it)"))
+        let source = LineIndex(content)
+        let text = Layout.render(layout(content, root: loaded.root, shape: shape), lineBreak: source.firstLineBreak)
+        var out = (hasBOM ? bom : []) + Array(text.utf8)
+        guard let problem = SameMeaning.problem(before: loaded.root, after: out) else { return .formatted(out) }
+        // A block scalar that ends the file without a line break has none in its text: the
+        // file keeps ending without one.
+        if !source.endsWithLineBreak, out.last == 0x0A || out.last == 0x0D {
+            out.removeLast(source.firstLineBreak.utf8.count)
+            if SameMeaning.problem(before: loaded.root, after: out) == nil { return .formatted(out) }
         }
-        return .formatted(out)
+        return .refused(Refusal(line: problem.line, column: problem.column,
+                                message: "formatting would change what this file means here, so it is left as it is (please report it)"))
     }
 
     /// `fixed`, the text of `original` after `lint --fix`, formatted when `original` was: fixes

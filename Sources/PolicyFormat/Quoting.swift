@@ -48,26 +48,19 @@ enum Quoting {
         return body.unicodeScalars.allSatisfy { "0123456789_.:+-eoxbabcdeftz ".unicodeScalars.contains($0) }
     }
 
-    /// `text` in double quotes, every character that needs it escaped (a multi-line quoted value
-    /// in a flow collection, which is written on one line).
+    /// `text` in double quotes (a multi-line quoted value in a flow collection, which is written
+    /// on one line): JSON's string literal, which YAML reads alike, with the characters YAML reads
+    /// otherwise (NEL, the C1 controls, a BOM, U+FFFE and U+FFFF) escaped too.
     static func doubleQuoted(_ text: String) -> String {
-        var out = "\""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if isPlainCharacter(c) {
-                    out.unicodeScalars.append(c)
-                } else {
-                    let hex = String(c.value, radix: 16, uppercase: true)
-                    out += c.value <= 0xFFFF ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                        : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-                }
+        var out = ""
+        for c in JSON.quote(text).unicodeScalars {
+            if c.value < 0x80 || isPlainCharacter(c) {
+                out.unicodeScalars.append(c)
+            } else {
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             }
         }
-        return out + "\""
+        return out
     }
 }

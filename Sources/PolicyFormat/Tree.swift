@@ -64,9 +64,14 @@ struct Tree {
             if style == .plain && text.isEmpty { return anchor.line }
             if style == .literal || style == .folded { return blockScalarEnd(value) }
             return max(value.span.end.line, anchor.line)
-        case .mapping, .sequence:
-            guard isBlock(value), let last = items(of: value).last else { return max(value.span.end.line, anchor.line) }
-            return contentEnd(last.value, anchor: last.anchor)
+        case .mapping(let entries):
+            guard isBlock(value), let last = entries.last else { return max(value.span.end.line, anchor.line) }
+            return contentEnd(last.value, anchor: last.keySpan.start)
+        case .sequence(let values):
+            // The last item alone (not `items(of:)`, which finds every item's end: in nested
+            // lists that doubles the work at each level).
+            guard isBlock(value), let last = values.last else { return max(value.span.end.line, anchor.line) }
+            return contentEnd(last, anchor: last.span.start)
         case .reported:
             return value.span.end.line
         }

@@ -150,6 +150,9 @@ import Testing
         #expect(format("\n\n") == "")
         #expect(format("# only a comment   \n\n\n# another") == "# only a comment\n\n# another\n")
         #expect(format("---\n") == "---\n")
+        #expect(format("---\n# only a comment\n...\n") == "---\n# only a comment\n...\n")
+        // A block scalar at the end without a line break has none in its text: kept so.
+        #expect(format("policy: p\ndescription: |\n    text") == "policy: p\ndescription: |\n  text")
     }
 
     @Test func syntaxErrorsAndRefusedYAMLAreRefusedWithAPosition() throws {
@@ -216,5 +219,80 @@ import Testing
         #expect(MeaningTests.meaning(once) == MeaningTests.meaning(bytes))
         let crlf = text.contains("\r\n")
         #expect(String(decoding: once, as: UTF8.self).contains("\r\n") == crlf)
+    }
+}
+
+extension FormatterTests {
+    /// A quoted value over lines in a flow list is written on one line, escaped so that YAML reads
+    /// the same characters (line breaks, NEL and LS among them).
+    @Test func doubleQuotedTextReadsTheSame() throws {
+        let text = "a \"b\" \\ c\n\td\u{85}e\u{2028}f\u{FEFF}g\u{7}h é 🎬"
+        let quoted = Quoting.doubleQuoted(text)
+        let loaded = Loader.loadWhole(Array("k: \(quoted)\n".utf8))
+        let entries = try #require({ if case .mapping(let e)? = loaded.root?.kind { return e } else { return nil } }())
+        guard case .scalar(let value, .doubleQuoted) = entries.first?.value.kind else { Issue.record("\(quoted)"); return }
+        #expect(Array(value.unicodeScalars) == Array(text.unicodeScalars))
+        #expect(!quoted.unicodeScalars.contains { $0.value == 0x85 || $0.value == 0x2028 || $0 == "\n" })
+    }
+
+    /// Comments on every kind of line: each stays with the entry, item or collection it stands
+    /// by, at its indentation; one after a nested block, indented into it, stays at its end.
+    @Test func commentsEverywhereStayWithWhatTheyStandBy() {
+        let input = """
+            # head
+            version: 1 # v
+            # before policy
+            policy: p
+
+            retry: # retry section
+              # before neverRetry
+              neverRetry: # list
+              # item one
+              - status: 503 # s
+                # inside item, before code
+                code: not_ready
+                # end of item one
+              # item two
+              - code: x
+                status: 500
+              # end of list (col 3)
+                # deep after list?
+              profiles:
+                a:
+                  kind: interactive
+                  # end of a
+                # end of profiles
+              # end of retry
+            # end of file
+
+            """
+        #expect(format(input) == """
+            # head
+            version: 1                  # v
+            # before policy
+            policy: p
+
+            retry:                      # retry section
+              # end of list (col 3)
+              # deep after list?
+              profiles:
+                a:
+                  kind: interactive
+                  # end of a
+                # end of profiles
+              # before neverRetry
+              neverRetry:               # list
+                # item one
+                - status: 503           # s
+                  # inside item, before code
+                  code: not_ready
+                  # end of item one
+                # item two
+                - status: 500
+                  code: x
+              # end of retry
+            # end of file
+
+            """)
     }
 }

@@ -132,6 +132,22 @@ package enum HostilePipeline {
         return problems
     }
 
+    /// `policyc fmt` on `bytes` (checked as `file`): formatted once, the text formats to itself,
+    /// and it means the same (its findings' rules and its generated code; under the cap of
+    /// findings, which keeps the first ones in the order of the text).
+    package static func formatViolations(_ bytes: [UInt8], _ file: CheckedFile) -> [String] {
+        guard case .formatted(let once) = PolicyFormatter.format(bytes) else { return [] }
+        var problems: [String] = []
+        if PolicyFormatter.format(once) != .formatted(once) { problems.append("fmt gives another text when run again") }
+        let again = Checker.check(once, path: path)
+        if file.diagnostics.count < Loader.maxFindings, again.diagnostics.map(\.rule.rawValue).sorted() != file.diagnostics.map(\.rule.rawValue).sorted() {
+            problems.append("fmt changed the findings")
+        }
+        let code = { (f: CheckedFile) in f.policy.map { Generator.files(for: [$0]).map(\.contents) } ?? [] }
+        if code(again) != code(file) { problems.append("fmt changed the generated code") }
+        return problems
+    }
+
     /// What is wrong with the run on `bytes`; empty when every invariant holds.
     /// `thorough` makes every product for every input (the tests); else one input in eight.
     package static func violations(_ bytes: [UInt8], thorough: Bool = true) -> [String] {
@@ -187,6 +203,8 @@ package enum HostilePipeline {
                 problems.append("the policy's description \(String(describing: policy.description)) is not what the file said (\(described.debugDescription))")
             }
         }
+
+        if depth == .full { problems += formatViolations(bytes, file) }
 
         // Deterministic: a second run makes the same bytes.
         let second = products(bytes, depth: .again)

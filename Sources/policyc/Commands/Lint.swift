@@ -35,7 +35,8 @@ enum Lint {
             FIXES:
               Safe fixes are certain (8 sec -> 8s, yes -> true, "503" -> 503); unsafe ones are a
               choice (a bare number's unit, the nearest value a limit allows, a canonical section).
-              A fix changes only the text it corrects. Files are replaced whole (temporary file,
+              A fix changes only the text it corrects; a file formatted as 'policyc fmt' writes
+              it stays formatted. Files are replaced whole (temporary file,
               then rename), only when they change, keeping their mode; nothing is written when an
               input cannot be read. What was fixed goes to stderr; the report (stdout) is of the
               findings that remain. With - (standard input) and --fix, the fixed text goes to
