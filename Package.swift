@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "PolicyFormat", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
         .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace", "PolicyFormat"]),
-        .target(name: "PolicySystem", dependencies: ["PolicyEditor"]),
+        .target(name: "PolicySystem", dependencies: ["PolicyEditor", "PolicyTraffic"]),
         .target(name: "PolicyTraffic", dependencies: ["PolicyReport"]),
         .target(name: "PolicyKit", dependencies: ["PolicySystem", "PolicyTraffic"]),
         // The thin command line: arguments, file I/O, reporters, exit codes.

@@ -95,14 +95,14 @@ private struct YAMLWriter {
                 lines.append((key, nil))
                 mapping(entry.value, shape: shape?.valueShape(entry.key), indent: indent + 2, into: &lines)
             case .sequence(let items) where !items.isEmpty:
-                if let flow = Self.flow(items) {
+                if let flow = Self.flow(items, shape: shape?.valueShape(entry.key)?.itemShape) {
                     lines.append((key + " " + flow, origin(entry.keySpan)))
                 } else {
                     lines.append((key, origin(entry.keySpan)))
                     sequence(items, shape: shape?.valueShape(entry.key)?.itemShape, indent: indent + 2, into: &lines)
                 }
             default:
-                let value = Self.scalar(entry.value)
+                let value = Self.scalar(entry.value, shape: shape?.valueShape(entry.key))
                 lines.append((value.isEmpty ? key : key + " " + value, origin(entry.value.span)))
             }
         }
@@ -118,10 +118,10 @@ private struct YAMLWriter {
                 for (n, line) in inner.enumerated() {
                     lines.append((n == 0 ? pad + "- " + line.text.dropFirst(indent + 2) : line.text, nil))
                 }
-            } else if case .sequence(let inner) = item.kind, let flow = Self.flow(inner) {
+            } else if case .sequence(let inner) = item.kind, let flow = Self.flow(inner, shape: shape?.itemShape) {
                 lines.append((pad + "- " + flow, nil))
             } else {
-                lines.append((pad + "- " + Self.scalar(item), nil))
+                lines.append((pad + "- " + Self.scalar(item, shape: shape), nil))
             }
         }
     }
@@ -133,10 +133,10 @@ private struct YAMLWriter {
     }
 
     /// A list of plain words as `[a, b]`; nil when an item needs more than that.
-    static func flow(_ items: [Node]) -> String? {
+    static func flow(_ items: [Node], shape: Shape?) -> String? {
         var words: [String] = []
         for item in items {
-            guard case .scalar(let text, .plain) = item.kind, !text.isEmpty,
+            guard case .scalar(let text, let style) = item.kind, !text.isEmpty, Self.plain(text, style, shape),
                   text.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.%/".unicodeScalars.contains($0) })
             else { return nil }
             words.append(text)
@@ -144,17 +144,22 @@ private struct YAMLWriter {
         return "[" + words.joined(separator: ", ") + "]"
     }
 
-    /// A scalar as written when it was plain and stays one line, else double-quoted (YAML's
-    /// double quotes take JSON's escapes).
-    static func scalar(_ node: Node) -> String {
+    /// A scalar as written when it was plain (or its quotes say nothing, as `fmt` finds) and stays
+    /// one line, else double-quoted (YAML's double quotes take JSON's escapes).
+    static func scalar(_ node: Node, shape: Shape?) -> String {
         switch node.kind {
         case .scalar(let text, let style):
-            if style.isPlain, !text.contains("\n") { return text }
+            if plain(text, style, shape), !text.contains("\n") { return text }
             return JSON.quote(text)
         case .mapping: return "{}"
         case .sequence: return "[]"
         case .reported: return ""
         }
+    }
+
+    /// Plain as written, or quoted where the quotes change nothing (`Quoting`).
+    static func plain(_ text: String, _ style: ScalarStyle, _ shape: Shape?) -> Bool {
+        style.isPlain || (Quoting.textOnly(shape) && Quoting.canBePlain(text, inFlow: false))
     }
 
     static func key(_ key: String) -> String {

@@ -87,3 +87,26 @@ private func succeeded<F>(_ result: Result<Void, F>) -> Bool {
         #expect((try? Project.locate(config: "x/policyc.yaml").get()) == "x/policyc.yaml")
     }
 }
+
+@Suite struct RecordingTests {
+    @Test func sizesTakeAUnit() {
+        #expect(Recordings.size("512M") == 512 << 20)
+        #expect(Recordings.size("2g") == 2 << 30)
+        #expect(Recordings.size("1000") == 1000)
+        #expect(Recordings.size("0") == nil)
+        #expect(Recordings.size("lots") == nil)
+    }
+
+    @Test func aLargeRecordingIsRefusedWithInputLimit() {
+        withFolder { folder in
+            let path = folder + "/big.har"
+            #expect(succeeded(OutputFolder.writeNew(path, [UInt8](repeating: 0x20, count: 2000))))
+            guard case .failure(let error) = Recordings.read(path, maxSize: 1000) else {
+                Issue.record("a recording over the limit was read")
+                return
+            }
+            #expect(error.rule == "input-limit")
+            #expect((try? Recordings.read(path, maxSize: 4000).get())?.count == 2000)
+        }
+    }
+}

@@ -39,6 +39,22 @@ import Testing
         #expect(again.status == 0 && again.out.isEmpty, "\(again)")
     }
 
+    /// The meaning stays: what `show` prints (yaml and json) is the same before and after, the
+    /// quotes `fmt` drops included.
+    @Test func showPrintsTheSameBeforeAndAfter() throws {
+        let dir = try CLITests.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let quoted = Self.messy.replacingOccurrences(of: "viewerRef: per-viewer-device", with: "viewerRef: \"per-viewer-device\"")
+        try CLITests.write(quoted, to: "Policies/messy.yaml", in: dir)
+        let yaml = try CLITests.policyc(["show"], in: dir)
+        let json = try CLITests.policyc(["show", "--format", "json"], in: dir)
+        #expect(yaml.status == 0 && json.status == 0, "\(yaml)")
+        #expect(try CLITests.policyc(["fmt"], in: dir).status == 0)
+        #expect(try Self.read("Policies/messy.yaml", in: dir) != quoted)
+        #expect(try CLITests.policyc(["show"], in: dir).out == yaml.out)
+        #expect(try CLITests.policyc(["show", "--format", "json"], in: dir).out == json.out)
+    }
+
     @Test func checkNamesTheFilesThatWouldChangeAndWritesNothing() throws {
         let dir = try CLITests.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -50,7 +50,7 @@ enum Verify {
         guard let tolerance = Int(args.value("--tolerance") ?? "50"), tolerance >= 0, tolerance <= 60_000 else {
             return CommandLine.usageError("--tolerance is '\(printable(args.value("--tolerance") ?? ""))'; give milliseconds from 0 to 60000", command: spec)
         }
-        guard let maxSize = size(args.value("--max-size") ?? "512M") else {
+        guard let maxSize = Recordings.size(args.value("--max-size") ?? "512M") else {
             return CommandLine.usageError("--max-size is '\(printable(args.value("--max-size") ?? ""))'; give bytes, such as 2000000000 or 2G", command: spec)
         }
         guard let project = Project.load(args) else { return 2 }
@@ -62,7 +62,7 @@ enum Verify {
                                      endpoint: project.config.verifyEndpoint?.value)
         var run = TrafficRun(files: args.positionals, findings: [], summaries: [], errors: [], policy: policyName)
         for file in args.positionals {
-            switch read(file, maxSize: maxSize).flatMap({ Traffic.read($0, file: file, options: options) }) {
+            switch Recordings.read(file, maxSize: maxSize).flatMap({ Traffic.read($0, file: file, options: options) }) {
             case .failure(let error): run.errors.append((file, error))
             case .success(let recording):
                 if recording.clients.isEmpty {
@@ -106,38 +106,5 @@ enum Verify {
             return nil
         }
         return (policy, file.path)
-    }
-
-    /// The recording's bytes, gunzipped when they are gzip; over `maxSize`, `input-limit`.
-    static func read(_ path: String, maxSize: Int) -> Result<[UInt8], HARError> {
-        func failure(_ message: String) -> Result<[UInt8], HARError> {
-            .failure(HARError(message: message, offset: 0, line: 1, column: 1))
-        }
-        func tooLarge(_ size: Int, _ what: String) -> Result<[UInt8], HARError> {
-            .failure(HARError(message: "the recording is \(what)\(Wording.thousands(size)) bytes, over the limit of \(Wording.thousands(maxSize)); give --max-size to read it",
-                              offset: 0, line: 1, column: 1, rule: "input-limit"))
-        }
-        var info = stat()
-        if stat(path, &info) == 0, Int(info.st_size) > maxSize { return tooLarge(Int(info.st_size), "") }
-        let bytes: [UInt8]
-        switch Files.read(path, limit: maxSize) {
-        case .failure(let error): return failure(error.message)
-        case .success(let read): bytes = read
-        }
-        if bytes.count > maxSize { return tooLarge(bytes.count, "over ") }
-        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return .success(bytes) }
-        switch Subprocess.run("gzip", ["-dc", "--", path], limit: maxSize + 1) {
-        case .failure(let error): return failure("cannot decompress the gzip recording: \(error.message)")
-        case .success(let plain):
-            return plain.count > maxSize ? tooLarge(plain.count, "over ") : .success(plain)
-        }
-    }
-
-    /// `2000000000`, `512M`, `2G` → bytes.
-    static func size(_ text: String) -> Int? {
-        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        let (digits, unit) = text.last.flatMap { units[Character($0.uppercased())] }.map { (text.dropLast(), $0) } ?? (Substring(text), 1)
-        guard let n = Int(digits), n > 0, n <= Int.max / unit / 2 else { return nil }
-        return n * unit
     }
 }
