@@ -18,6 +18,18 @@ extension Project {
         load(config: args.value(option.name), today: args.value(todayOption.name), lookInWorkingFolder: lookInWorkingFolder, text: text)
     }
 
+    /// The project and the policy files its PATHs name (else its own), for a command that reads
+    /// files only (standard input is lint's); nil once why not was said: the exit status is 2.
+    static func loadWithPolicies(_ args: ParsedArguments, command spec: CommandSpec) -> (project: Project, paths: [String])? {
+        if args.positionals.contains("-") {
+            _ = CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
+            return nil
+        }
+        guard let project = load(args),
+              let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return nil }
+        return (project, paths)
+    }
+
     /// `--baseline FILE`, else the project file's baseline, read into `options`.
     mutating func readBaseline(_ args: ParsedArguments) -> Bool {
         readBaseline(given: args.value("--baseline"))

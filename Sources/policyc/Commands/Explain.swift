@@ -41,11 +41,7 @@ enum Explain {
         run: run)
 
     static func run(_ args: ParsedArguments) -> Int32 {
-        if args.positionals.contains("-") {
-            return CommandLine.usageError("standard input ('-') is accepted by 'lint' only", command: spec)
-        }
-        guard let project = Project.load(args),
-              let paths = Workspace.inputsOrReport(args.positionals, project: project, allowStdin: false) else { return 2 }
+        guard let (project, paths) = Project.loadWithPolicies(args, command: spec) else { return 2 }
         let run = Workspace.check(paths, options: project.options)
         var explanation = Explanation(files: run.files)
         let format = args.value("--format") ?? "text"
