@@ -390,6 +390,19 @@ import Testing
         #expect(Self.files(dir, under: "ios/Other") == ["PlaybackPolicy.swift"])
     }
 
+    /// A profile named `default` is a Swift and Kotlin keyword, not a TypeScript one: refused
+    /// only where Swift or Kotlin is generated, whether the project file or `--targets` says so.
+    @Test func keywordsAreThoseOfTheTargetsGenerated() throws {
+        let named = CLITests.canonical.replacingOccurrences(of: "    interactive:\n", with: "    default:\n")
+        let dir = try Self.project(nil, policies: ["Policies/playback.yaml": named])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let all = try CLITests.policyc(["generate"], in: dir)
+        #expect(all.status == 1 && all.err.contains("[bad-name]"), "\(all)")
+        let typescript = try CLITests.policyc(["generate", "--targets", "typescript"], in: dir)
+        #expect(typescript.status == 0, "\(typescript)")
+        #expect(Self.files(dir, under: "Generated") == ["TypeScript/PlaybackPolicy.ts", "TypeScript/index.ts"])
+    }
+
     @Test func staleFilesBelowATargetsFolderGoAndTheFoldersTheyLeaveEmpty() throws {
         let dir = try Self.project(nil)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -70,12 +70,15 @@ enum Generate {
         let swiftOutput = args.value("--swift-output")
         // A build-tool plugin runs in a folder of the build system's choice: it names the
         // package's project file itself when there is one.
-        guard let project = Project.load(args, lookInWorkingFolder: swiftOutput == nil) else { return 2 }
+        guard var project = Project.load(args, lookInWorkingFolder: swiftOutput == nil) else { return 2 }
         var settings: Settings
         switch self.settings(args, project: project) {
         case .failure(let message): return CommandLine.usageError(message.message, command: spec)
         case .success(let s): settings = s
         }
+        // Names are checked against the keywords of the languages this run writes (`--targets`
+        // too): a TypeScript-only run may name a profile `default`.
+        project.options.targets = Set(swiftOutput == nil ? settings.targets : [.swift])
         let paths: [String], policies: [Policy]
         switch checkedPolicies(args, project: project) {
         case .failure(let status): return status.code
