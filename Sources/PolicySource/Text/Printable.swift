@@ -36,12 +36,12 @@ public func appendPrintable(_ scalar: Unicode.Scalar, to out: inout String) {
     }
 }
 
-/// `U+212A KELVIN SIGN`: a character by its code and its Unicode name (`scalarNames`; just its
-/// code for the others), for a message that must tell it from the character it looks like.
+/// `U+212A KELVIN SIGN`: a character by its code and its Unicode name (or just its code, for one
+/// without a name), for a message that must tell it from the character it looks like.
 public func describeScalar(_ scalar: Unicode.Scalar) -> String {
     let hex = String(scalar.value, radix: 16, uppercase: true)
     let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    guard let name = scalarNames[scalar.value] else { return code }
+    guard let name = scalar.properties.name ?? scalar.properties.nameAlias else { return code }
     return code + " " + name
 }
 
