@@ -6,13 +6,13 @@ recorded through mitmproxy, and verify's verdict on each.
 
 The server (127.0.0.1) answers as the guide describes Wandura under load: 503 with Retry-After,
 per-item 429 for a paused prefetch, 503 with an item's retry_after, 404 not_ready past the last
-episode, and tickets with expires_at. The good client follows the guide (callWithRetries of SPEC
-§7.1 with the guide's policy); the bad one retries five times at once and ignores Retry-After.
+episode, and tickets with expires_at. The good client is good_client.ts on the generated TypeScript
+(`callWithRetries` and `itemsToRetry` of SPEC §7); the bad one retries five times at once and
+ignores Retry-After.
 """
 import datetime
 import json
 import os
-import random
 import shutil
 import signal
 import socket
@@ -96,49 +96,26 @@ def post(url, body, timeout):
         return None, None, None
 
 
-INTERACTIVE = {"maxRetries": 3, "baseMs": 500, "capMs": 8000, "timeoutMs": 8000, "deadlineMs": 15000}
+def build_good_client(folder):
+    """The good client (good_client.ts) compiled with the module policyc generates from Policies/:
+    the guide's client is the generated `callWithRetries` and `itemsToRetry`, not code of ours."""
+    for tool in ("tsc", "node"):
+        assert shutil.which(tool), tool + " is not installed (Debian: node-typescript, nodejs)"
+    subprocess.run([POLICYC, "generate", "--targets", "typescript", "--out", os.path.join(folder, "generated"),
+                    os.path.join(ROOT, "Policies")], check=True, capture_output=True)
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "good_client.ts"), folder)
+    compiled = subprocess.run(["tsc", "--strict", "--module", "commonjs", "--target", "es2020", "--lib", "es2020,dom",
+                               "--rootDir", folder, "--outDir", os.path.join(folder, "js"), os.path.join(folder, "good_client.ts")],
+                              capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    script = os.path.join(folder, "js", "good_client.js")
 
-
-def good_call(url, device, viewer, episodes):
-    """The guide's client: one request for the episode and its prefetches; per SPEC §7.1 retries
-    of what failed and is retryable (play items only: a refused prefetch is left alone), waiting
-    Retry-After plus up to 1 s of jitter, else full jitter, at most 3 retries within 15 s."""
-    p = INTERACTIVE
-    start = time.monotonic()
-    asks = list(episodes)
-    for n in range(p["maxRetries"] + 1):
-        timeout = min(p["timeoutMs"], p["deadlineMs"] - (time.monotonic() - start) * 1000) / 1000
-        if timeout <= 0:
-            return
-        body = {"episodes": [{"film_ref": FILM, "episode_no": e, "intent": i} for e, i in asks],
-                "union_info": device, "drm_kek": "pk-" + device, "viewer_ref": viewer}
-        status, answer, retry_after = post(url, body, timeout)
-        failed, item_retry_after = [], None
-        if status is not None and 200 <= status < 300:
-            for item in answer.get("items", []):
-                s, code = item["status"], (item.get("error") or {}).get("code")
-                retryable = s in (429, 500, 502) or (s == 503 and code != "not_ready")
-                if item["intent"] == "play" and not 200 <= s < 300 and retryable:
-                    failed.append((item["episode_no"], "play"))
-                    item_retry_after = item.get("retry_after", item_retry_after)
-        elif status is None or status in (429, 500, 502, 503):
-            failed = [a for a in asks if a[1] == "play"]
-        if not failed or n == p["maxRetries"]:
-            return
-        ra = float(retry_after) if retry_after else item_retry_after
-        wait = ra * 1000 + random.random() * 1000 if ra else random.random() * min(p["capMs"], p["baseMs"] * 2 ** n)
-        if (time.monotonic() - start) * 1000 + wait >= p["deadlineMs"]:
-            return
-        time.sleep(wait / 1000)
-        asks = failed
-
-
-def good_client(url):
-    device, viewer = "pixel-8-a41c", "Qm9vS2Vy:7f3a91c2e4b8"
-    good_call(url, device, viewer, [(1, "play"), (2, "prefetch"), (3, "prefetch")])
-    good_call(url, device, viewer, [(4, "play"), (5, "prefetch"), (6, "prefetch")])
-    good_call(url, device, viewer, [(7, "play"), (8, "prefetch"), (9, "prefetch")])
-    good_call(url, device, viewer, [(9, "play"), (10, "prefetch")])
+    def good_client(url):
+        ran = subprocess.run(["node", script, url], capture_output=True, text=True, timeout=120)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        # The first call meets six 503s (retries used), the others end with every needed ticket.
+        assert ran.stdout.split() == ["retriesUsed", "succeeded", "succeeded", "succeeded"], ran.stdout
+    return good_client
 
 
 def bad_client(url):
@@ -184,7 +161,7 @@ def test_recorded_clients():
     folder = tempfile.mkdtemp()
     try:
         good, bad = os.path.join(folder, "good.har"), os.path.join(folder, "bad.har")
-        record(good_client, good, server.server_address[1])
+        record(build_good_client(folder), good, server.server_address[1])
         record(bad_client, bad, server.server_address[1])
 
         passed = verify(good)
