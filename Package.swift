@@ -40,12 +40,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
-        .target(name: "PolicySource", dependencies: ["CYaml"]),
-        .target(name: "PolicyCheck", dependencies: ["PolicySource"]),
+        .target(name: "PolicySource", dependencies: ["CYaml"], swiftSettings: optimizedInDebug),
+        .target(name: "PolicyCheck", dependencies: ["PolicySource"], swiftSettings: optimizedInDebug),
         .target(name: "PolicyReport", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyCodegen", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyWorkspace", dependencies: ["PolicySource", "PolicyCheck"]),
-        .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: simulationOptimized),
+        .target(name: "PolicySimulation", dependencies: ["PolicyCheck"], swiftSettings: optimizedInDebug),
         .target(name: "PolicyFormat", dependencies: ["PolicyCheck"]),
         .target(name: "PolicyReview", dependencies: ["PolicyReport", "PolicySimulation"]),
         .target(name: "PolicyEditor", dependencies: ["PolicyReview", "PolicyCodegen", "PolicyWorkspace", "PolicyFormat"]),
@@ -99,11 +99,11 @@ var policycLinking: [LinkerSetting] {
     return [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
 }
 
-/// The simulator optimized in debug builds too: `diff` runs the built-in scenarios on both sides
-/// of a change, which unoptimized takes seconds a diff (the test suite runs dozens). Not in a
-/// checkout, where SwiftPM refuses unsafe flags (see `policycLinking`).
-var simulationOptimized: [SwiftSetting] {
+/// The parser, the checker and the simulator optimized in debug builds too: every test, every
+/// command the tests run and `diff`'s built-in scenarios go through them, and unoptimized they made
+/// the README's test command (Scripts/test) minutes longer; the other modules stay unoptimized for
+/// the debugger. Not in a checkout, where SwiftPM refuses unsafe flags (see `policycLinking`).
+var optimizedInDebug: [SwiftSetting] {
     let isCheckout = Context.packageDirectory.split(separator: "/").contains("checkouts")
     return isCheckout ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 }
-
