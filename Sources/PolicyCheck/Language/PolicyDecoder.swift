@@ -226,8 +226,19 @@ package struct PolicyDecoder {
         var out: [Decoded] = []
         out.reserveCapacity(items.count)
         var complete = true
-        // Where each identity was first listed (see `Decoded.Value.identity`).
-        var firsts: [ExactText: Span] = [:]
+        // Where each identity was first listed (see `Decoded.Value.identity`), found by its hash:
+        // the index in `out` of the first item with it. The identities themselves are not kept (a
+        // 1 MiB list of pairs held megabytes of them at the file's peak of memory).
+        var firstByHash: [Int: Int] = [:]
+        func firstListed(_ identity: ExactText) -> Span? {
+            guard let i = firstByHash[identity.hashValue] else {
+                firstByHash[identity.hashValue] = out.count
+                return nil
+            }
+            if ExactText(out[i].value.identity) == identity { return out[i].span }
+            // Two identities with one hash: so rare that a walk of the items is the plain answer.
+            return out.first { ExactText($0.value.identity) == identity }?.span
+        }
         let itemLabel = Label.itemOf(key)
         // Whether each item is let go once decoded: not yet, from now on, or never (see
         // `startLettingGo`).
@@ -244,15 +255,11 @@ package struct PolicyDecoder {
                 complete = false
                 continue
             }
-            if unique {
-                let identity = ExactText(v.value.identity)
-                if let first = firsts[identity] {
-                    fail(.typeMismatch, at: v.span,
-                         "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
-                         help: "remove the repeated item")
-                    continue
-                }
-                firsts[identity] = v.span
+            if unique, let first = firstListed(ExactText(v.value.identity)) {
+                fail(.typeMismatch, at: v.span,
+                     "\(Self.describe(item)) is listed twice in \(key); the first is at line \(first.start.line), column \(first.start.column)",
+                     help: "remove the repeated item")
+                continue
             }
             out.append(v)
         }
