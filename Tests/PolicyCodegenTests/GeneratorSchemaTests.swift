@@ -32,10 +32,11 @@ import Testing
         let schema = root.appendingPathComponent("Generated/policy.schema.json")
         let policies = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Policies").path)
             .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.map { root.appendingPathComponent("Policies/" + $0) }
-        let valid = try Self.fixtures("valid") + policies, invalid = try Self.fixtures("invalid")
+        let valid: [URL] = try Self.fixtures("valid") + policies, invalid: [URL] = try Self.fixtures("invalid")
         #expect(valid.count >= 4 && invalid.count >= 30)
-        let run = try GenSupport.run("python3", [GenSupport.fixtures.appendingPathComponent("validate.py").path, schema.path]
-            + (valid + invalid).map(\.path))
+        let arguments: [String] = [GenSupport.fixtures.appendingPathComponent("validate.py").path, schema.path]
+            + (valid + invalid).map(\.path)
+        let run = try GenSupport.run("python3", arguments)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "schema ok")

@@ -36,14 +36,17 @@ import Testing
         let file = ScenarioLoader.load(Array(Self.base.utf8), path: "peak.yaml")
         #expect(file.diagnostics.isEmpty, "\(file.diagnostics.map(\.headline))")
         let s = try #require(file.scenario)
-        #expect(s == Scenario(
+        // Built outside #expect: inside it, this literal took the type checker two seconds.
+        let faults: [Scenario.Fault] = [
+            Scenario.Fault(kind: .outage, fromMs: 60_000, toMs: 90_000, status: nil),
+            Scenario.Fault(kind: .surge, fromMs: 10_000, toMs: 20_000, factor: 2.5),
+            Scenario.Fault(kind: .brownout, fromMs: 100_000, toMs: 110_000, factor: 0),
+        ]
+        let expected = Scenario(
             name: "peak", durationMs: 180_000, seed: 7, clients: 1000, callsPerMinute: 0.5, profile: "background",
             capacity: 100, mode: .queue, latencyMs: 20, queueLimit: 500, busyStatus: 429, busyRetryAfterMs: 2000,
-            faults: [
-                .init(kind: .outage, fromMs: 60_000, toMs: 90_000, status: nil),
-                .init(kind: .surge, fromMs: 10_000, toMs: 20_000, factor: 2.5),
-                .init(kind: .brownout, fromMs: 100_000, toMs: 110_000, factor: 0),
-            ]))
+            faults: faults)
+        #expect(s == expected)
         #expect(s.normalCallsPerSecond == 1000 * 0.5 / 60)
         // 180 s at the normal rate, plus 1.5 times it for the 10 s surge.
         #expect(abs(s.expectedCalls - (180 + 15) * 1000 * 0.5 / 60) < 1e-9)

@@ -159,12 +159,18 @@ import Testing
 
     @Test func utf16AndUTF32AreRefusedAsSuch() throws {
         let text = canonical
+        // Typed one by one: as one literal the type checker took over a second on it.
+        let littleEndian: [UInt8] = Array(text.utf16).flatMap { (u: UInt16) -> [UInt8] in [UInt8(u & 0xFF), UInt8(u >> 8)] }
+        let bigEndian: [UInt8] = Array(text.utf16).flatMap { (u: UInt16) -> [UInt8] in [UInt8(u >> 8), UInt8(u & 0xFF)] }
+        let utf32: [UInt8] = text.unicodeScalars.flatMap { (s: Unicode.Scalar) -> [UInt8] in
+            (0..<4).map { (i: Int) -> UInt8 in UInt8((s.value >> UInt32(8 * i)) & 0xFF) }
+        }
         let cases: [([UInt8], String)] = [
-            ([0xFF, 0xFE] + Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "UTF-16"),
-            ([0xFE, 0xFF] + Array(text.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, "UTF-16"),
-            (Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, "UTF-16"),
-            (Array(text.utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }, "UTF-16"),
-            ([0xFF, 0xFE, 0, 0] + text.unicodeScalars.flatMap { s in (0..<4).map { UInt8((s.value >> (8 * $0)) & 0xFF) } }, "UTF-32"),
+            ([0xFF, 0xFE] + littleEndian, "UTF-16"),
+            ([0xFE, 0xFF] + bigEndian, "UTF-16"),
+            (littleEndian, "UTF-16"),
+            (bigEndian, "UTF-16"),
+            ([0xFF, 0xFE, 0, 0] + utf32, "UTF-32"),
         ]
         for (bytes, encoding) in cases {
             let (outcome, found) = try lint(bytes)
