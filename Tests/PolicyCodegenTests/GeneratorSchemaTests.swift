@@ -22,6 +22,39 @@ import Testing
     static let structural: Set<String> = ["yaml-syntax", "yaml-unsupported", "yaml-duplicate-key", "input-limit",
                                           "unknown-key", "missing-key", "type-mismatch"]
 
+    /// A policy that extends another, or a base (`abstract: true`), may leave any key to the other,
+    /// as lint lets it: the schema requires keys only of a policy that does neither, and its limits
+    /// still hold for what a child writes (a list, written whole, keeps its items' keys).
+    @Test(.enabled(if: pythonReady || GenSupport.isCI, "python3 with jsonschema and ruamel.yaml is not installed (required when CI=true)"))
+    func inheritingPoliciesLeaveKeysToTheirParents() throws {
+        try #require(Self.pythonReady, "python3 -m pip install jsonschema ruamel.yaml")
+        let dir = try GenSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = GenSupport.packageRoot
+        let files: [(name: String, text: String, valid: Bool)] = [
+            ("child.yaml", "extends: playback.yaml\nretry:\n  profiles:\n    interactive:\n      maxRetries: 2\n", true),
+            ("base.yaml", "version: 1\nabstract: true\nretry:\n  budget:\n    ratio: 5%\n", true),
+            ("alone.yaml", "version: 1\npolicy: alone\nretry:\n  profiles:\n    interactive:\n      maxRetries: 2\n", false),
+            ("louder.yaml", "extends: playback.yaml\nretry:\n  profiles:\n    interactive:\n      kind: interactive\n      maxRetries: 5\n", false),
+            ("halfpair.yaml", "extends: playback.yaml\nretry:\n  neverRetry:\n    - status: 404\n", false),
+        ]
+        try Data(contentsOf: root.appendingPathComponent("Policies/playback.yaml")).write(to: dir.appendingPathComponent("playback.yaml"))
+        for file in files { try Data(file.text.utf8).write(to: dir.appendingPathComponent(file.name)) }
+        let arguments: [String] = [GenSupport.fixtures.appendingPathComponent("validate.py").path,
+                                   root.appendingPathComponent("Generated/policy.schema.json").path]
+            + files.map { dir.appendingPathComponent($0.name).path }
+        let run = try GenSupport.run("python3", arguments)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let policyc = try #require(GenSupport.policyc)
+        for file in files {
+            let path = dir.appendingPathComponent(file.name).path
+            #expect(lines.contains { $0 == "valid " + path || $0.hasPrefix("invalid " + path + ":") })
+            #expect(lines.contains("valid " + path) == file.valid, "\(file.name): \(lines.filter { $0.contains(path) })")
+            let lint = try GenSupport.run(policyc.path, ["lint", path])
+            #expect((lint.status == 0) == file.valid, "lint \(file.name): \(lint.stdout)\(lint.stderr)")
+        }
+    }
+
     /// An independent validator (Python jsonschema, YAML 1.2 by ruamel.yaml) accepts every policy of
     /// Policies/ and every valid fixture, refuses every invalid one, and the schema is valid under the
     /// draft 2020-12 metaschema. Lint agrees on each fixture.
