@@ -81,6 +81,7 @@ public enum WaiverReport {
             var who: [String] = []
             if let policy = row.policy { who.append("policy " + printable(policy)) }
             if let owner = row.owner { who.append("owner " + printable(owner)) }
+            if let child = row.inheritedBy { who.append("inherited by " + printable(child)) }
             out += "\(printable(row.file)):\(row.line): \(row.rule.map(printable) ?? "(no rule)") \(ending(row))"
                 + (who.isEmpty ? "" : " (" + who.joined(separator: ", ") + ")") + "\n"
             var scope: [String] = []

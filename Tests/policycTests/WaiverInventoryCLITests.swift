@@ -89,4 +89,24 @@ import Testing
         let missing = try CLITests.policyc(["waivers", "nowhere.yaml"], in: dir)
         #expect(missing.status == 2 && missing.err.contains("nowhere.yaml"), "\(missing)")
     }
+
+    /// A waiver a child inherits through `extends` is listed where its parent wrote it, naming the
+    /// child (the child's own file has no such line).
+    @Test func anInheritedWaiverIsWhereTheParentWroteIt() throws {
+        let dir = try Self.project()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try CLITests.write("extends: ios.yaml\npolicy: tv\n", to: "defs/tv.yaml", in: dir)
+        func listed(_ path: String) throws -> [String] {
+            let run = try CLITests.policyc(["waivers", "--today", "2027-01-01", "--format", "json", path], in: dir)
+            let waivers = try #require(try CLITests.json(run.out)["waivers"] as? [[String: Any]])
+            return waivers.map { "\($0["file"] ?? ""):\($0["line"] ?? "")" }
+        }
+        let parent = try listed("defs/ios.yaml")
+        #expect(parent.count == 2 && parent.allSatisfy { $0.hasPrefix("defs/ios.yaml:") }, "\(parent)")
+        #expect(try listed("defs/tv.yaml") == parent)
+        let text = try CLITests.policyc(["waivers", "--today", "2027-01-01", "defs/tv.yaml"], in: dir)
+        #expect(text.out.contains("\(parent[1]): interactive-retries-max expires on 2027-03-31, in 89 days (policy tv, owner @payments, inherited by defs/tv.yaml)"),
+                "\(text)")
+        #expect(!text.out.contains("defs/tv.yaml:"), "\(text)")
+    }
 }

@@ -21,6 +21,8 @@ public enum WaiverInventory {
         /// Days from today to the last day the waiver holds: 0 expires today, negative has
         /// expired; nil when `expires` is missing or not a date.
         public var daysLeft: Int?
+        /// The policy that lists the waiver through `extends`, when `file` is one of its parents.
+        public var inheritedBy: String? = nil
 
         public var hasExpired: Bool { (daysLeft ?? 0) < 0 }
     }
@@ -34,9 +36,13 @@ public enum WaiverInventory {
             guard let doc = file.doc, let waivers = doc.waivers?.value else { continue }
             for w in waivers {
                 let days = w.expires.flatMap { Day($0.value) }.map { today.days(to: $0) }
-                rows.append(Row(policy: doc.policy?.value, file: file.path, line: w.span.start.line,
+                // A waiver a child inherits is where its parent wrote it (the child's tree numbers
+                // the lines of its whole chain).
+                let origin = file.inheritance?.locate(w.span) ?? (file: file.path, span: w.span)
+                rows.append(Row(policy: doc.policy?.value, file: origin.file, line: origin.span.start.line,
                                 rule: w.rule?.value, at: w.at?.value, allow: w.allow?.value,
-                                owner: w.owner?.value, reason: w.reason?.value, expires: w.expires?.value, daysLeft: days))
+                                owner: w.owner?.value, reason: w.reason?.value, expires: w.expires?.value, daysLeft: days,
+                                inheritedBy: origin.file == file.path ? nil : file.path))
             }
         }
         if let within = expiringWithin {
