@@ -34,6 +34,17 @@ import Testing
         #expect(Self.load("version: 1\nverify: {endpiont: /v1}\n").diagnostics.map(\.rule) == [.unknownKey])
     }
 
+    /// What `init --project` writes reads back clean, whatever the folder's name.
+    @Test(arguments: ["Policies", "my policies", "yes", "a: b", "#x", "[x]", "Policies/tv.yaml"])
+    func theStarterProjectFileReadsBack(_ folder: String) {
+        let loaded = Self.load(ProjectConfig.starter(policies: folder))
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.headline))")
+        #expect(loaded.config.policies?.map(\.value) == [folder])
+        #expect(loaded.config.out?.value == "Generated")
+        #expect(loaded.config.guide?.value == Guide.newest.name)
+        #expect(loaded.config.targets?.value == CodeTarget.allCases)
+    }
+
     @Test func onlyTheVersionIsRequired() {
         let loaded = Self.load("version: 1\n# nothing else\n")
         #expect(loaded.diagnostics.isEmpty)

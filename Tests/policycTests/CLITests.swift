@@ -392,6 +392,29 @@ import Testing
         #expect(otherLint.status == 0, "\(otherLint)")
     }
 
+    /// `init --project` writes ./policyc.yaml naming the policy's folder, which every command then
+    /// reads; with a project file there already, nothing is written at all.
+    @Test func initWritesTheProjectFileWhenAsked() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try Self.policyc(["init", "--project", "--policy", "tv", "config/policies"], in: dir)
+        #expect(first.status == 0, "\(first)")
+        let project = try String(contentsOf: dir.appendingPathComponent("policyc.yaml"), encoding: .utf8)
+        #expect(project.contains("\npolicies: [config/policies]"), "\(project)")
+        let lint = try Self.policyc(["lint"], in: dir)
+        #expect(lint.status == 0 && lint.err.contains("in 1 file") && !lint.err.contains("note:"), "\(lint)")
+        let generate = try Self.policyc(["generate"], in: dir)
+        #expect(generate.status == 0, "\(generate)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("Generated/policy.schema.json").path))
+
+        let again = try Self.policyc(["init", "--project", "--policy", "ios"], in: dir)
+        #expect(again.status == 1 && again.err.contains("'policyc.yaml' exists already"), "\(again)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("config/policies/ios.yaml").path))
+        #expect(try String(contentsOf: dir.appendingPathComponent("policyc.yaml"), encoding: .utf8) == project)
+        let both = try Self.policyc(["init", "--project", "--config", "other.yaml"], in: dir)
+        #expect(both.status == 2, "\(both)")
+    }
+
     @Test func initRefusesABadName() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

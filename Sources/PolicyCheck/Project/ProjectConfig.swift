@@ -129,6 +129,25 @@ public struct ProjectConfig: Sendable, Hashable {
               help: "What 'policyc verify' reads from HAR recordings."),
     ]
 
+    /// The project file `policyc init --project` writes: the policies at `policies`, the newest
+    /// edition of the guide, and the defaults spelled out, so a team sees what it may change.
+    public static func starter(policies: String) -> String {
+        let folder = Quoting.canBePlain(policies, inFlow: true) && !Quoting.readsAsOtherType(policies)
+            ? policies : Quoting.doubleQuoted(policies)
+        return """
+            # policyc's project file: every policyc command run in this folder reads it.
+            version: 1
+            # The edition of the integration guide whose limits apply.
+            guide: \(Guide.newest.name)
+            # The policy files and folders that lint, generate, diff and the other commands read.
+            policies: [\(folder)]
+            # Where policyc generate writes, and which languages.
+            out: Generated
+            targets: [swift, kotlin, typescript, schema]
+
+            """
+    }
+
     /// Bytes → the project file and its findings (file names left empty, as `Checker` leaves them
     /// before it sets them). Any error finding means the file must not be used.
     public static func load(_ bytes: [UInt8], path: String) -> (config: ProjectConfig, diagnostics: [Diagnostic]) {

@@ -13,11 +13,13 @@ enum Init {
     static let spec = CommandSpec(
         name: "init",
         abstract: "Writes a canonical policy file; never overwrites.",
-        usage: "policyc init [--policy NAME] [--config FILE] [DIR]",
+        usage: "policyc init [--policy NAME] [--project] [--config FILE] [DIR]",
         arguments: [("DIR", "The folder to write NAME.yaml in, created when missing (default: the first of the project file's policies, else Policies/).")],
         options: [
             OptionSpec(name: "--policy", valueName: "NAME",
                        help: "The policy's name, also the file's name.", defaultValue: defaultName),
+            OptionSpec(name: "--project", valueName: nil,
+                       help: "Also write the project file, ./policyc.yaml, naming the policy's folder (never over one that exists)."),
             Project.option,
         ],
         discussion: """
@@ -26,11 +28,12 @@ enum Init {
             editors at the JSON Schema where 'policyc generate' writes it (the project file's out,
             else Generated/): '# yaml-language-server: $schema=…' for VS Code and others, and
             '# $schema: …' for JetBrains IDEs. When the project file's targets leave out schema,
-            the lines are left out too, and init says how to get a schema.
+            the lines are left out too, and init says how to get a schema. With --project, the
+            project file (version, policies, out, targets) is written beside, once the policy is.
 
             EXIT STATUS:
               0  written
-              1  the file exists already (nothing is written)
+              1  the file (or with --project ./policyc.yaml) exists already (nothing is written)
               2  usage error, a bad NAME, an error in the project file, or the file cannot be
                  written
             """,
@@ -40,6 +43,15 @@ enum Init {
         guard let project = Project.load(args) else { return 2 }
         guard args.positionals.count <= 1 else {
             return CommandLine.usageError("'init' takes one folder, not \(args.positionals.count)", command: spec)
+        }
+        let writesProject = args.flag("--project")
+        if writesProject, args.value("--config") != nil {
+            return CommandLine.usageError("'--project' writes ./policyc.yaml; it cannot be given with '--config'", command: spec)
+        }
+        // Checked before anything is written: either file there already means neither is written.
+        if writesProject, let existing = ProjectConfig.fileNames.first(where: isPresent) {
+            Output.err("error: '\(existing)' exists already; policyc init never overwrites a file (leave out --project)\n")
+            return 1
         }
         let name = args.value("--policy") ?? defaultName
         guard Values.isName(name) else {
@@ -81,11 +93,28 @@ enum Init {
             return 2
         }
         Output.err("Wrote \(printable(path)). Check it with: policyc lint \(printable(path))\n")
+        if writesProject {
+            let text = ProjectConfig.starter(policies: dir == "." ? name + ".yaml" : dir)
+            if case .failure(let f) = OutputFolder.writeNew(projectFile, Array(text.utf8), flush: false) {
+                Output.err("error: \(f.message)\n")
+                return errno == EEXIST ? 1 : 2
+            }
+            Output.err("Wrote \(projectFile): every policyc command run here reads it.\n")
+        }
         if !writesSchema, let file = project.file {
             Output.err("No $schema lines: \(printable(file))'s targets leave out schema. For editors, add schema to them, "
                 + "or write one with 'policyc schema > policy.schema.json' and point '# yaml-language-server: $schema=…' at it.\n")
         }
         return 0
+    }
+
+    /// Where `--project` writes the project file: where every command looks for it.
+    static let projectFile = "policyc.yaml"
+
+    /// Whether anything is at `path`, a dangling symbolic link included.
+    static func isPresent(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
     }
 
     /// The lines that point editors at the schema: yaml-language-server's (VS Code, Neovim,
