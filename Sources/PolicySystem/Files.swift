@@ -161,6 +161,19 @@ package struct DiskTree: FileTree {
 }
 
 extension Files {
+    /// `mkdir -p`: nil when the folder exists or was made, else why not.
+    package static func makeDirectories(_ dir: String) -> String? {
+        if Files.isDirectory(dir) { return nil }
+        var prefix = dir.hasPrefix("/") ? "/" : ""
+        for part in dir.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if Files.isDirectory(prefix) { continue }
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return Files.describeErrno() }
+            if !Files.isDirectory(prefix) { return "'\(printable(prefix))' is not a folder" }
+        }
+        return nil
+    }
+
     package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR

@@ -49,7 +49,7 @@ enum Init {
             return CommandLine.usageError("'--project' writes ./policyc.yaml; it cannot be given with '--config'", command: spec)
         }
         // Checked before anything is written: either file there already means neither is written.
-        if writesProject, let existing = ProjectConfig.fileNames.first(where: isPresent) {
+        if writesProject, let existing = ProjectConfig.fileNames.first(where: { OutputFolder.kind(of: $0) != .missing }) {
             Output.err("error: '\(existing)' exists already; policyc init never overwrites a file (leave out --project)\n")
             return 1
         }
@@ -79,7 +79,7 @@ enum Init {
             return CommandLine.usageError("'\(printable(name))' cannot be a policy name: \(printable(problem.message))", command: spec)
         }
 
-        if let problem = makeDirectories(dir) {
+        if let problem = Files.makeDirectories(dir) {
             Output.err("error: cannot create '\(printable(dir))': \(problem)\n")
             return 2
         }
@@ -95,11 +95,11 @@ enum Init {
         Output.err("Wrote \(printable(path)). Check it with: policyc lint \(printable(path))\n")
         if writesProject {
             let text = ProjectConfig.starter(policies: dir == "." ? name + ".yaml" : dir)
-            if case .failure(let f) = OutputFolder.writeNew(projectFile, Array(text.utf8), flush: false) {
+            if case .failure(let f) = OutputFolder.writeNew(ProjectConfig.fileNames[0], Array(text.utf8), flush: false) {
                 Output.err("error: \(f.message)\n")
                 return errno == EEXIST ? 1 : 2
             }
-            Output.err("Wrote \(projectFile): every policyc command run here reads it.\n")
+            Output.err("Wrote \(ProjectConfig.fileNames[0]): every policyc command run here reads it.\n")
         }
         if !writesSchema, let file = project.file {
             Output.err("No $schema lines: \(printable(file))'s targets leave out schema. For editors, add schema to them, "
@@ -108,31 +108,9 @@ enum Init {
         return 0
     }
 
-    /// Where `--project` writes the project file: where every command looks for it.
-    static let projectFile = "policyc.yaml"
-
-    /// Whether anything is at `path`, a dangling symbolic link included.
-    static func isPresent(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0
-    }
-
     /// The lines that point editors at the schema: yaml-language-server's (VS Code, Neovim,
     /// Helix, ...) and JetBrains' (IntelliJ, Android Studio).
     static func modelines(schema: String) -> String {
         "# yaml-language-server: $schema=\(schema)\n# $schema: \(schema)\n"
-    }
-
-    /// `mkdir -p`: nil when the folder exists or was made, else why not.
-    static func makeDirectories(_ dir: String) -> String? {
-        if Files.isDirectory(dir) { return nil }
-        var prefix = dir.hasPrefix("/") ? "/" : ""
-        for part in dir.split(separator: "/") {
-            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
-            if Files.isDirectory(prefix) { continue }
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return Files.describeErrno() }
-            if !Files.isDirectory(prefix) { return "'\(printable(prefix))' is not a folder" }
-        }
-        return nil
     }
 }
